@@ -1,0 +1,270 @@
+"""Compile a module with Inductor and capture every generated graph.
+
+:func:`capture` compiles with ``torch.compile`` (the FX graph cache is bypassed
+for this one compile, so the code is really generated), records each wrapper
+Inductor writes, parses it into a :class:`KernelGraph`, and records each Triton
+launch as it happens (grid, config, warps, argument shapes: since torch 2.7
+the grid is not in the wrapper text).  It also keeps a handle on each live
+wrapper module's namespace, which is how :mod:`pytest_kernelopt.substitute`
+swaps kernels into the *same* compiled module without recompiling.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Sequence
+
+from .backends import Backend, select_backend
+from .errors import CaptureError, UnsupportedGeneratedCode
+from .graph import KernelGraph, LaunchTrace
+from .parse import parse_output_code
+
+
+@dataclass
+class CapturedModule:
+    """A compiled module, its parsed graphs, and the live wrapper namespaces."""
+
+    compiled: Callable
+    original: Callable
+    graphs: list[KernelGraph]
+    backend: Backend
+    training: bool
+    compile_seconds: float
+    namespaces: dict[int, dict] = field(default_factory=dict)
+    outputs: Any = None
+
+    def graph_of_kernel(self, kernel: str) -> KernelGraph:
+        hits = [g for g in self.graphs if kernel in g.kernels]
+        if not hits:
+            raise KeyError(f"no captured graph has a Triton kernel named {kernel!r}")
+        return hits[0]
+
+    def find(self, ref: str) -> tuple[KernelGraph, str]:
+        """Resolve ``"name"`` or ``"g<index>:name"`` to (graph, kernel name)."""
+        if ":" in ref and ref.startswith("g"):
+            gi, name = ref[1:].split(":", 1)
+            g = self.graphs[int(gi)]
+            if name not in g.kernels:
+                raise KeyError(f"graph {gi} has no Triton kernel {name!r}")
+            return g, name
+        return self.graph_of_kernel(ref), ref
+
+    @property
+    def triton_kernels(self) -> list[tuple[KernelGraph, str]]:
+        return [(g, name) for g in self.graphs for name in g.kernels]
+
+    def __call__(self, *args, **kwargs):
+        return self.compiled(*args, **kwargs)
+
+    def summary(self) -> str:
+        head = f"{len(self.graphs)} graph(s) on {self.backend.name}; compiled in {self.compile_seconds:.1f}s"
+        return "\n".join([head] + [g.summary() for g in self.graphs])
+
+
+def torch_version() -> str:
+    import torch
+
+    return torch.__version__
+
+
+def _wrap_inputs(inputs: Any) -> tuple:
+    if isinstance(inputs, (list, tuple)):
+        return tuple(inputs)
+    return (inputs,)
+
+
+def _tensors_in(obj: Any) -> list:
+    import torch
+
+    out: list = []
+    if isinstance(obj, torch.Tensor):
+        out.append(obj)
+    elif isinstance(obj, (list, tuple)):
+        for o in obj:
+            out.extend(_tensors_in(o))
+    elif isinstance(obj, dict):
+        for o in obj.values():
+            out.extend(_tensors_in(o))
+    return out
+
+
+def backward_inputs(outputs: Any, seed: int = 0) -> tuple[list, list]:
+    """Differentiable outputs and seeded random gradients for them."""
+    import torch
+
+    outs = [t for t in _tensors_in(outputs) if t.requires_grad and t.is_floating_point()]
+    gen = torch.Generator(device="cpu").manual_seed(seed + 7919)
+    grads = [torch.randn(t.shape, generator=gen, dtype=t.dtype).to(t.device) for t in outs]
+    return outs, grads
+
+
+class _Recorder:
+    """Collects generated wrappers and run-time launch traces during one compile+run."""
+
+    def __init__(self) -> None:
+        self.codes: list[tuple[str, bool]] = []
+        self.traces: list[tuple[dict, LaunchTrace]] = []
+
+    def save_output_code(self, code: str) -> None:
+        is_backward = False
+        with contextlib.suppress(Exception):
+            from torch._inductor.virtualized import V
+
+            is_backward = bool(getattr(V.graph, "is_backward", False))
+        self.codes.append((code, is_backward))
+
+    def record_launch(self, autotuner: Any, args: tuple, kwargs: dict, namespace: dict) -> None:
+        self.traces.append((namespace, trace_launch(autotuner, args, kwargs)))
+
+
+def trace_launch(autotuner: Any, args: tuple, kwargs: dict) -> LaunchTrace:
+    """Grid, config and argument shapes of one CachingAutotuner launch (after it ran)."""
+    import torch
+
+    name = getattr(getattr(autotuner, "fn", None), "__name__", None) or autotuner.inductor_meta.get("kernel_name", "?")
+    launchers = getattr(autotuner, "launchers", None) or []
+    cfg = getattr(launchers[0], "config", None) if launchers else None
+    if cfg is None and getattr(autotuner, "configs", None):
+        cfg = autotuner.configs[0]
+    grid = None
+    if "grid" in kwargs:  # torch < 2.7 passed the grid at the call site
+        g = kwargs["grid"]
+        grid = tuple(g(dict(cfg.kwargs)) if callable(g) else g) if cfg is not None else None
+    elif cfg is not None and hasattr(autotuner, "_interpret_args_grid"):
+        with contextlib.suppress(Exception):
+            _, grid = autotuner._interpret_args_grid(args, cfg)
+            grid = tuple(int(v) for v in grid)
+    shapes = tuple(tuple(a.shape) if isinstance(a, torch.Tensor) else None for a in args)
+    dtypes = tuple(str(a.dtype).replace("torch.", "") if isinstance(a, torch.Tensor) else None for a in args)
+    return LaunchTrace(
+        kernel=name,
+        grid=grid,
+        config=dict(cfg.kwargs) if cfg is not None else {},
+        num_warps=getattr(cfg, "num_warps", None),
+        num_stages=getattr(cfg, "num_stages", None),
+        arg_shapes=shapes,
+        arg_dtypes=dtypes,
+    )
+
+
+@contextlib.contextmanager
+def _recording(rec: _Recorder):
+    from torch._inductor.graph import GraphLowering
+    from torch._inductor.runtime.triton_heuristics import CachingAutotuner
+
+    orig_save = GraphLowering.save_output_code
+    orig_run = CachingAutotuner.run
+
+    def run(self, *args, **kwargs):
+        result = orig_run(self, *args, **kwargs)
+        namespace = sys._getframe(1).f_globals
+        with contextlib.suppress(Exception):
+            rec.record_launch(self, args, kwargs, namespace)
+        return result
+
+    GraphLowering.save_output_code = rec.save_output_code
+    CachingAutotuner.run = run
+    try:
+        yield
+    finally:
+        GraphLowering.save_output_code = orig_save
+        CachingAutotuner.run = orig_run
+
+
+def _namespace_for(graph: KernelGraph, recorded: list[tuple[dict, LaunchTrace]]) -> dict | None:
+    """The live module dict whose file holds exactly this graph's wrapper source."""
+    seen: set[int] = set()
+    for ns, _ in recorded:
+        if id(ns) in seen:
+            continue
+        seen.add(id(ns))
+        path = ns.get("__file__")
+        if not path or not all(k in ns for k in graph.kernels):
+            continue
+        with contextlib.suppress(OSError):
+            with open(path) as f:
+                text = f.read()
+            if text.strip() == graph.source.strip() or graph.source.strip() in text:
+                return ns
+    return None
+
+
+def capture(
+    fn: Callable,
+    inputs: Sequence[Any] | Any,
+    *,
+    training: bool = False,
+    backend: Backend | str = "auto",
+    options: dict[str, Any] | None = None,
+    mode: str | None = None,
+    dynamic: bool | None = False,
+    seed: int = 0,
+) -> CapturedModule:
+    """Compile ``fn`` with Inductor, run it once on ``inputs`` and capture every graph.
+
+    ``training=True`` also runs a backward pass (seeded random output gradients),
+    which captures the backward graph(s).  ``options`` are Inductor config
+    patches passed to ``torch.compile``; ``mode`` is ``torch.compile``'s mode
+    (modes that use CUDA graphs are refused: kernels replaced after capture
+    would not be replayed).
+    """
+    import torch
+
+    if isinstance(backend, str):
+        backend = select_backend(backend)
+    if mode in ("reduce-overhead", "max-autotune"):
+        raise CaptureError(f"mode={mode!r} uses CUDA graphs, which freeze kernels at capture time; "
+                           "use 'default' or 'max-autotune-no-cudagraphs'")
+    if not callable(fn):
+        raise CaptureError(f"expected a torch.nn.Module or callable, got {type(fn).__name__}")
+    args = _wrap_inputs(inputs)
+    opts = {**backend.inductor_options, **(options or {}), "fx_graph_cache": False}
+    rec = _Recorder()
+    torch._dynamo.reset()
+    compiled = torch.compile(fn, backend="inductor", options=opts, mode=mode, dynamic=dynamic)
+    t0 = time.perf_counter()
+    with _recording(rec):
+        try:
+            if training:
+                out = compiled(*args)
+                outs, grads = backward_inputs(out, seed)
+                if not outs:
+                    raise CaptureError("training=True but the module returned no differentiable output")
+                torch.autograd.backward(outs, grads)
+            else:
+                with torch.no_grad():
+                    out = compiled(*args)
+        except (CaptureError, UnsupportedGeneratedCode):
+            raise
+        except Exception as e:  # a bad module, a compile failure, a kernel crash
+            raise CaptureError(f"torch.compile failed for {type(fn).__name__}: {type(e).__name__}: {e}") from e
+    elapsed = time.perf_counter() - t0
+    if not rec.codes:
+        raise CaptureError("Inductor generated no code (is torch.compile disabled, or did the whole "
+                           "function fall back to eager?)")
+    version = torch.__version__
+    graphs: list[KernelGraph] = []
+    namespaces: dict[int, dict] = {}
+    n_fwd = n_bwd = 0
+    for i, (code, is_bwd) in enumerate(rec.codes):
+        role = "backward" if is_bwd else ("forward" if training else "inference")
+        g = parse_output_code(code, index=i, role=role, torch_version=version)
+        ns = _namespace_for(g, rec.traces) if g.kernels else None
+        mine = [t for n, t in rec.traces if n is ns] if ns is not None else []
+        # keep the first trace of each kernel, in launch order
+        firsts: dict[str, LaunchTrace] = {}
+        for t in mine:
+            firsts.setdefault(t.kernel, t)
+        g = replace(g, traces=tuple(firsts.values()))
+        graphs.append(g)
+        if ns is not None:
+            namespaces[i] = ns
+        n_bwd += is_bwd
+        n_fwd += not is_bwd
+    if training and n_bwd == 0:
+        raise CaptureError("training=True but no backward graph was generated")
+    return CapturedModule(compiled=compiled, original=fn, graphs=graphs, backend=backend, training=training,
+                          compile_seconds=elapsed, namespaces=namespaces, outputs=out)

@@ -1,0 +1,319 @@
+"""Run a compiled graph with some of its Triton kernels replaced.
+
+Three paths, one mechanism (a kernel object with ``.run(*args, stream=...)``):
+
+* :func:`swapped` -- the live path used by the gates: the captured compiled
+  module's wrapper looks kernels up by global name on every call, so putting a
+  candidate's kernel object in that namespace makes the *same* compiled module
+  (guards, AOTAutograd wrappers, extern calls and all) run the candidate.
+* :func:`load_wrapper` -- the load-time path: the wrapper source with kernel
+  sources replaced, loaded as a fresh module and called on cloned inputs
+  (``call()`` clears its argument list and kernels may write in place).
+* :func:`substitute_during_compile` -- the compile-time path for users:
+  ``AsyncCompile.triton`` hands back the replacement whenever Inductor asks for
+  a kernel whose normalized source hash is known; this also applies when the FX
+  graph cache serves the wrapper, because the cached wrapper re-runs its
+  ``async_compile.triton(...)`` calls on load.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import threading
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .candidate import Candidate, LaunchSpec
+from .errors import SubstitutionError
+from .graph import KernelGraph, TritonKernel, source_hash
+from .parse import find_kernel_defs
+
+# --------------------------------------------------------------------------- sources
+
+
+def _jit_functions(tree: ast.Module) -> list[ast.FunctionDef]:
+    out = []
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            for dec in node.decorator_list:
+                text = ast.unparse(dec)
+                if text.startswith(("triton.jit", "jit", "triton_heuristics.")):
+                    out.append(node)
+                    break
+    return out
+
+
+def complete_source(kernel: TritonKernel, candidate_source: str) -> str:
+    """A loadable kernel module for a candidate that replaces ``kernel`` one for one.
+
+    A candidate that already carries Inductor's ``triton_heuristics`` decorator
+    is used as it is.  Otherwise the original's imports and heuristics decorator
+    are kept and the candidate's code (helpers and the ``@triton.jit`` kernel)
+    takes the place of the original function.
+    """
+    try:
+        cand = ast.parse(candidate_source)
+    except SyntaxError as e:
+        raise SubstitutionError(f"candidate for {kernel.name} does not parse: line {e.lineno}: {e.msg}") from e
+    target = next((f for f in _jit_functions(cand) if f.name == kernel.name), None)
+    if target is None:
+        names = [f.name for f in _jit_functions(cand)]
+        raise SubstitutionError(f"candidate defines no @triton.jit function named {kernel.name} (found {names})")
+    if any(ast.unparse(d).startswith("triton_heuristics.") for d in target.decorator_list):
+        return candidate_source
+    orig = ast.parse(kernel.source)
+    ofn = next(f for f in orig.body if isinstance(f, ast.FunctionDef) and f.name == kernel.name)
+    lines = kernel.source.splitlines(keepends=True)
+    first_dec = min([d.lineno for d in ofn.decorator_list] + [ofn.lineno])
+    header = "".join(lines[: first_dec - 1])
+    heur = [d for d in ofn.decorator_list if ast.unparse(d).startswith("triton_heuristics.")]
+    heur_text = "".join("".join(lines[d.lineno - 1 : d.end_lineno]) for d in heur)
+    clines = candidate_source.splitlines(keepends=True)
+    t_first = min([d.lineno for d in target.decorator_list] + [target.lineno])
+    body = "".join(clines[: t_first - 1]) + heur_text + "".join(clines[t_first - 1 :])
+    return header + "\n" + body
+
+
+def replace_kernel_source(wrapper: str, kernel: str, new_source: str) -> str:
+    """The wrapper text with one kernel's source literal replaced (exact span)."""
+    defs, _ = find_kernel_defs(wrapper)
+    if kernel not in defs:
+        raise SubstitutionError(f"wrapper defines no Triton kernel {kernel!r}")
+    d = defs[kernel]
+    literal = "'''" + new_source + "'''" if "'''" not in new_source and not new_source.endswith("\\") else repr(new_source)
+    return wrapper[: d.literal_start] + literal + wrapper[d.literal_end :]
+
+
+# --------------------------------------------------------------------------- kernel objects
+
+
+def _load_module(source: str):
+    from torch._inductor.codecache import PyCodeCache
+
+    return PyCodeCache.load(source)
+
+
+def _override_configs(obj: Any, configs: Sequence[Mapping[str, int]]) -> None:
+    import triton
+
+    new = []
+    for c in configs:
+        c = dict(c)
+        warps = int(c.pop("num_warps", 4))
+        stages = int(c.pop("num_stages", 1))
+        new.append(triton.Config({k: int(v) for k, v in c.items()}, num_warps=warps, num_stages=stages))
+    obj.configs = new
+    if getattr(obj, "launchers", None):
+        obj.launchers = []
+    if hasattr(obj, "_cached_launcher"):
+        obj._cached_launcher = None
+
+
+def load_kernel_object(name: str, source: str, configs: Sequence[Mapping[str, int]] = ()) -> Any:
+    """Load a kernel module the way Inductor does and return its ``CachingAutotuner``."""
+    try:
+        mod = _load_module(source)
+    except Exception as e:
+        raise SubstitutionError(f"kernel {name} failed to load: {type(e).__name__}: {e}") from e
+    obj = getattr(mod, name, None)
+    if obj is None or not hasattr(obj, "run"):
+        raise SubstitutionError(f"kernel module defines no launchable {name}")
+    if configs:
+        _override_configs(obj, configs)
+    return obj
+
+
+def cdiv(a: int, b: int) -> int:
+    return -(-int(a) // int(b))
+
+
+def eval_grid(expr: str, names: Mapping[str, Any]) -> tuple[int, ...]:
+    code = compile(expr, "<grid>", "eval")
+    env = {"cdiv": cdiv, "min": min, "max": max}
+    val = eval(code, {"__builtins__": {}}, {**{k: v for k, v in names.items()}, **env})  # noqa: S307 (checked by gate 1)
+    if isinstance(val, int):
+        val = (val,)
+    grid = tuple(int(v) for v in val)
+    if not 1 <= len(grid) <= 3 or any(g < 0 for g in grid):
+        raise SubstitutionError(f"grid {expr!r} evaluated to {grid}")
+    return grid
+
+
+class _GroupState(threading.local):
+    def __init__(self) -> None:
+        self.pending: dict[str, dict[str, Any]] = {}
+
+
+class FixedLauncher:
+    """Launches a candidate ``@triton.jit`` kernel with its own grid and configuration.
+
+    For a fusion of kernels ``k1..kn`` one launcher stands in for each; every
+    one but the last only records its arguments, the last launches the fused
+    kernel with arguments gathered from all of them.
+    """
+
+    def __init__(self, spec: LaunchSpec, jit_fn: Any, kernel: TritonKernel, group: tuple[str, ...],
+                 state: _GroupState) -> None:
+        self.spec = spec
+        self.fn = jit_fn
+        self.kernel = kernel
+        self.group = group
+        self.state = state
+        self.is_last = kernel.name == group[-1]
+        import inspect
+
+        fn = getattr(jit_fn, "fn", jit_fn)
+        self.params = [p for p in inspect.signature(fn).parameters if p not in spec.constexprs]
+
+    def run(self, *args: Any, stream: Any = None, **kwargs: Any) -> None:
+        named = dict(zip(self.kernel.runtime_params, args))
+        if len(self.group) > 1:
+            self.state.pending[self.kernel.name] = named
+            if not self.is_last:
+                return None
+            values = {f"{k}.{p}": v for k, d in self.state.pending.items() for p, v in d.items()}
+            self.state.pending = {}
+        else:
+            values = named
+        try:
+            cargs = [values[ref] for ref in self.spec.args]
+        except KeyError as e:
+            raise SubstitutionError(f"launch of {self.spec.kernel} names argument {e.args[0]!r}, which the "
+                                    f"replaced launch(es) do not provide (have {sorted(values)})") from None
+        grid = eval_grid(self.spec.grid, {**dict(zip(self.params, cargs)), **self.spec.constexprs})
+        self.fn[grid](*cargs, num_warps=self.spec.num_warps, num_stages=self.spec.num_stages, **self.spec.constexprs)
+        return None
+
+
+def make_kernel_objects(graph: KernelGraph, candidate: Candidate) -> dict[str, Any]:
+    """Kernel objects to put in place of ``candidate.replaces`` in ``graph``'s wrapper."""
+    for name in candidate.replaces:
+        if name not in graph.kernels:
+            raise SubstitutionError(f"graph {graph.index} has no Triton kernel {name!r}")
+    if candidate.launch is None:
+        (name,) = candidate.replaces
+        kernel = graph.kernels[name]
+        source = complete_source(kernel, candidate.source)
+        return {name: load_kernel_object(name, source, candidate.configs)}
+    if candidate.is_fusion:
+        runs = graph.contiguous_runs()
+        if not any(_is_subrun(candidate.replaces, r) for r in runs):
+            raise SubstitutionError(f"kernels {list(candidate.replaces)} are not a contiguous run of Triton launches "
+                                    f"each launched once (runs: {[list(r) for r in runs]})")
+    try:
+        mod = _load_module(candidate.source)
+    except Exception as e:
+        raise SubstitutionError(f"candidate source failed to load: {type(e).__name__}: {e}") from e
+    fn = getattr(mod, candidate.launch.kernel, None)
+    if fn is None:
+        raise SubstitutionError(f"candidate source defines no kernel {candidate.launch.kernel!r}")
+    state = _GroupState()
+    return {n: FixedLauncher(candidate.launch, fn, graph.kernels[n], candidate.replaces, state)
+            for n in candidate.replaces}
+
+
+def _is_subrun(names: tuple[str, ...], run: tuple[str, ...]) -> bool:
+    n = len(names)
+    return any(run[i : i + n] == names for i in range(len(run) - n + 1))
+
+
+# --------------------------------------------------------------------------- the three paths
+
+
+@contextlib.contextmanager
+def swapped(captured: Any, candidates: Iterable[Candidate]):
+    """Within the block, the captured compiled module runs the candidates."""
+    saved: list[tuple[dict, str, Any]] = []
+    try:
+        for cand in candidates:
+            graph, _ = captured.find(cand.replaces[0])
+            ns = captured.namespaces.get(graph.index)
+            if ns is None:
+                raise SubstitutionError(f"graph {graph.index} was not seen running, so its kernels cannot be swapped")
+            for name, obj in make_kernel_objects(graph, cand).items():
+                saved.append((ns, name, ns[name]))
+                ns[name] = obj
+        yield captured
+    finally:
+        for ns, name, obj in reversed(saved):
+            ns[name] = obj
+
+
+def apply_permanently(captured: Any, candidates: Iterable[Candidate]) -> list[str]:
+    """Swap candidates into the captured module for good (the cache's load path)."""
+    applied = []
+    for cand in candidates:
+        graph, _ = captured.find(cand.replaces[0])
+        ns = captured.namespaces.get(graph.index)
+        if ns is None:
+            raise SubstitutionError(f"graph {graph.index} was not seen running")
+        ns.update(make_kernel_objects(graph, cand))
+        applied.extend(cand.replaces)
+    return applied
+
+
+def load_wrapper(graph: KernelGraph, candidates: Iterable[Candidate] = ()) -> Any:
+    """Load ``graph``'s wrapper as a fresh module with the candidates in place."""
+    text = graph.source
+    fixed: list[Candidate] = []
+    for cand in candidates:
+        if cand.launch is None:
+            (name,) = cand.replaces
+            text = replace_kernel_source(text, name, complete_source(graph.kernels[name], cand.source))
+        else:
+            fixed.append(cand)
+    mod = _load_module(text)
+    for cand in fixed:
+        for name, obj in make_kernel_objects(graph, cand).items():
+            setattr(mod, name, obj)
+    for cand in candidates:
+        if cand.launch is None and cand.configs:
+            _override_configs(getattr(mod, cand.replaces[0]), cand.configs)
+    return mod
+
+
+def run_wrapper(module: Any, args: Sequence[Any]) -> Any:
+    """Call a loaded wrapper on clones of ``args`` (``call()`` clears its list; kernels write in place)."""
+    import torch
+
+    cloned = [a.clone() if isinstance(a, torch.Tensor) else a for a in args]
+    return module.call(cloned)
+
+
+@contextlib.contextmanager
+def substitute_during_compile(replacements: Mapping[str, Candidate]):
+    """Within the block, Inductor compiles replacement kernels in place of known ones.
+
+    ``replacements`` maps the normalized content hash of a baseline kernel (as
+    Inductor generated it, see :func:`pytest_kernelopt.graph.source_hash`) to a
+    one-for-one candidate.  Returns a list that records the kernels replaced.
+    """
+    from torch._inductor.async_compile import AsyncCompile
+
+    orig = AsyncCompile.triton
+    hits: list[str] = []
+
+    def triton(self, kernel_name: str, source_code: str, device_str: str = "cuda"):
+        cand = replacements.get(source_hash(source_code, kernel_name))
+        if cand is None:
+            return orig(self, kernel_name, source_code, device_str)
+        from .parse import parse_kernel_source
+
+        kernel = parse_kernel_source(kernel_name, source_code, device_str)
+        hits.append(kernel_name)
+        if cand.launch is not None:
+            graph = KernelGraph(0, "compile", "", "", device_str, {kernel_name: kernel},
+                                ())
+            return make_kernel_objects(graph, cand)[kernel_name]
+        new = complete_source(kernel, cand.source)
+        if cand.configs:
+            return load_kernel_object(kernel_name, new, cand.configs)
+        return orig(self, kernel_name, new, device_str)
+
+    AsyncCompile.triton = triton
+    try:
+        yield hits
+    finally:
+        AsyncCompile.triton = orig
+
+
