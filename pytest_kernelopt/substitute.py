@@ -220,23 +220,49 @@ def _is_subrun(names: tuple[str, ...], run: tuple[str, ...]) -> bool:
 # --------------------------------------------------------------------------- the three paths
 
 
-@contextlib.contextmanager
-def swapped(captured: Any, candidates: Iterable[Candidate]):
-    """Within the block, the captured compiled module runs the candidates."""
-    saved: list[tuple[dict, str, Any]] = []
-    try:
+class KernelSwap:
+    """Candidate kernel objects built once, switched in and out of the live wrapper cheaply.
+
+    Building loads and compiles the candidate; switching is a few dict
+    assignments, so the performance gate can alternate baseline and candidate
+    on every sample.
+    """
+
+    def __init__(self, captured: Any, candidates: Iterable[Candidate]) -> None:
+        self.entries: list[tuple[dict, str, Any, Any]] = []
         for cand in candidates:
             graph, _ = captured.find(cand.replaces[0])
             ns = captured.namespaces.get(graph.index)
             if ns is None:
                 raise SubstitutionError(f"graph {graph.index} was not seen running, so its kernels cannot be swapped")
             for name, obj in make_kernel_objects(graph, cand).items():
-                saved.append((ns, name, ns[name]))
-                ns[name] = obj
+                self.entries.append((ns, name, ns[name], obj))
+        self.active = False
+
+    def on(self) -> None:
+        for ns, name, _, new in self.entries:
+            ns[name] = new
+        self.active = True
+
+    def off(self) -> None:
+        for ns, name, orig, _ in reversed(self.entries):
+            ns[name] = orig
+        self.active = False
+
+    @contextlib.contextmanager
+    def applied(self):
+        self.on()
+        try:
+            yield self
+        finally:
+            self.off()
+
+
+@contextlib.contextmanager
+def swapped(captured: Any, candidates: Iterable[Candidate]):
+    """Within the block, the captured compiled module runs the candidates."""
+    with KernelSwap(captured, candidates).applied():
         yield captured
-    finally:
-        for ns, name, obj in reversed(saved):
-            ns[name] = obj
 
 
 def apply_permanently(captured: Any, candidates: Iterable[Candidate]) -> list[str]:

@@ -1,0 +1,112 @@
+"""Gate 4: performance of the whole compiled module, baseline and candidate interleaved.
+
+Each sample: flush L2 (write a 256 MiB buffer), synchronise, record a CUDA
+event, call the compiled module (Python dispatch, launches, extern calls and
+all), record an event, synchronise.  Variants alternate ABBA so drift hits
+both alike; inputs rotate over several fresh sets so a kernel cannot replay a
+cached result.  The speedup is the ratio of medians; its confidence interval
+comes from a paired bootstrap.  Accepted only if the interval's lower bound
+reaches ``min_speedup``.  Without a GPU nothing is measured.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .results import GateResult
+
+FLUSH_BYTES = 256 * 1024 * 1024
+
+
+def bootstrap_speedup(base: list[float], cand: list[float], confidence: float, *, resamples: int = 2000,
+                      seed: int = 0) -> tuple[float, float, float]:
+    """Ratio of medians (baseline / candidate) and its paired-bootstrap interval."""
+    import numpy as np
+
+    b, c = np.asarray(base, dtype=float), np.asarray(cand, dtype=float)
+    point = float(np.median(b) / np.median(c))
+    rng = np.random.default_rng(seed)
+    n = min(len(b), len(c))
+    idx = rng.integers(0, n, size=(resamples, n))
+    ratios = np.median(b[:n][idx], axis=1) / np.median(c[:n][idx], axis=1)
+    alpha = (1.0 - confidence) / 2.0
+    return point, float(np.quantile(ratios, alpha)), float(np.quantile(ratios, 1.0 - alpha))
+
+
+def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any]]], n_inputs: int, samples: int,
+                     warmup: int) -> list[list[float]]:
+    """Milliseconds per call for each ``(select, call)`` variant; CUDA events, L2 flushed before every sample.
+
+    ``select()`` switches the variant in (outside the timed region); ``call(i)``
+    runs the module on input set ``i``.
+    """
+    import torch
+
+    flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
+    for select, call in variants:
+        select()
+        for i in range(warmup):
+            call(i % n_inputs)
+    torch.cuda.synchronize()
+    times: list[list[float]] = [[] for _ in variants]
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    for i in range(samples):
+        order = list(range(len(variants)))
+        if i % 2:
+            order.reverse()
+        for j in order:
+            select, call = variants[j]
+            select()
+            flush.zero_()
+            torch.cuda.synchronize()
+            start.record()
+            call(i % n_inputs)
+            end.record()
+            torch.cuda.synchronize()
+            times[j].append(start.elapsed_time(end))
+    return times
+
+
+class PerfGate:
+    name = "performance"
+
+    def check(self, session: Any, swap: Any) -> GateResult:
+        s = session.settings
+        if not session.backend.measures_time:
+            return GateResult("performance", "not_measured",
+                              f"no GPU ({session.backend.name} backend): performance not measured, so nothing is "
+                              "accepted for speed on this machine", {"measured": False})
+        base, cand = self.measure(session, swap)
+        point, lo, hi = bootstrap_speedup(base, cand, s.confidence)
+        import statistics
+
+        numbers = {"speedup": point, "ci_low": lo, "ci_high": hi, "confidence": s.confidence,
+                   "samples": len(base), "baseline_ms": statistics.median(base),
+                   "candidate_ms": statistics.median(cand), "min_speedup": s.min_speedup, "measured": True,
+                   "method": "cuda_events_l2_flush_interleaved"}
+        if point > 10:
+            numbers["suspicious"] = True
+        if lo >= s.min_speedup:
+            return GateResult("performance", "pass", f"speedup {point:.3f}x [{lo:.3f}, {hi:.3f}] clears "
+                              f"{s.min_speedup:g}", numbers)
+        return GateResult("performance", "fail", f"speedup {point:.3f}x [{lo:.3f}, {hi:.3f}]: lower bound below "
+                          f"{s.min_speedup:g}", numbers)
+
+    def measure(self, session: Any, swap: Any) -> tuple[list[float], list[float]]:
+        import torch
+
+        s = session.settings
+        n_inputs = 3
+        inputs = [session.inputs(1000 + k) for k in range(n_inputs)]
+        fn = session.captured.compiled
+
+        def call(i: int):
+            with torch.no_grad():
+                fn(*inputs[i])
+
+        try:
+            base, cand = time_interleaved([(swap.off, call), (swap.on, call)], n_inputs, s.perf_samples,
+                                          s.perf_warmup)
+        finally:
+            swap.off()
+        return base, cand

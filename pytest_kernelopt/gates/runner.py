@@ -1,0 +1,97 @@
+"""Running a module once for a gate: cloned inputs, optional backward, poisoned allocations."""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+_ALLOCATORS = ("empty_strided_cuda", "empty_strided_cpu", "empty_strided_xpu", "empty_strided")
+
+
+def clone_inputs(inputs: tuple) -> tuple:
+    import torch
+
+    out = []
+    for x in inputs:
+        if isinstance(x, torch.Tensor):
+            c = x.detach().clone()
+            out.append(c.requires_grad_(x.requires_grad))
+        else:
+            out.append(x)
+    return tuple(out)
+
+
+def _poison(t):
+    import torch
+
+    if not isinstance(t, torch.Tensor) or t.numel() == 0:
+        return t
+    with torch.no_grad():
+        if t.is_floating_point():
+            t.fill_(float("nan"))
+        elif t.dtype == torch.bool:
+            t.fill_(True)
+        else:
+            t.fill_(torch.iinfo(t.dtype).max if t.dtype != torch.uint8 else 255)
+    return t
+
+
+@contextlib.contextmanager
+def poisoned_allocations(namespaces: dict[int, dict]):
+    """Buffers Inductor allocates start as NaN / max-int, so reading one before writing it shows.
+
+    Inductor's own kernels never read a buffer before writing it, so the
+    baseline is unaffected; a candidate that reads uninitialised memory
+    produces NaN or garbage that the comparison catches.
+    """
+    saved = []
+    for ns in namespaces.values():
+        for name in _ALLOCATORS:
+            orig = ns.get(name)
+            if callable(orig) and not getattr(orig, "_kernelopt_poison", False):
+                def poisoned(*a, _orig=orig, **k):
+                    return _poison(_orig(*a, **k))
+
+                poisoned._kernelopt_poison = True
+                saved.append((ns, name, orig))
+                ns[name] = poisoned
+    try:
+        yield
+    finally:
+        for ns, name, orig in reversed(saved):
+            ns[name] = orig
+
+
+@dataclass
+class RunResult:
+    outputs: Any
+    grads: dict[str, Any]
+    inputs_after: tuple
+
+
+def run_once(fn: Callable, module: Any, inputs: tuple, *, training: bool, seed: int) -> RunResult:
+    """Call ``fn`` on clones of ``inputs``; with ``training``, also backpropagate seeded gradients."""
+    import torch
+
+    from ..capture import backward_inputs
+
+    args = clone_inputs(inputs)
+    if not training:
+        with torch.no_grad():
+            out = fn(*args)
+        return RunResult(out, {}, args)
+    params = dict(module.named_parameters()) if hasattr(module, "named_parameters") else {}
+    for p in params.values():
+        p.grad = None
+    out = fn(*args)
+    outs, grads = backward_inputs(out, seed)
+    torch.autograd.backward(outs, grads)
+    collected = {f"param:{n}": p.grad.detach().clone() for n, p in params.items() if p.grad is not None}
+    for i, a in enumerate(args):
+        if isinstance(a, torch.Tensor) and a.grad is not None:
+            collected[f"input:{i}"] = a.grad.detach().clone()
+    for p in params.values():
+        p.grad = None
+    out = out.detach() if isinstance(out, torch.Tensor) else out
+    return RunResult(out, collected, args)

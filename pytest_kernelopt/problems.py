@@ -1,0 +1,173 @@
+"""The ``Model`` / ``get_inputs()`` / ``get_init_inputs()`` problem format.
+
+A problem file defines ``class Model(nn.Module)``, ``get_inputs()`` returning
+the forward inputs (CPU tensors) and ``get_init_inputs()`` returning the
+constructor arguments.  The harness builds the model under a fixed seed, moves
+model and inputs to the backend's device, and draws fresh inputs per seed by
+re-seeding before ``get_inputs()``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import ProblemFormatError
+
+REQUIRED = ("Model", "get_inputs", "get_init_inputs")
+
+
+def looks_like_problem(path: Path) -> bool:
+    """Cheap text check used by the collector before importing anything."""
+    if path.suffix != ".py" or path.name.startswith(("_", "test_", "conftest")):
+        return False
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return False
+    return "class Model" in text and "def get_inputs" in text
+
+
+def load_problem_module(path: str | Path):
+    path = Path(path).resolve()
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:10]
+    name = f"kernelopt_problem_{path.stem}_{digest}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ProblemFormatError(f"{path}: cannot be imported as a Python module")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except Exception as e:
+        sys.modules.pop(name, None)
+        raise ProblemFormatError(f"{path}: failed to import: {type(e).__name__}: {e}") from e
+    missing = [n for n in REQUIRED if not hasattr(mod, n)]
+    if missing:
+        sys.modules.pop(name, None)
+        raise ProblemFormatError(f"{path}: not a problem file: missing {', '.join(missing)} "
+                                 f"(needs class Model, get_inputs() and get_init_inputs())")
+    if not isinstance(mod.Model, type) or not callable(mod.get_inputs) or not callable(mod.get_init_inputs):
+        sys.modules.pop(name, None)
+        raise ProblemFormatError(f"{path}: Model must be a class and get_inputs/get_init_inputs functions")
+    return mod
+
+
+def _to_device(obj: Any, device: str) -> Any:
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        return obj.to(device)
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_to_device(o, device) for o in obj)
+    return obj
+
+
+@dataclass(frozen=True)
+class ProblemSpec:
+    """A picklable description of a module and how to draw its inputs.
+
+    ``kind == "file"``: a problem file.  ``kind == "pickle"``: a pickled
+    ``(module, example_inputs)`` pair (used by the pytest fixture).
+    """
+
+    kind: str
+    ref: str
+    name: str
+    payload: bytes = b""
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> "ProblemSpec":
+        p = Path(path).resolve()
+        return cls("file", str(p), p.stem)
+
+    @classmethod
+    def from_objects(cls, module: Any, inputs: tuple, name: str) -> "ProblemSpec":
+        import io
+
+        import torch
+
+        buf = io.BytesIO()
+        torch.save((module, inputs), buf)  # raises for lambdas and local classes: caller falls back
+        return cls("pickle", name, name, buf.getvalue())
+
+
+@dataclass
+class Problem:
+    """A module on its device and a function drawing fresh inputs per seed."""
+
+    name: str
+    module: Any
+    example_inputs: tuple
+    draw_inputs: Callable[[int], tuple]
+    spec: ProblemSpec | None = None
+
+
+def fresh_like(example: tuple, seed: int) -> tuple:
+    """Fresh inputs shaped like ``example``: floating tensors redrawn, others kept.
+
+    Integer and boolean tensors often carry meaning (indices, masks), so they
+    are kept as given rather than redrawn into invalid values.
+    """
+    import torch
+
+    gen = torch.Generator(device="cpu").manual_seed(seed)
+    out = []
+    for x in example:
+        if isinstance(x, torch.Tensor) and x.is_floating_point():
+            fresh = torch.randn(x.shape, generator=gen, dtype=torch.float32).to(dtype=x.dtype, device=x.device)
+            if x.stride() != fresh.stride() and x.dim() > 0:
+                fresh = torch.empty_strided(x.shape, x.stride(), dtype=x.dtype, device=x.device).copy_(fresh)
+            out.append(fresh.requires_grad_(x.requires_grad))
+        else:
+            out.append(x)
+    return tuple(out)
+
+
+def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
+    import torch
+
+    if spec.kind == "file":
+        mod = load_problem_module(spec.ref)
+        torch.manual_seed(seed)
+        try:
+            init = mod.get_init_inputs()
+            model = mod.Model(*init)
+        except Exception as e:
+            raise ProblemFormatError(f"{spec.ref}: Model(*get_init_inputs()) failed: {type(e).__name__}: {e}") from e
+        model = model.to(device).eval() if hasattr(model, "to") else model
+
+        def draw(s: int) -> tuple:
+            torch.manual_seed(seed + 1000 + s)
+            inputs = mod.get_inputs()
+            return tuple(_to_device(list(inputs) if isinstance(inputs, tuple) else inputs, device))
+
+        try:
+            example = draw(0)
+        except Exception as e:
+            raise ProblemFormatError(f"{spec.ref}: get_inputs() failed: {type(e).__name__}: {e}") from e
+        return Problem(spec.name, model, example, draw, spec)
+    if spec.kind == "pickle":
+        import io
+
+        module, inputs = torch.load(io.BytesIO(spec.payload), weights_only=False)
+        module = module.to(device) if hasattr(module, "to") else module
+        example = tuple(_to_device(list(inputs), device))
+        return Problem(spec.name, module, example, lambda s: fresh_like(example, seed + 1000 + s), spec)
+    raise ProblemFormatError(f"unknown problem kind {spec.kind!r}")
+
+
+def problem_from_objects(module: Any, inputs: tuple, name: str, seed: int = 0) -> Problem:
+    """A problem for an in-process module; picklable ones also get a spec for isolation."""
+    try:
+        spec = ProblemSpec.from_objects(module, inputs, name)
+    except Exception:
+        spec = None
+    inputs = tuple(inputs)
+    return Problem(name, module, inputs, lambda s: fresh_like(inputs, seed + 1000 + s), spec)
