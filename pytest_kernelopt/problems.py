@@ -9,8 +9,10 @@ re-seeding before ``get_inputs()``.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,11 +45,16 @@ def load_problem_module(path: str | Path):
         raise ProblemFormatError(f"{path}: cannot be imported as a Python module")
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod
+    # sibling helper modules of a problem directory are importable, as when run as a script
+    sys.path.insert(0, str(path.parent))
     try:
         spec.loader.exec_module(mod)
     except Exception as e:
         sys.modules.pop(name, None)
         raise ProblemFormatError(f"{path}: failed to import: {type(e).__name__}: {e}") from e
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(str(path.parent))
     missing = [n for n in REQUIRED if not hasattr(mod, n)]
     if missing:
         sys.modules.pop(name, None)
@@ -134,6 +141,9 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
     import torch
 
     if spec.kind == "file":
+        if device == "cpu":
+            # the bundled examples shrink to interpreter-friendly sizes (see examples/problems/_scale.py)
+            os.environ.setdefault("KERNELOPT_PROBLEM_SCALE", "small")
         mod = load_problem_module(spec.ref)
         torch.manual_seed(seed)
         try:

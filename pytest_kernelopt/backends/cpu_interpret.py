@@ -66,6 +66,10 @@ def install() -> None:
     import torch  # noqa: F401  (torch before triton: torch pins the triton it was built against)
     import triton  # noqa: F401
 
+    import warnings
+
+    # printed by every CPU-Triton kernel module Inductor loads; expected here, since nothing is compiled
+    warnings.filterwarnings("ignore", message="Could not find an active CPU backend")
     _install_driver()
     _patch_grid_executor()
     _patch_reductions()
