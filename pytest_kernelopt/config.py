@@ -48,7 +48,8 @@ class Settings:
     timeout: float = 300.0  # seconds per candidate evaluation in the subprocess
     max_candidates: int = 8  # per kernel
     max_turns: int = 6  # agent turns per kernel
-    kernel_time_budget: float = 180.0  # seconds per kernel (tuner default bar: 3 minutes a problem)
+    kernel_time_budget: float = 90.0  # seconds of search per kernel
+    problem_time_budget: float = 180.0  # seconds of search per module (the tuner's bar: 3 minutes a problem)
     run_time_budget: float = 3600.0
     max_tokens: int = 200_000  # per run
     # proposer
@@ -130,6 +131,7 @@ FIELDS: dict[str, str] = {
     "max_candidates": "candidates tried per kernel",
     "max_turns": "LLM turns per kernel",
     "kernel_time_budget": "seconds of search per kernel",
+    "problem_time_budget": "seconds of search per module or problem",
     "run_time_budget": "seconds of search per run",
     "max_tokens": "LLM tokens per run",
     "proposer": "auto (agents if an LLM is configured, else the offline tuner), agents, tuner, or none",

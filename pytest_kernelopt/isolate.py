@@ -35,7 +35,9 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings) -> None:
 
         problem = build_problem(spec, backend.device, settings.base_seed)
         session = EvaluationSession(problem, settings, backend)
-        conn.send(("ready", session.captured.summary()))
+        conn.send(("ready", {"summary": session.captured.summary(), "graphs": session.captured.graphs,
+                             "backend": backend.name, "measures_time": backend.measures_time,
+                             "description": backend.description}))
     except BaseException as e:  # report why the worker could not start, then exit
         conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}"))
         return
@@ -46,10 +48,21 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings) -> None:
             return
         if msg is None:
             return
-        cand = Candidate.from_json(msg)
+        op, payload = msg
         try:
-            result = session.evaluate(cand, progress=lambda stage: conn.send(("progress", stage)))
-            conn.send(("result", result.to_json()))
+            if op == "evaluate":
+                cands = [Candidate.from_json(c) for c in payload["candidates"]]
+                result = session.evaluate(cands if len(cands) > 1 else cands[0], perf=payload.get("perf", True),
+                                          progress=lambda stage: conn.send(("progress", stage)))
+                conn.send(("result", result.to_json()))
+            elif op == "rank":
+                conn.send(("result", session.rank([Candidate.from_json(c) for c in payload])))
+            elif op == "profile":
+                from .profile import profile_module
+
+                conn.send(("result", profile_module(session)))
+            else:
+                conn.send(("crash", f"unknown request {op!r}"))
         except BaseException as e:
             conn.send(("crash", f"{type(e).__name__}: {e}"))
 
@@ -71,6 +84,7 @@ class IsolatedEvaluator:
         self._proc: Any = None
         self._conn: Any = None
         self.info: WorkerInfo | None = None
+        self._ready: dict = {}
         self.restarts = 0
 
     # -- worker lifecycle ----------------------------------------------------------------
@@ -92,7 +106,8 @@ class IsolatedEvaluator:
             proc.join(5)
             raise RuntimeError(f"evaluation worker for {self.spec.name} failed to start: {payload}")
         self._proc, self._conn = proc, parent
-        self.info = WorkerInfo(payload, time.time())
+        self._ready = payload
+        self.info = WorkerInfo(payload["summary"], time.time())
 
     def _kill(self) -> None:
         if self._proc is not None:
@@ -117,52 +132,91 @@ class IsolatedEvaluator:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    # -- evaluation ----------------------------------------------------------------------
-    def evaluate(self, candidate: Candidate, progress: ProgressFn | None = None) -> CascadeResult:
+    # -- the Evaluator protocol ----------------------------------------------------------
+    def _ensure(self) -> None:
         if self._proc is None or not self._proc.is_alive():
             if self._proc is not None:
                 self.restarts += 1
             self._start()
-        t0 = time.perf_counter()
-        gate = "static"
-        self._conn.send(candidate.to_json())
-        deadline = t0 + self.settings.timeout
+
+    @property
+    def graphs(self):
+        self._ensure()
+        return self._ready["graphs"]
+
+    @property
+    def backend_name(self) -> str:
+        self._ensure()
+        return self._ready["backend"]
+
+    @property
+    def measures_time(self) -> bool:
+        self._ensure()
+        return self._ready["measures_time"]
+
+    def _request(self, op: str, payload: Any, timeout: float, progress: ProgressFn | None = None):
+        """Send one request; returns ("result", value) or ("died"/"timeout"/"crash", reason, last_stage)."""
+        self._ensure()
+        self._conn.send((op, payload))
+        stage = ""
+        deadline = time.perf_counter() + timeout
         while True:
             remaining = deadline - time.perf_counter()
-            if remaining <= 0 or not self._conn.poll(min(remaining, 1.0)):
-                if remaining <= 0:
-                    self._kill()
-                    return self._rejected(candidate, gate, f"timed out after {self.settings.timeout:.0f}s in the "
-                                          f"{gate} gate (hang or runaway kernel); worker restarted", t0)
+            if remaining <= 0:
+                self._kill()
+                return ("timeout", f"timed out after {timeout:.0f}s", stage)
+            if not self._conn.poll(min(remaining, 1.0)):
                 if not self._proc.is_alive():
                     code = self._proc.exitcode
                     self._kill()
-                    return self._rejected(candidate, gate, f"the evaluation process died in the {gate} gate "
-                                          f"({_describe_exit(code)}); worker restarted", t0)
+                    return ("died", f"the evaluation process died ({_describe_exit(code)})", stage)
                 continue
             try:
-                kind, payload = self._conn.recv()
+                kind, value = self._conn.recv()
             except (EOFError, ConnectionResetError):
                 self._proc.join(5)
                 code = self._proc.exitcode
                 self._kill()
-                return self._rejected(candidate, gate, f"the evaluation process died in the {gate} gate "
-                                      f"({_describe_exit(code)}); worker restarted", t0)
+                return ("died", f"the evaluation process died ({_describe_exit(code)})", stage)
             if kind == "progress":
-                gate = payload.split(":", 1)[1]
+                stage = value
                 if progress:
-                    progress(payload)
+                    progress(value)
             elif kind == "result":
-                return CascadeResult.from_json(payload)
-            elif kind == "crash":
+                return ("result", value, stage)
+            else:
                 self._kill()
-                return self._rejected(candidate, gate, f"evaluation raised {payload}", t0)
+                return ("crash", f"evaluation raised {value}", stage)
 
-    def _rejected(self, cand: Candidate, gate: str, reason: str, t0: float) -> CascadeResult:
+    def evaluate(self, candidate: Candidate | list[Candidate], perf: bool = True,
+                 progress: ProgressFn | None = None) -> CascadeResult:
+        cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
+        t0 = time.perf_counter()
+        kind, value, stage = self._request("evaluate", {"candidates": [c.to_json() for c in cands], "perf": perf},
+                                           self.settings.timeout, progress)
+        if kind == "result":
+            return CascadeResult.from_json(value)
+        gate = stage.split(":", 1)[1] if stage else "static"
+        extra = " (hang or runaway kernel)" if kind == "timeout" else ""
+        return self._rejected(cands, gate, f"{value} in the {gate} gate{extra}; worker restarted", t0)
+
+    def rank(self, candidates):
+        kind, value, _ = self._request("rank", [c.to_json() for c in candidates], self.settings.timeout)
+        if kind == "result":
+            return value
+        return None, [None] * len(candidates)
+
+    def profile(self):
+        kind, value, _ = self._request("profile", None, self.settings.timeout)
+        if kind != "result":
+            raise RuntimeError(f"profiling failed: {value}")
+        return value
+
+    def _rejected(self, cands: list[Candidate], gate: str, reason: str, t0: float) -> CascadeResult:
         gates = [GateResult(g, "pass", "passed before the crash") for g in _before(gate)]
         gates.append(GateResult(gate, "fail", reason, {"isolated": True}))
-        return CascadeResult(tuple(cand.replaces), cand.content_hash, tuple(gates), "rejected", cand.origin,
-                             time.perf_counter() - t0)
+        return CascadeResult(tuple(n for c in cands for n in c.replaces), cands[0].content_hash, tuple(gates),
+                             "rejected", cands[0].origin, time.perf_counter() - t0)
 
 
 def _before(gate: str) -> list[str]:

@@ -110,7 +110,16 @@ def _override_configs(obj: Any, configs: Sequence[Mapping[str, int]]) -> None:
 
 
 def load_kernel_object(name: str, source: str, configs: Sequence[Mapping[str, int]] = ()) -> Any:
-    """Load a kernel module the way Inductor does and return its ``CachingAutotuner``."""
+    """Load a kernel module the way Inductor does and return its ``CachingAutotuner``.
+
+    Modules are cached by source text, so the source is tagged with the
+    configs: otherwise a candidate with the baseline's source would share (and
+    its config override would change) the baseline's own kernel object.
+    """
+    import json
+
+    tag = json.dumps([dict(c) for c in configs], sort_keys=True)
+    source = f"{source.rstrip()}\n# kernelopt candidate configs: {tag}\n"
     try:
         mod = _load_module(source)
     except Exception as e:

@@ -11,8 +11,9 @@ most say ``verified``.
 from __future__ import annotations
 
 import copy
+import hashlib
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..backends import Backend, select_backend
 from ..candidate import Candidate
@@ -22,7 +23,7 @@ from ..problems import Problem
 from .compare import flatten
 from .correctness import CorrectnessGate
 from .fp64 import Fp64Gate
-from .perf import PerfGate
+from .perf import PerfGate, rank_candidates
 from .results import CascadeResult, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
 
@@ -102,24 +103,40 @@ class EvaluationSession:
         return self._truth[seed]
 
     # -- the cascade ----------------------------------------------------------------------
-    def evaluate(self, candidate: Candidate, progress: ProgressFn | None = None) -> CascadeResult:
+    def evaluate(self, candidate: Candidate | Sequence[Candidate], progress: ProgressFn | None = None,
+                 *, perf: bool = True) -> CascadeResult:
+        """Run the cascade on one candidate, or on several together (the final joint check).
+
+        ``perf=False`` stops after the float64 gate (used to screen candidates
+        before timing them); such a result is never ``accepted``.
+        """
         from ..substitute import KernelSwap
 
+        cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         say = progress or (lambda _msg: None)
         t0 = time.perf_counter()
         gates: list[GateResult] = []
+        kernels = tuple(n for c in cands for n in c.replaces)
+        chash = cands[0].content_hash if len(cands) == 1 else hashlib.sha256(
+            "".join(c.content_hash for c in cands).encode()).hexdigest()
+        origin = cands[0].origin if len(cands) == 1 else "joint"
 
         def done(decision: str) -> CascadeResult:
-            return CascadeResult(tuple(candidate.replaces), candidate.content_hash, tuple(gates), decision,
-                                 candidate.origin, time.perf_counter() - t0)
+            return CascadeResult(kernels, chash, tuple(gates), decision, origin, time.perf_counter() - t0)
 
         say("gate:static")
-        gates.append(static_gate_result(candidate, self.captured, self.backend))
+        statics = [static_gate_result(c, self.captured, self.backend) for c in cands]
+        failed = next((g for g in statics if not g.passed), None)
+        if failed is not None or len(statics) == 1:
+            gates.append(failed or statics[0])
+        else:
+            gates.append(GateResult("static", "pass", f"all {len(statics)} candidates pass",
+                                    {"candidates": len(statics)}))
         if not gates[-1].passed:
             return done("rejected")
         say("gate:correctness")
         try:
-            swap = KernelSwap(self.captured, [candidate])
+            swap = KernelSwap(self.captured, cands)
         except Exception as e:
             gates.append(GateResult("correctness", "fail", f"candidate could not be loaded: {type(e).__name__}: {e}"))
             return done("rejected")
@@ -130,9 +147,21 @@ class EvaluationSession:
         gates.append(Fp64Gate().check(self, swap, gates[-1]))
         if not gates[-1].passed:
             return done("rejected")
-        say("gate:performance")
-        perf = PerfGate().check(self, swap)
-        gates.append(perf)
-        if perf.status == "not_measured":
+        if not perf:
             return done("verified")
-        return done("accepted" if perf.passed else "rejected")
+        say("gate:performance")
+        result = PerfGate().check(self, swap)
+        gates.append(result)
+        if result.status == "not_measured":
+            return done("verified")
+        return done("accepted" if result.passed else "rejected")
+
+    def rank(self, candidates: Sequence[Candidate], samples: int = 10) -> tuple[float | None, list[float | None]]:
+        """Quick interleaved timing of candidates against the baseline (ms; None = failed to load).
+
+        Only a ranking aid for choosing which candidates get the full cascade;
+        it decides nothing.  Without a GPU nothing is timed.
+        """
+        if not self.backend.measures_time:
+            return None, [None] * len(candidates)
+        return rank_candidates(self, candidates, samples)

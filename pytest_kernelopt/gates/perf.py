@@ -110,3 +110,54 @@ class PerfGate:
         finally:
             swap.off()
         return base, cand
+
+
+def rank_candidates(session: Any, candidates: list, samples: int) -> tuple[float, list[float | None]]:
+    """Median ms of the baseline and of each candidate, timed interleaved (a screening aid)."""
+    import statistics
+
+    import torch
+
+    from ..substitute import KernelSwap
+
+    swaps: list[Any] = []
+    for cand in candidates:
+        try:
+            swaps.append(KernelSwap(session.captured, [cand]))
+        except Exception:
+            swaps.append(None)
+    inputs = [session.inputs(2000 + k) for k in range(3)]
+    fn = session.captured.compiled
+
+    def call(i: int):
+        with torch.no_grad():
+            fn(*inputs[i])
+
+    for k, swap in enumerate(swaps):  # a config that fails to compile or launch is dropped, not timed
+        if swap is None:
+            continue
+        try:
+            with swap.applied():
+                call(0)
+                torch.cuda.synchronize()
+        except Exception:
+            swaps[k] = None
+    live = [s for s in swaps if s is not None]
+
+    def select(swap):
+        def _select():
+            for s in live:
+                if s.active:
+                    s.off()
+            if swap is not None:
+                swap.on()
+        return _select
+
+    variants = [(select(None), call)] + [(select(s), call) for s in live]
+    try:
+        times = time_interleaved(variants, len(inputs), samples, 2)
+    finally:
+        select(None)()
+    meds = [statistics.median(t) for t in times]
+    it = iter(meds[1:])
+    return meds[0], [next(it) if s is not None else None for s in swaps]

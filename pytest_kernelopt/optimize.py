@@ -1,0 +1,216 @@
+"""Optimize one module: profile, propose, judge, keep the winners -- or keep the baseline.
+
+The proposer is the offline tuner (no LLM), the LLM agents, or none; which one
+ran is recorded on every kernel.  Kernels are attacked hottest first.  Each
+candidate goes through the full cascade at the module level; when several
+kernels got winners they are checked together once more, and if the
+combination fails only the best single winner is kept.  When nothing passes,
+the compiler's baseline stays and that is recorded as a decision.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol, Sequence
+
+from .candidate import Candidate
+from .config import Settings
+from .gates.results import CascadeResult
+from .graph import KernelGraph
+
+ProgressFn = Callable[[str], None]
+
+
+class Evaluator(Protocol):
+    graphs: list[KernelGraph]
+    backend_name: str
+    measures_time: bool
+
+    def evaluate(self, candidate: Candidate | Sequence[Candidate], perf: bool = True) -> CascadeResult: ...
+
+    def rank(self, candidates: Sequence[Candidate]) -> tuple[float | None, list[float | None]]: ...
+
+    def profile(self) -> Any: ...
+
+
+class LocalEvaluator:
+    """In-process evaluation over an :class:`EvaluationSession` (no isolation)."""
+
+    def __init__(self, session: Any) -> None:
+        self.session = session
+        self.graphs = session.captured.graphs
+        self.backend_name = session.backend.name
+        self.measures_time = session.backend.measures_time
+        self._profile = None
+
+    def evaluate(self, candidate, perf: bool = True) -> CascadeResult:
+        return self.session.evaluate(candidate, perf=perf)
+
+    def rank(self, candidates):
+        return self.session.rank(candidates)
+
+    def profile(self):
+        if self._profile is None:
+            from .profile import profile_module
+
+            self._profile = profile_module(self.session)
+        return self._profile
+
+
+@dataclass
+class KernelOutcome:
+    kernel: str
+    graph: int
+    kind: str
+    decision: str  # accepted | baseline_kept | skipped
+    proposer: str
+    winner: Candidate | None = None
+    result: CascadeResult | None = None
+    tried: list[CascadeResult] = field(default_factory=list)
+    note: str = ""
+
+    @property
+    def speedup(self) -> float | None:
+        return self.result.speedup if self.result is not None else None
+
+
+@dataclass
+class ProblemOutcome:
+    name: str
+    backend: str
+    proposer: str
+    kernels: list[KernelOutcome]
+    seconds: float
+    joint: CascadeResult | None = None
+    profile: Any = None
+    note: str = ""
+
+    @property
+    def accepted(self) -> list[KernelOutcome]:
+        return [k for k in self.kernels if k.decision == "accepted"]
+
+    @property
+    def speedup(self) -> float:
+        """Module speedup of everything kept (1.0 when the baseline stays)."""
+        if self.joint is not None and self.joint.accepted and self.joint.speedup:
+            return float(self.joint.speedup)
+        best = max((k.speedup or 1.0 for k in self.accepted), default=1.0)
+        return float(best)
+
+
+def choose_proposer(settings: Settings) -> str:
+    if settings.proposer in ("tuner", "agents", "none"):
+        return settings.proposer
+    return "agents" if settings.llm_configured() and settings.model else "tuner"
+
+
+class Optimizer:
+    def __init__(self, evaluator: Evaluator, settings: Settings, *, name: str = "module",
+                 progress: ProgressFn | None = None, agent_factory: Callable[[], Any] | None = None) -> None:
+        self.ev = evaluator
+        self.settings = settings
+        self.name = name
+        self.say = progress or (lambda _m: None)
+        self.agent_factory = agent_factory
+
+    def run(self, skip: Callable[[KernelGraph, str], str | None] | None = None) -> ProblemOutcome:
+        t0 = time.perf_counter()
+        proposer = choose_proposer(self.settings)
+        prof = self.ev.profile()
+        order = [k.kernel for k in prof.hottest_first()]
+        deadline = t0 + self.settings.problem_time_budget
+        outcomes: list[KernelOutcome] = []
+        from .tuner import iter_kernels
+
+        for graph, name in iter_kernels(self.ev.graphs, order):
+            kind = graph.kernels[name].kind
+            reason = skip(graph, name) if skip else None
+            if reason:
+                outcomes.append(KernelOutcome(name, graph.index, kind, "skipped", proposer, note=reason))
+                continue
+            if proposer == "none":
+                outcomes.append(KernelOutcome(name, graph.index, kind, "baseline_kept", "none",
+                                              note="no proposer configured"))
+                continue
+            if time.perf_counter() > deadline:
+                outcomes.append(KernelOutcome(name, graph.index, kind, "skipped", proposer,
+                                              note=f"problem time budget ({self.settings.problem_time_budget:.0f}s) "
+                                                   "spent"))
+                continue
+            self.say(f"{self.name}: {name} ({kind}) with the {proposer}")
+            if proposer == "agents":
+                outcomes.append(self._agents(graph, name, prof))
+            else:
+                outcomes.append(self._tune(graph, name, min(deadline, time.perf_counter()
+                                                            + self.settings.kernel_time_budget)))
+        joint = self._joint(outcomes)
+        note = "" if self.ev.measures_time else ("CPU backend: correctness verified, performance not measured; "
+                                                 "nothing accepted for speed")
+        return ProblemOutcome(self.name, self.ev.backend_name, proposer, outcomes, time.perf_counter() - t0,
+                              joint, prof, note)
+
+    # -- proposers -----------------------------------------------------------------------
+    def _tune(self, graph: KernelGraph, name: str, deadline: float) -> KernelOutcome:
+        from .tuner import propose_configs
+
+        kind = graph.kernels[name].kind
+        s = self.settings
+        if not self.ev.measures_time:
+            # No timings: check that the tuner's path is sound on a couple of configs, accept nothing.
+            cands = propose_configs(graph, name, limit=min(2, s.max_candidates))
+            tried = [self.ev.evaluate(c) for c in cands]
+            ok = sum(r.decision == "verified" for r in tried)
+            return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried,
+                                 note=f"{ok}/{len(tried)} configs verified correct; performance not measured")
+        cands = propose_configs(graph, name, limit=max(s.max_candidates * 3, 8))
+        if not cands:
+            return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner",
+                                 note="no launch configuration to search for this kernel kind")
+        base_ms, times = self.ev.rank(cands)
+        ranked = sorted((t, i) for i, t in enumerate(times) if t is not None and base_ms and t < base_ms * 0.99)
+        tried: list[CascadeResult] = []
+        best: tuple[CascadeResult, Candidate] | None = None
+        for _, i in ranked[: max(1, min(3, s.max_candidates))]:
+            if time.perf_counter() > deadline:
+                break
+            res = self.ev.evaluate(cands[i])
+            tried.append(res)
+            if res.accepted and (best is None or (res.speedup or 0) > (best[0].speedup or 0)):
+                best = (res, cands[i])
+        note = f"{len(cands)} configs screened (baseline {base_ms:.4f} ms), {len(ranked)} faster, {len(tried)} gated"
+        if best is None:
+            return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried, note=note)
+        return KernelOutcome(name, graph.index, kind, "accepted", "tuner", best[1], best[0], tried, note)
+
+    def _agents(self, graph: KernelGraph, name: str, prof: Any) -> KernelOutcome:
+        kind = graph.kernels[name].kind
+        if self.agent_factory is None:
+            return KernelOutcome(name, graph.index, kind, "baseline_kept", "agents", note="no agent configured")
+        agent = self.agent_factory()
+        kp = prof.for_kernel(name)
+        profile = kp.__dict__ if kp is not None else {"note": prof.note}
+        out = agent.optimize_kernel(graph, name, profile, prof.hardware)
+        results = list(getattr(out, "results", []) or [])
+        winner = getattr(out, "winner", None)
+        result = getattr(out, "winner_result", None)
+        if winner is not None and result is not None and result.accepted:
+            return KernelOutcome(name, graph.index, kind, "accepted", "agents", winner, result, results,
+                                 getattr(out, "note", ""))
+        return KernelOutcome(name, graph.index, kind, "baseline_kept", "agents", tried=results,
+                             note=getattr(out, "note", "") or "no candidate passed every gate")
+
+    # -- combination ---------------------------------------------------------------------
+    def _joint(self, outcomes: list[KernelOutcome]) -> CascadeResult | None:
+        winners = [o for o in outcomes if o.decision == "accepted" and o.winner is not None]
+        if len(winners) < 2:
+            return None
+        self.say(f"{self.name}: checking {len(winners)} accepted kernels together")
+        joint = self.ev.evaluate([o.winner for o in winners])
+        if not joint.accepted:
+            best = max(winners, key=lambda o: o.speedup or 0.0)
+            for o in winners:
+                if o is not best:
+                    o.decision = "baseline_kept"
+                    o.note += f"; dropped: the combination with other winners failed ({joint.reason})"
+        return joint
