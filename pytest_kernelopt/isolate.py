@@ -19,7 +19,7 @@ from typing import Any, Callable
 from .candidate import Candidate
 from .config import Settings
 from .gates.results import CascadeResult, GateResult
-from .problems import ProblemSpec
+from .problems import ProblemSpec, input_signature
 
 ProgressFn = Callable[[str], None]
 
@@ -36,6 +36,7 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings) -> None:
         problem = build_problem(spec, backend.device, settings.base_seed)
         session = EvaluationSession(problem, settings, backend)
         conn.send(("ready", {"summary": session.captured.summary(), "graphs": session.captured.graphs,
+                             "inputs": input_signature(problem.example_inputs),
                              "backend": backend.name, "measures_time": backend.measures_time,
                              "description": backend.description}))
     except BaseException as e:  # report why the worker could not start, then exit
@@ -143,6 +144,11 @@ class IsolatedEvaluator:
     def graphs(self):
         self._ensure()
         return self._ready["graphs"]
+
+    @property
+    def inputs(self) -> list:
+        self._ensure()
+        return self._ready["inputs"]
 
     @property
     def backend_name(self) -> str:

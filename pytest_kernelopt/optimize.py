@@ -40,6 +40,9 @@ class LocalEvaluator:
     def __init__(self, session: Any) -> None:
         self.session = session
         self.graphs = session.captured.graphs
+        from .problems import input_signature
+
+        self.inputs = input_signature(session.problem.example_inputs)
         self.backend_name = session.backend.name
         self.measures_time = session.backend.measures_time
         self._profile = None
@@ -49,6 +52,9 @@ class LocalEvaluator:
 
     def rank(self, candidates):
         return self.session.rank(candidates)
+
+    def close(self) -> None:
+        return None
 
     def profile(self):
         if self._profile is None:
@@ -100,9 +106,32 @@ class ProblemOutcome:
 
 
 def choose_proposer(settings: Settings) -> str:
+    """``auto`` means the agents when an LLM endpoint and a model are configured, else the offline tuner."""
     if settings.proposer in ("tuner", "agents", "none"):
         return settings.proposer
-    return "agents" if settings.llm_configured() and settings.model else "tuner"
+    if not settings.llm_configured():
+        return "tuner"
+    from .agents import LLMConfigError, resolve_model
+
+    try:
+        resolve_model(settings.model)
+    except LLMConfigError:
+        return "tuner"
+    return "agents"
+
+
+def agent_factory_for(evaluator: Evaluator, settings: Settings, transcript_dir: str):
+    """One AgentOptimizer per run (its run-level budgets span all kernels), created on first use."""
+    made: list[Any] = []
+
+    def factory():
+        if not made:
+            from .agents import AgentOptimizer, model_from_settings
+
+            made.append(AgentOptimizer(model_from_settings(settings), evaluator.evaluate, settings, transcript_dir))
+        return made[0]
+
+    return factory
 
 
 class Optimizer:

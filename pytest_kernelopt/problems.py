@@ -181,3 +181,16 @@ def problem_from_objects(module: Any, inputs: tuple, name: str, seed: int = 0) -
         spec = None
     inputs = tuple(inputs)
     return Problem(name, module, inputs, lambda s: fresh_like(inputs, seed + 1000 + s), spec)
+
+
+@dataclass(frozen=True)
+class InputSig:
+    """Shape and dtype of one input (what a cache key needs), without the tensor."""
+
+    shape: tuple
+    dtype: str
+
+
+def input_signature(inputs: tuple) -> list[InputSig]:
+    return [InputSig(tuple(x.shape), str(x.dtype)) if hasattr(x, "shape") and hasattr(x, "dtype")
+            else InputSig((), type(x).__name__) for x in inputs]

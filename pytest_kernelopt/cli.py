@@ -1,0 +1,158 @@
+"""The ``kernelopt`` command: capture, bench (optimize problem files), cache maintenance."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+
+
+def find_problems(paths: list[str]) -> list[Path]:
+    from .problems import looks_like_problem
+
+    found: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            found.extend(f for f in sorted(p.rglob("*.py")) if looks_like_problem(f))
+        elif p.is_file():
+            found.append(p)
+        else:
+            raise SystemExit(f"kernelopt: no such file or directory: {p}")
+    return found
+
+
+def _settings(args: argparse.Namespace):
+    from .config import Settings
+
+    overrides = {k: getattr(args, k) for k in ("backend", "seeds", "min_speedup", "proposer", "model", "timeout",
+                                               "problem_time_budget", "max_candidates", "cache_dir", "training")
+                 if getattr(args, k, None) is not None}
+    if getattr(args, "no_isolate", False):
+        overrides["isolate"] = False
+    return Settings().with_overrides(overrides, source="command-line option")
+
+
+def _add_common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", help="problem files or directories of them")
+    p.add_argument("--backend", choices=["auto", "cuda", "cpu"], default="auto",
+                   help="where kernels run: auto (GPU if present, else the CPU interpreter), cuda or cpu")
+    p.add_argument("--training", action="store_true", default=None, help="also capture the backward graph")
+
+
+def cmd_capture(args: argparse.Namespace) -> int:
+    from .backends import prepare
+
+    prepare(args.backend)
+    from .backends import select_backend
+    from .capture import capture
+    from .problems import ProblemSpec, build_problem
+
+    backend = select_backend(args.backend)
+    print(f"backend: {backend.description}")
+    status = 0
+    for path in find_problems(args.paths):
+        try:
+            problem = build_problem(ProblemSpec.from_file(path), backend.device)
+            cap = capture(problem.module, problem.example_inputs, training=bool(args.training), backend=backend)
+            print(f"\n== {path}\n{cap.summary()}")
+        except Exception as e:  # one bad file does not stop the others
+            print(f"\n== {path}\nERROR: {type(e).__name__}: {e}")
+            status = 1
+    return status
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .backends import prepare
+
+    prepare(args.backend)
+    from .backends import select_backend
+    from .optimize import choose_proposer
+    from .report import render_outcomes, write_json
+    from .session import optimize_problem_file
+
+    settings = _settings(args)
+    backend = select_backend(settings.backend)
+    problems = find_problems(args.paths)
+    proposer = choose_proposer(settings)
+    print(f"backend: {backend.description}")
+    print(f"proposer: {proposer}" + (" (no LLM configured: the offline tuner runs)" if proposer == "tuner" and
+                                     settings.proposer == "auto" else ""))
+    print(f"{len(problems)} problem(s); isolation {'on' if settings.isolate else 'off'}; "
+          f"cache {'off' if args.no_cache else settings.cache_dir}")
+    outcomes: list[Any] = []
+    failures = 0
+    t0 = time.perf_counter()
+    for i, path in enumerate(problems, 1):
+        print(f"[{i}/{len(problems)}] {path} ...", flush=True)
+        try:
+            out = optimize_problem_file(path, settings, backend, use_cache=not args.no_cache,
+                                        progress=lambda m: print(f"    {m}", flush=True))
+            outcomes.append(out)
+            kept = sum(k.decision != "accepted" for k in out.kernels)
+            print(f"    done in {out.seconds:.1f}s: {len(out.accepted)} accepted, {kept} kept or verified; "
+                  f"module speedup {out.speedup:.3f}x", flush=True)
+        except Exception as e:
+            failures += 1
+            print(f"    ERROR: {type(e).__name__}: {e}", flush=True)
+    print()
+    print(render_outcomes(outcomes, backend.description))
+    print(f"total {time.perf_counter() - t0:.1f}s")
+    if args.report:
+        write_json(args.report, outcomes, {"backend": backend.description, "proposer": proposer,
+                                           "version": __version__})
+        print(f"report written to {args.report}")
+    return 1 if failures else 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kernelopt", description=(
+        "Make torch.compile'd modules faster without making them wrong: capture Inductor's Triton kernels, "
+        "propose replacements (offline tuner or LLM agents), accept only what passes the four gates."))
+    parser.add_argument("--version", action="version", version=f"pytest-kernelopt {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("capture", help="compile problem files and print their Triton kernels and vendor calls")
+    _add_common(p)
+    p.set_defaults(func=cmd_capture)
+
+    p = sub.add_parser("bench", help="optimize problem files and print the per-kernel decisions")
+    _add_common(p)
+    p.add_argument("--proposer", choices=["auto", "tuner", "agents", "none"], default=None,
+                   help="auto: LLM agents if OPENAI_BASE_URL/OPENAI_API_KEY and a model are set, else the tuner")
+    p.add_argument("--model", default=None, help="LLM model name (also KERNELOPT_MODEL / OPENAI_MODEL)")
+    p.add_argument("--seeds", type=int, default=None, help="seeds for the correctness gate (default 5)")
+    p.add_argument("--min-speedup", type=float, default=None, dest="min_speedup",
+                   help="lower confidence bound the speedup must reach (default 1.02)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds per candidate evaluation (default 300)")
+    p.add_argument("--budget", type=float, default=None, dest="problem_time_budget",
+                   help="seconds of search per problem (default 180)")
+    p.add_argument("--max-candidates", type=int, default=None, dest="max_candidates",
+                   help="candidates gated per kernel (default 8)")
+    p.add_argument("--cache-dir", default=None, dest="cache_dir", help="kernel cache directory (default kernels_cache)")
+    p.add_argument("--no-cache", action="store_true", help="neither read nor write the kernel cache")
+    p.add_argument("--no-isolate", action="store_true", help="evaluate candidates in this process (faster, unsafe)")
+    p.add_argument("--report", default=None, help="write a JSON report to this path")
+    p.set_defaults(func=cmd_bench)
+
+    from .cli_cache import add_cache_parser
+
+    add_cache_parser(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "cache":
+        from .cli_cache import run_cache
+
+        return run_cache(args)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

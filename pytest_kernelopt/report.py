@@ -1,0 +1,76 @@
+"""Reports: the terminal table and the JSON document, for the CLI and the pytest plugin."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any, Iterable
+
+
+def _fmt_speedup(outcome_kernel: Any) -> str:
+    r = outcome_kernel.result
+    if r is None:
+        return "-"
+    g = r.gate("performance")
+    if g is None or not g.numbers.get("measured"):
+        return "not measured"
+    n = g.numbers
+    return f"{n['speedup']:.3f}x [{n['ci_low']:.3f}, {n['ci_high']:.3f}]"
+
+
+def kernel_rows(outcomes: Iterable[Any]) -> list[list[str]]:
+    rows = []
+    for o in outcomes:
+        for k in o.kernels:
+            failed = sorted({r.failed_gate.gate for r in k.tried if r.failed_gate is not None})
+            rows.append([o.name, k.kernel[:48], k.kind, k.decision, k.proposer, _fmt_speedup(k),
+                         ",".join(failed) or "-", k.note[:70]])
+    return rows
+
+
+def table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+    line = "  ".join(h.ljust(w) for h, w in zip(header, widths))
+    out = [line, "  ".join("-" * w for w in widths)]
+    out += ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)) for r in rows]
+    return "\n".join(out)
+
+
+def render_outcomes(outcomes: list[Any], backend_description: str) -> str:
+    header = ["problem", "kernel", "kind", "decision", "proposer", "speedup [CI]", "failed gates", "note"]
+    lines = [table(kernel_rows(outcomes), header), ""]
+    per = [(o.name, o.speedup) for o in outcomes]
+    lines.append("module speedups: " + ", ".join(f"{n} {s:.3f}x" for n, s in per))
+    if per:
+        gm = math.exp(sum(math.log(max(s, 1e-9)) for _, s in per) / len(per))
+        improved = sum(1 for _, s in per if s > 1.0)
+        lines.append(f"geometric mean over {len(per)} problems (baseline kept = 1.0x): {gm:.3f}x; "
+                     f"{improved} improved")
+    lines.append(f"backend: {backend_description}")
+    if any(not getattr(o, "backend", "") == "cuda" for o in outcomes):
+        lines.append("performance was not measured on this machine (no GPU): kernels were checked for "
+                     "correctness only and nothing was accepted for speed")
+    return "\n".join(lines)
+
+
+def outcome_to_json(o: Any) -> dict[str, Any]:
+    return {
+        "name": o.name, "backend": o.backend, "proposer": o.proposer, "seconds": o.seconds, "speedup": o.speedup,
+        "note": o.note, "joint": o.joint.to_json() if o.joint else None,
+        "profile": o.profile.to_json() if hasattr(o.profile, "to_json") else None,
+        "kernels": [{"kernel": k.kernel, "graph": k.graph, "kind": k.kind, "decision": k.decision,
+                     "proposer": k.proposer, "note": k.note, "speedup": k.speedup,
+                     "winner": k.winner.to_json() if k.winner else None,
+                     "result": k.result.to_json() if k.result else None,
+                     "tried": [r.to_json() for r in k.tried]} for k in o.kernels],
+    }
+
+
+def write_json(path: str | Path, outcomes: list[Any], meta: dict[str, Any]) -> None:
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_suffix(p.suffix + ".tmp")
+    tmp.write_text(json.dumps({"meta": meta, "problems": [outcome_to_json(o) for o in outcomes]}, indent=2,
+                              default=str))
+    tmp.replace(p)
