@@ -1,0 +1,352 @@
+"""Gate 1, static (gates/static.py): one test per rejection reason, and acceptances."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from pytest_kernelopt.candidate import Candidate, LaunchSpec
+from pytest_kernelopt.gates.static import StaticGate
+from pytest_kernelopt.parse import parse_kernel_source
+
+# An Inductor-shaped pointwise kernel, parsed as the capture would parse it.
+ORIGINAL = '''
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 1024}, filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'out_ptr0': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'},
+                 'constants': {}, 'configs': [{(0,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'kernel_name': 'triton_poi_fused_mul_0', 'autotune_hints': set()},
+)
+@triton.jit
+def triton_poi_fused_mul_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    tmp0 = tl.load(in_ptr0 + (xindex), xmask)
+    tl.store(out_ptr0 + (xindex), tmp0 * 2.0, xmask)
+'''
+NAME = "triton_poi_fused_mul_0"
+KERNEL = parse_kernel_source(NAME, ORIGINAL, "cpu")
+KERNELS = {NAME: KERNEL}
+
+GOOD = '''
+import triton
+import triton.language as tl
+from torch._inductor.runtime.triton_helpers import libdevice
+
+SCALE = 2.0
+LOG2E: tl.constexpr = tl.constexpr(1.4426950408889634)
+
+
+@triton.jit
+def _double(x):
+    return x * SCALE
+
+
+@triton.jit
+def triton_poi_fused_mul_0(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)
+    xmask = xindex < xnumel
+    x = tl.load(in_ptr0 + xindex, xmask, other=0.0)
+    # BODY
+    tl.store(out_ptr0 + xindex, _double(x), xmask)
+'''
+
+
+def body(line: str) -> str:
+    return GOOD.replace("    # BODY", "    " + line)
+
+
+def check(source: str, *, launch: LaunchSpec | None = None, kernels=KERNELS, replaces=(NAME,), target=None):
+    return StaticGate().check(Candidate(tuple(replaces), source, launch=launch), kernels, compile_target=target)
+
+
+def assert_fails(result, *fragments: str) -> None:
+    assert result.gate == "static"
+    assert result.status == "fail", "the candidate was accepted"
+    for fragment in fragments:
+        assert fragment in result.reason, result.reason
+    assert result.numbers["compiled"] is False
+
+
+def test_the_template_passes_and_says_it_was_not_compiled():
+    result = check(GOOD)
+    assert result.gate == "static" and result.status == "pass", result.reason
+    assert result.numbers["compiled"] is False and "compile_skipped" in result.numbers
+
+
+# ----------------------------------------------------------------------------- rejections
+
+
+def test_rejects_a_syntax_error():
+    assert_fails(check(body("x = (")), "does not parse", "line")
+
+
+@pytest.mark.parametrize("module", ["os", "subprocess", "ctypes", "socket", "importlib", "sys"])
+def test_rejects_importing_forbidden_modules(module):
+    assert_fails(check(f"import {module}\n" + GOOD), f"imports {module}")
+
+
+def test_rejects_from_imports_outside_the_allowed_set():
+    assert_fails(check("from ctypes import CDLL\n" + GOOD), "imports ctypes")
+    assert_fails(check("from torch._inductor.runtime import codecache\n" + GOOD),
+                 "imports torch._inductor.runtime.codecache")
+    assert_fails(check("import torch\n" + GOOD), "imports torch")
+    assert_fails(check("from . import helpers\n" + GOOD), "relative import")
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("os.system('true')", "uses os"),
+    ("f = open('/etc/passwd')", "uses open"),
+    ("eval('1')", "uses eval"),
+    ("exec('x = 1')", "uses exec"),
+    ("m = __import__('os')", "uses __import__"),
+    ("g = globals()", "uses globals"),
+    ("setattr(tl, 'sum', tl.max)", "uses setattr"),
+    ("c = tl.__dict__", "dunder"),
+    ("b = triton.testing.do_bench", "triton.testing"),
+])
+def test_rejects_file_process_and_dynamic_code(line, fragment):
+    assert_fails(check(body(line)), fragment)
+
+
+def test_rejects_torch_calls_and_tensor_ops():
+    assert_fails(check(body("y = torch.empty(4)")), "uses torch")
+    assert_fails(check(body("v = x.item()")), "torch tensor ops")
+
+
+@pytest.mark.parametrize("line, fragment", [
+    ("t0 = time.perf_counter()", "timer"),
+    ("s = cuda.current_stream()", "stream"),
+    ("e = Event(enable_timing=True)", "event"),
+    ("cuda.synchronize()", "synchronization"),
+    ("threading.Thread(target=None).start()", "thread"),
+    ("t = tl.extra.cuda.globaltimer()", "timer"),
+])
+def test_rejects_streams_threads_and_timers(line, fragment):
+    assert_fails(check(body(line)), fragment)
+
+
+def test_rejects_a_module_level_cache():
+    assert_fails(check("_CACHE = {}\n" + GOOD), "module-level state")
+    assert_fails(check("_SEEN = []\n" + GOOD), "module-level state")
+    assert_fails(check(GOOD + "\nclass Holder:\n    pass\n"), "module-level ClassDef")
+    assert_fails(check(GOOD + "\nif True:\n    SCALE = 3.0\n"), "module-level If")
+
+
+def test_rejects_global_and_nonlocal_statements():
+    assert_fails(check(body("global SCALE")), "global statement")
+    nested = GOOD + "\ndef outer():\n    n = 0\n    def inner():\n        nonlocal n\n    return inner\n"
+    assert_fails(check(nested), "nonlocal statement")
+
+
+def test_rejects_mutable_default_arguments():
+    src = GOOD + "\ndef helper(seen=[]):\n    return seen\n"
+    assert_fails(check(src), "mutable default argument")
+
+
+def test_rejects_monkeypatching():
+    assert_fails(check(GOOD + "\ntl.sum = tl.max\n"), "assigns tl.sum", "monkeypatching")
+    assert_fails(check(body("triton_helpers.maximum = tl.minimum")), "monkeypatching")
+    assert_fails(check(GOOD + "\ndef f():\n    SCALE[0] = 1\n"), "assigns an item of SCALE")
+
+
+def test_rejects_a_wrong_kernel_name():
+    src = GOOD.replace(f"def {NAME}(", "def triton_poi_fused_mul_9(")
+    assert_fails(check(src), f"defines no @triton.jit function named {NAME}", "triton_poi_fused_mul_9")
+
+
+def test_rejects_a_function_that_is_not_jitted():
+    src = GOOD.replace(f"@triton.jit\ndef {NAME}", f"def {NAME}")
+    assert_fails(check(src), "defines no @triton.jit function")
+
+
+@pytest.mark.parametrize("params", [
+    "out_ptr0, in_ptr0, xnumel, XBLOCK: tl.constexpr",
+    "in_ptr0, out_ptr0, n, XBLOCK: tl.constexpr",
+    "in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr, YBLOCK: tl.constexpr = 1",
+    "in_ptr0, out_ptr0, xnumel, *rest",
+])
+def test_rejects_an_incompatible_signature(params):
+    src = GOOD.replace("in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr", params, 1)
+    assert_fails(check(src), "incompatible signature")
+
+
+def test_rejects_an_unknown_replaced_kernel():
+    assert_fails(check(GOOD, replaces=("triton_poi_nope_7",)), "unknown kernel")
+
+
+# ----------------------------------------------------------------------------- LaunchSpec candidates
+
+LAUNCHED = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scale_kernel(src, dst, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(dst + offs, tl.load(src + offs, mask=mask) * 2.0, mask=mask)
+'''
+
+
+def spec(**kw):
+    base = dict(kernel="scale_kernel", args=("in_ptr0", "out_ptr0", "xnumel"), grid="(cdiv(n, BLOCK),)",
+                constexprs={"BLOCK": 256})
+    return LaunchSpec(**{**base, **kw})
+
+
+def test_accepts_and_compiles_a_launchspec_candidate():
+    result = check(LAUNCHED, launch=spec(), target=("cuda", 90, 32))
+    assert result.status == "pass", result.reason
+    assert result.numbers["compiled"] is True and result.numbers["configs_compiled"] == 1
+    assert result.numbers["compile_seconds"] > 0 and result.numbers["max_shared_bytes"] is not None
+
+
+@pytest.mark.parametrize("grid, fragment", [
+    ("__import__('os')", "calls __import__"),
+    ("(open('x'),)", "calls open"),
+    ("(n.bit_length(),)", "only cdiv, min, max"),
+    ("(lambda: 1)()", "calls lambda"),
+    ("(cdiv(n, BLOCK), nope)", "names 'nope'"),
+    ("(n / 2,)", "Div"),
+    ("(1, 1, 1, 1)", "1 to 3 dimensions"),
+    ("(cdiv(n,", "does not parse"),
+    ("[n for n in range(3)]", "ListComp"),
+])
+def test_rejects_a_bad_grid_expression(grid, fragment):
+    assert_fails(check(LAUNCHED, launch=spec(grid=grid)), "grid expression", fragment)
+
+
+def test_rejects_launch_mismatches():
+    assert_fails(check(LAUNCHED, launch=spec(kernel="other")), "defines no such @triton.jit function")
+    assert_fails(check(LAUNCHED, launch=spec(args=("in_ptr0", "out_ptr0"))), "incompatible signature",
+                 "3 runtime parameters")
+    assert_fails(check(LAUNCHED, launch=spec(args=("in_ptr0", "out_ptr0", "bogus"))), "'bogus'")
+    assert_fails(check(LAUNCHED, launch=spec(constexprs={})), "no value for constexpr", "BLOCK")
+    assert_fails(check(LAUNCHED, launch=spec(constexprs={"BLOCK": 8, "ZZ": 1})), "ZZ")
+    assert_fails(check(LAUNCHED, launch=spec(args=("k.in_ptr0", "out_ptr0", "xnumel"))), "'k.in_ptr0'")
+
+
+def test_launchspec_candidate_that_does_not_compile_is_rejected_with_the_compilers_message():
+    broken = LAUNCHED.replace("* 2.0", "* undefined_thing")
+    result = check(broken, launch=spec(), target=("cuda", 90, 32))
+    assert_fails(result, "does not compile for cuda:90:32", "undefined_thing", "^")
+
+
+FUSED = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def fused(a, b, out, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out + offs, tl.load(a + offs, mask=mask) + tl.load(b + offs, mask=mask), mask=mask)
+'''
+
+
+def test_fusion_launch_args_name_kernel_and_parameter():
+    second = parse_kernel_source("triton_poi_fused_add_1", ORIGINAL.replace(NAME, "triton_poi_fused_add_1"), "cpu")
+    kernels = {NAME: KERNEL, second.name: second}
+    replaces = (NAME, second.name)
+    ok = LaunchSpec("fused", (f"{NAME}.in_ptr0", f"{second.name}.in_ptr0", f"{second.name}.out_ptr0",
+                              f"{NAME}.xnumel"), "(cdiv(n, BLOCK),)", constexprs={"BLOCK": 128})
+    result = check(FUSED, launch=ok, kernels=kernels, replaces=replaces, target=("cuda", 90, 32))
+    assert result.status == "pass", result.reason
+    assert result.numbers["compiled"] is True
+    bad = LaunchSpec("fused", ("in_ptr0", "in_ptr0", "out_ptr0", "xnumel"), "(n,)", constexprs={"BLOCK": 128})
+    assert_fails(check(FUSED, launch=bad, kernels=kernels, replaces=replaces), "'<kernel>.<param>'")
+
+
+# ----------------------------------------------------------------------------- captured kernels
+
+
+@pytest.fixture(scope="module")
+def softmax_kernel():
+    torch = pytest.importorskip("torch")
+    from pytest_kernelopt.capture import capture
+
+    interpreting = os.environ.get("TRITON_INTERPRET") == "1"
+    x = torch.randn(8, 64, device="cpu" if interpreting else "cuda")
+    cap = capture(lambda x: torch.softmax(x * 2, -1), (x,), backend="cpu" if interpreting else "auto")
+    (kernel,) = cap.graphs[0].kernels.values()
+    return kernel
+
+
+def rewrite(name: str) -> str:
+    return f'''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {name}(in_out_ptr0, in_ptr0, xnumel, r0_numel, XBLOCK: tl.constexpr):
+    xnumel = 8
+    R0_BLOCK: tl.constexpr = 64
+    xindex = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0 = tl.arange(0, R0_BLOCK)[None, :]
+    x = tl.load(in_ptr0 + (r0 + 64 * xindex), xmask, other=0.0) * 2.0
+    m = tl.max(tl.where(xmask, x, float("-inf")), 1)[:, None]
+    e = tl.exp(x - m)
+    s = tl.sum(tl.where(xmask, e, 0.0), 1)[:, None]
+    tl.store(in_out_ptr0 + (r0 + 64 * xindex), e / s, xmask)
+'''
+
+
+def test_accepts_the_captured_kernel_itself(softmax_kernel):
+    k = softmax_kernel
+    result = StaticGate().check(Candidate((k.name,), k.source), {k.name: k})
+    assert result.status == "pass", result.reason
+    assert result.numbers["compiled"] is True
+    assert result.numbers["configs_compiled"] == result.numbers["configs"] >= 1
+
+
+def test_accepts_a_clean_rewrite_of_a_captured_kernel(softmax_kernel):
+    k = softmax_kernel
+    cand = Candidate((k.name,), rewrite(k.name), configs=({"XBLOCK": 4, "num_warps": 4, "num_stages": 1},))
+    result = StaticGate().check(cand, {k.name: k})
+    assert result.gate == "static" and result.status == "pass", result.reason
+    assert result.numbers["compiled"] is True and result.numbers["configs_compiled"] == 1
+    assert result.numbers["n_regs"][0] is None or result.numbers["n_regs"][0] > 0
+
+
+def test_rejects_a_captured_kernel_rewrite_that_does_not_compile(softmax_kernel):
+    k = softmax_kernel
+    src = rewrite(k.name).replace("tl.exp(x - m)", "tl.exp(x - m, 3, 4)")
+    assert_fails(StaticGate().check(Candidate((k.name,), src), {k.name: k}), "does not compile", "tl.exp")
+
+
+def test_accepts_a_launchspec_candidate_for_a_captured_kernel(softmax_kernel):
+    k = softmax_kernel
+    source = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def softmax_rows(out_ptr, in_ptr, n_rows, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(in_ptr + row * n_cols + cols, mask=mask, other=float("-inf")) * 2.0
+    e = tl.exp(x - tl.max(x, 0))
+    tl.store(out_ptr + row * n_cols + cols, e / tl.sum(e, 0), mask=mask)
+'''
+    launch = LaunchSpec("softmax_rows", ("in_out_ptr0", "in_ptr0", "xnumel", "r0_numel"), "(n_rows,)",
+                        num_warps=2, constexprs={"BLOCK": 64})
+    result = StaticGate().check(Candidate((k.name,), source, launch=launch), {k.name: k})
+    assert result.status == "pass", result.reason
+    assert result.numbers["compiled"] is True
