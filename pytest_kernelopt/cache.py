@@ -1,0 +1,853 @@
+"""The versioned kernel cache: accepted kernels a team commits and reviews like code.
+
+Layout (documented for users in ``kernels_cache/README.md``)::
+
+    <root>/v1/<digest[:2]>/<digest>/entry.json     metadata (sorted keys, indent 2)
+                                   /kernel.py      the accepted candidate (absent when the baseline is kept)
+                                   /baseline_0.py  the replaced Inductor kernel(s), for review
+    <root>/retired/<digest>-<stamp>/               entries that failed re-verification
+    <root>/.locks/                                 lock files (git-ignored)
+
+Why it is built this way:
+
+* Entries are directories that appear only complete: every file is written
+  and fsynced in a temporary sibling directory, which is then renamed into
+  place under a per-key file lock.  A reader sees the old entry, no entry, or
+  the new entry, never a mix; a crashed writer leaves only a ``.tmp-*``
+  directory that lookups ignore and ``prune`` removes.
+* Nothing read from disk is trusted: the key is recomputed from the recorded
+  key fields, every ``.py`` file is re-hashed against the hash recorded for
+  it, and the schema version is checked.  Anything off is a
+  :class:`CacheWarning` and a miss (or a :class:`CacheError` in strict mode),
+  so a damaged cache costs speed, never correctness.
+* Importing this module and constructing :class:`KernelCache` never imports
+  torch; only :func:`current_environment` does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import dataclasses
+import hashlib
+import json
+import os
+import re
+import shutil
+import tarfile
+import tempfile
+import time
+import uuid
+import warnings
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from .candidate import Candidate
+from .errors import KernelOptError
+from .gates.results import CascadeResult
+from .graph import source_hash
+
+SCHEMA_VERSION = 1
+VERSION_DIR = f"v{SCHEMA_VERSION}"
+ENTRY_JSON = "entry.json"
+KERNEL_FILE = "kernel.py"
+RETIRED_DIR = "retired"
+LOCKS_DIR = ".locks"
+HEADER_END = "# --- end of kernelopt header ---\n"
+GITIGNORE = ("# written by pytest-kernelopt: lock files and unfinished writes are never committed\n"
+             f"{LOCKS_DIR}/\n.tmp-*\n.old-*\n")
+DECISIONS = ("accepted", "baseline_kept")
+_DIGEST = re.compile(r"[0-9a-f]{64}")
+
+
+class CacheWarning(UserWarning):
+    """A cache entry was ignored (corrupt, tampered with, or from an unknown schema)."""
+
+
+class CacheError(KernelOptError):
+    """A cache entry is unusable and strict mode is on, or the cache cannot be written.
+
+    Fix: run ``kernelopt cache verify`` to see what is wrong and ``kernelopt
+    cache prune`` to remove broken entries (they are re-optimized next run).
+    """
+
+
+class _Bad(Exception):
+    """Internal: why an entry directory cannot be trusted."""
+
+
+# --------------------------------------------------------------------------- environment
+
+
+_ENV_FIELDS = ("torch", "triton", "cuda", "gpu_name", "compute_capability", "device")
+
+
+@dataclass(frozen=True)
+class Environment:
+    """Where an entry was measured.  A kernel's speed (and Inductor's baseline) depends on all of it."""
+
+    torch: str | None = None
+    triton: str | None = None
+    cuda: str | None = None
+    gpu_name: str | None = None
+    compute_capability: str | None = None
+    device: str = "cpu"
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "Environment":
+        if not isinstance(d, Mapping):
+            raise TypeError("environment must be an object")
+        return cls(**{f: (None if d.get(f) is None else str(d.get(f))) for f in _ENV_FIELDS[:-1]},
+                   device=str(d.get("device", "cpu")))
+
+    def differences(self, current: "Environment") -> list[str]:
+        return [f"{f}: recorded {getattr(self, f)}, now {getattr(current, f)}"
+                for f in _ENV_FIELDS if getattr(self, f) != getattr(current, f)]
+
+
+def device_kind(capability: tuple[int, int] | None) -> str:
+    """``'cuda:sm90'`` for compute capability (9, 0), ``'cpu'`` without a GPU: part of every key."""
+    return "cpu" if capability is None else f"cuda:sm{capability[0]}{capability[1]}"
+
+
+def current_environment() -> Environment:
+    """The environment of this process (imports torch, and triton if installed)."""
+    import torch
+
+    try:
+        import triton
+
+        triton_version = triton.__version__
+    except ImportError:
+        triton_version = None
+    cuda = getattr(torch.version, "cuda", None)
+    if torch.cuda.is_available():
+        cap = tuple(torch.cuda.get_device_capability())
+        return Environment(torch.__version__, triton_version, cuda, torch.cuda.get_device_name(),
+                           f"{cap[0]}.{cap[1]}", device_kind(cap))
+    return Environment(torch.__version__, triton_version, cuda, None, None, "cpu")
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def _shape(s: Any) -> tuple[int, ...]:
+    return tuple(int(d) for d in s)
+
+
+@dataclass(frozen=True)
+class CacheKey:
+    """What must match for a cached kernel to be used: anything different is a miss.
+
+    ``baseline_hashes`` are :func:`pytest_kernelopt.graph.source_hash` of the
+    replaced kernel(s), in launch order (a fusion replaces several);
+    ``input_shapes`` / ``input_dtypes`` describe the module's inputs;
+    ``device`` is :func:`device_kind` of the GPU (or ``'cpu'``).
+    """
+
+    baseline_hashes: tuple[str, ...]
+    input_shapes: tuple[tuple[int, ...], ...]
+    input_dtypes: tuple[str, ...]
+    device: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "baseline_hashes", tuple(str(h) for h in self.baseline_hashes))
+        object.__setattr__(self, "input_shapes", tuple(_shape(s) for s in self.input_shapes))
+        object.__setattr__(self, "input_dtypes", tuple(str(d).replace("torch.", "") for d in self.input_dtypes))
+        if not self.baseline_hashes or not all(self.baseline_hashes):
+            raise ValueError("a cache key needs the content hash of at least one baseline kernel")
+        if len(self.input_shapes) != len(self.input_dtypes):
+            raise ValueError("a cache key needs one dtype per input shape")
+
+    @classmethod
+    def from_inputs(cls, baselines: Sequence[Any], inputs: Sequence[Any], device: str) -> "CacheKey":
+        """Key for baseline kernels (TritonKernel or hash strings) and the module's inputs.
+
+        Tensors are described by shape and dtype; other inputs by ``()`` and
+        their type name (their values are baked into the baseline's source).
+        """
+        hashes = [b if isinstance(b, str) else b.content_hash for b in baselines]
+        shapes = [tuple(x.shape) if hasattr(x, "shape") and hasattr(x, "dtype") else () for x in inputs]
+        dtypes = [str(x.dtype) if hasattr(x, "shape") and hasattr(x, "dtype") else type(x).__name__
+                  for x in inputs]
+        return cls(tuple(hashes), tuple(shapes), tuple(dtypes), device)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"baseline_hashes": list(self.baseline_hashes), "input_shapes": [list(s) for s in self.input_shapes],
+                "input_dtypes": list(self.input_dtypes), "device": self.device}
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> "CacheKey":
+        return cls(tuple(d["baseline_hashes"]), tuple(d["input_shapes"]), tuple(d["input_dtypes"]), str(d["device"]))
+
+    @property
+    def digest(self) -> str:
+        """sha256 of the key fields salted with the schema version (a new schema never reads old keys)."""
+        payload = json.dumps({"schema_version": SCHEMA_VERSION, **self.to_json()}, sort_keys=True)
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+
+# --------------------------------------------------------------------------- files
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _dumps(meta: Mapping[str, Any]) -> str:
+    return json.dumps(meta, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def _read_text(path: Path) -> str:
+    with open(path, encoding="utf-8", newline="") as f:
+        return f.read()
+
+
+def _write_synced(path: Path, text: str) -> None:
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _fsync_dir(path: Path) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str | Path, data: str | bytes) -> None:
+    """Write a file so that readers see the old content or the new, never part of it."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".tmp-{path.name}-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+        _fsync_dir(path.parent)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _one_line(text: Any) -> str:
+    return " ".join(str(text).split())
+
+
+def _with_header(header: Sequence[str], source: str) -> str:
+    return "".join(f"# {_one_line(line)}\n" for line in header) + HEADER_END + source
+
+
+def _strip_header(text: str, what: str) -> str:
+    head, sep, source = text.partition(HEADER_END)
+    if not sep:
+        raise _Bad(f"{what} has no kernelopt header (the file was edited or replaced)")
+    return source
+
+
+def _baseline_file(i: int) -> str:
+    return f"baseline_{i}.py"
+
+
+# --------------------------------------------------------------------------- entries
+
+
+def _speedup_record(cascade: CascadeResult | None, value: float | None,
+                    ci: tuple[float, float] | None) -> dict[str, Any] | None:
+    numbers: Mapping[str, Any] = {}
+    gate = cascade.gate("performance") if cascade is not None else None
+    if gate is not None:
+        numbers = gate.numbers
+    value = value if value is not None else numbers.get("speedup")
+    if ci is None and numbers.get("ci_low") is not None and numbers.get("ci_high") is not None:
+        ci = (numbers["ci_low"], numbers["ci_high"])
+    if value is None:
+        return None
+    return {"value": float(value), "ci": [float(ci[0]), float(ci[1])] if ci else None,
+            "confidence": numbers.get("confidence")}
+
+
+def _format_speedup(rec: Mapping[str, Any] | None) -> str:
+    if not rec or rec.get("value") is None:
+        return "not measured"
+    text = f"{rec['value']:.3f}x"
+    if rec.get("ci"):
+        conf = rec.get("confidence")
+        label = f"{conf * 100:g}% CI" if isinstance(conf, (int, float)) else "CI"
+        text += f" ({label} {rec['ci'][0]:.3f}x-{rec['ci'][1]:.3f}x)"
+    return text
+
+
+class CacheEntry:
+    """One verified cache entry, read from disk and checked; holds its file contents in memory.
+
+    Holding the contents (instead of re-reading on demand) means the candidate
+    handed out is exactly the one whose hash was checked, even if a writer
+    replaces the directory a moment later.
+    """
+
+    def __init__(self, path: Path, meta: dict[str, Any], files: dict[str, str]) -> None:
+        self.path = path
+        self.meta = meta
+        self.files = files
+        self.key = CacheKey.from_json(meta["key"])
+
+    def __repr__(self) -> str:
+        return f"CacheEntry({self.digest[:12]}, {self.decision}, {', '.join(self.kernel_names)})"
+
+    @property
+    def digest(self) -> str:
+        return self.key.digest
+
+    @property
+    def decision(self) -> str:
+        return self.meta["decision"]
+
+    @property
+    def is_baseline_kept(self) -> bool:
+        return self.decision == "baseline_kept"
+
+    @property
+    def is_accepted(self) -> bool:
+        return self.decision == "accepted"
+
+    @property
+    def kernel_names(self) -> tuple[str, ...]:
+        return tuple(b["name"] for b in self.meta["baselines"])
+
+    @property
+    def problem_id(self) -> str:
+        return self.meta.get("problem_id", "")
+
+    @property
+    def created(self) -> str:
+        return self.meta.get("created", "")
+
+    @property
+    def environment(self) -> Environment:
+        return Environment.from_json(self.meta["environment"])
+
+    @property
+    def cascade(self) -> CascadeResult | None:
+        c = self.meta.get("cascade")
+        return CascadeResult.from_json(c) if c else None
+
+    @property
+    def attempts(self) -> list[CascadeResult]:
+        """For a kept baseline: the cascade results of the candidates that lost."""
+        return [CascadeResult.from_json(a) for a in self.meta.get("attempts", [])]
+
+    @property
+    def speedup(self) -> float | None:
+        rec = self.meta.get("speedup")
+        return rec.get("value") if rec else None
+
+    @property
+    def speedup_ci(self) -> tuple[float, float] | None:
+        rec = self.meta.get("speedup")
+        return tuple(rec["ci"]) if rec and rec.get("ci") else None
+
+    @property
+    def candidate_hash(self) -> str | None:
+        cand = self.meta.get("candidate")
+        return cand.get("hash") if cand else None
+
+    @property
+    def baseline_sources(self) -> dict[str, str]:
+        return {b["name"]: _strip_header(self.files[b["file"]], b["file"]) for b in self.meta["baselines"]}
+
+    def stale_reasons(self, current_env: Environment) -> list[str]:
+        """What differs between the recorded environment and ``current_env`` (empty: not stale)."""
+        return self.environment.differences(current_env)
+
+    def candidate(self, replaces: Sequence[str] | None = None) -> Candidate:
+        """The accepted candidate, checked against its recorded hash.
+
+        Inductor numbers kernels per compile, so the same baseline may be
+        called ``..._0`` here and ``..._3`` in another graph; ``replaces``
+        renames the candidate to the current names (launch order).
+        """
+        if not self.is_accepted:
+            raise CacheError(f"cache entry {self.digest[:12]} keeps the baseline; it has no candidate kernel")
+        source = _strip_header(self.files[KERNEL_FILE], KERNEL_FILE)
+        cand = Candidate.from_json({**self.meta["candidate"], "source": source})
+        if cand.content_hash != self.candidate_hash:
+            raise CacheError(f"cache entry {self.digest[:12]}: kernel does not match its recorded hash")
+        if replaces is not None and tuple(replaces) != cand.replaces:
+            cand = _renamed(cand, tuple(replaces))
+        return cand
+
+    def summary(self) -> str:
+        kernels = ", ".join(self.kernel_names)
+        if self.is_baseline_kept:
+            return f"{self.digest[:12]}  baseline kept for {kernels} ({self.problem_id})"
+        return (f"{self.digest[:12]}  {kernels}: {_format_speedup(self.meta.get('speedup'))} "
+                f"on {self.key.device} ({self.problem_id})")
+
+
+def _renamed(cand: Candidate, names: tuple[str, ...]) -> Candidate:
+    if len(names) != len(cand.replaces):
+        raise ValueError(f"the entry replaces {len(cand.replaces)} kernel(s), got {len(names)} name(s)")
+    mapping = dict(zip(cand.replaces, names))
+    pattern = re.compile(r"\b(" + "|".join(re.escape(n) for n in sorted(mapping, key=len, reverse=True)) + r")\b")
+    source = pattern.sub(lambda m: mapping[m.group(1)], cand.source)
+    launch = cand.launch
+    if launch is not None:
+        args = tuple(mapping[a.split(".", 1)[0]] + "." + a.split(".", 1)[1]
+                     if "." in a and a.split(".", 1)[0] in mapping else a for a in launch.args)
+        launch = dataclasses.replace(launch, kernel=mapping.get(launch.kernel, launch.kernel), args=args)
+    return dataclasses.replace(cand, replaces=names, source=source, launch=launch)
+
+
+def _read_entry(path: Path, digest: str) -> CacheEntry:
+    """Load and check one entry directory; raises :class:`_Bad` saying what is wrong."""
+    try:
+        raw = _read_text(path / ENTRY_JSON)
+        meta = json.loads(raw)
+    except FileNotFoundError:
+        raise _Bad(f"{ENTRY_JSON} is missing") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise _Bad(f"{ENTRY_JSON} is not valid JSON ({type(e).__name__}: {e})") from None
+    if not isinstance(meta, dict):
+        raise _Bad(f"{ENTRY_JSON} is not a JSON object")
+    version = meta.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise _Bad(f"unknown schema version {version!r} (this pytest-kernelopt reads {SCHEMA_VERSION})")
+    try:
+        key = CacheKey.from_json(meta["key"])
+        Environment.from_json(meta["environment"])
+        baselines = list(meta["baselines"])
+        decision = meta["decision"]
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise _Bad(f"{ENTRY_JSON} lacks or garbles a required field ({type(e).__name__}: {e})") from None
+    if key.digest != digest:
+        raise _Bad("the recorded key does not hash to this entry's directory name")
+    if decision not in DECISIONS:
+        raise _Bad(f"unknown decision {decision!r}")
+    files: dict[str, str] = {ENTRY_JSON: raw}
+    try:
+        if [b["hash"] for b in baselines] != list(key.baseline_hashes):
+            raise _Bad("the recorded baselines do not match the key")
+        for b in baselines:
+            files[b["file"]] = text = _read_file(path, b["file"])
+            if source_hash(_strip_header(text, b["file"]), b["name"]) != b["hash"]:
+                raise _Bad(f"{b['file']} does not match the recorded baseline hash")
+        if decision == "accepted":
+            files[KERNEL_FILE] = _read_file(path, KERNEL_FILE)
+        entry = CacheEntry(path, meta, files)
+        if decision == "accepted":
+            try:
+                cand = entry.candidate()
+            except CacheError:
+                raise _Bad(f"{KERNEL_FILE} does not match the recorded candidate hash") from None
+            if cand.replaces != entry.kernel_names:
+                raise _Bad("the candidate's replaced kernels differ from the recorded baselines")
+        # everything the CLI and the plugin read later must parse now, not crash then
+        _ = (entry.cascade, entry.attempts, entry.speedup_ci, _format_speedup(entry.meta.get("speedup")))
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        raise _Bad(f"{ENTRY_JSON} garbles a record ({type(e).__name__}: {e})") from None
+    return entry
+
+
+def _read_file(path: Path, name: str) -> str:
+    if "/" in name or "\\" in name or name.startswith("."):
+        raise _Bad(f"refusing file name {name!r} outside the entry directory")
+    try:
+        return _read_text(path / name)
+    except FileNotFoundError:
+        raise _Bad(f"{name} is missing") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise _Bad(f"{name} cannot be read ({type(e).__name__})") from None
+
+
+@dataclass(frozen=True)
+class ScanResult:
+    """One entry directory as :meth:`KernelCache.scan` found it: an entry, or a problem."""
+
+    path: Path
+    digest: str
+    entry: CacheEntry | None
+    problem: str | None
+
+
+# --------------------------------------------------------------------------- the cache
+
+
+class KernelCache:
+    """A cache directory.  Cheap to construct (no torch, no I/O until used).
+
+    ``strict``: a bad entry raises :class:`CacheError` instead of a
+    :class:`CacheWarning` and a miss.
+    """
+
+    def __init__(self, root: str | os.PathLike, strict: bool = False, lock_timeout: float = 60.0) -> None:
+        self.root = Path(root)
+        self.strict = strict
+        self.lock_timeout = lock_timeout
+
+    def __repr__(self) -> str:
+        return f"KernelCache({str(self.root)!r}, strict={self.strict})"
+
+    # ---- paths and locks
+
+    def entry_dir(self, key: CacheKey | str) -> Path:
+        digest = key if isinstance(key, str) else key.digest
+        return self.root / VERSION_DIR / digest[:2] / digest
+
+    def _lock(self, digest: str):
+        from filelock import FileLock
+
+        locks = self.root / LOCKS_DIR
+        locks.mkdir(parents=True, exist_ok=True)
+        return FileLock(str(locks / f"{digest}.lock"), timeout=self.lock_timeout)
+
+    def _locked(self, digest: str):
+        """The key's lock, with a timeout turned into a :class:`CacheError` that says what to do."""
+        from filelock import Timeout
+
+        lock = self._lock(digest)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise CacheError(f"timed out after {self.lock_timeout:g}s waiting for {lock.lock_file}; "
+                             "another process holds it (delete the file if that process is gone)") from None
+        return _Held(lock)
+
+    # ---- reading
+
+    def _bad(self, path: Path, reason: str) -> None:
+        msg = (f"kernelopt cache: ignoring entry {path}: {reason}. Run `kernelopt cache verify` to inspect "
+               "and `kernelopt cache prune` to remove it; the kernel is re-optimized as if uncached.")
+        if self.strict:
+            raise CacheError(msg)
+        warnings.warn(msg, CacheWarning, stacklevel=3)
+
+    def _try_load(self, path: Path, digest: str) -> tuple[CacheEntry | None, str | None]:
+        try:
+            return _read_entry(path, digest), None
+        except _Bad as first:
+            problem = str(first)
+        # A writer may have been swapping this directory while we read it: read again holding its lock.
+        try:
+            with self._locked(digest):
+                if not path.exists():
+                    return None, None
+                return _read_entry(path, digest), None
+        except _Bad as e:
+            return None, str(e)
+        except (CacheError, OSError):
+            return None, problem
+
+    def _present(self, path: Path, digest: str) -> bool:
+        """Whether the entry exists, waiting out a writer that is swapping it (moved aside as ``.old-*``)."""
+        if path.is_dir():
+            return True
+        if not path.parent.is_dir():
+            return False
+        if not any(path.parent.glob(f".old-{digest[:16]}-*")):
+            return path.is_dir()
+        try:
+            with self._locked(digest):
+                return path.is_dir()
+        except (CacheError, OSError):
+            return path.is_dir()
+
+    def lookup(self, key: CacheKey) -> CacheEntry | None:
+        """The entry for ``key``, or None (absent, or unusable: warned about, or raised in strict mode).
+
+        The entry may be stale (recorded under other versions or another GPU
+        of the same kind): check :meth:`CacheEntry.stale_reasons` before
+        trusting its speedup.
+        """
+        path = self.entry_dir(key)
+        if not self._present(path, key.digest):
+            return None
+        entry, problem = self._try_load(path, key.digest)
+        if problem is not None:
+            self._bad(path, problem)
+            return None
+        if entry is not None and entry.key != key:
+            self._bad(path, "the recorded key differs from the requested one")
+            return None
+        return entry
+
+    def get(self, digest_prefix: str) -> ScanResult:
+        """The entry whose digest starts with ``digest_prefix`` (the CLI's ``show``); KeyError if not one."""
+        hits = [s for s in self.scan() if s.digest.startswith(digest_prefix.lower())]
+        if len(hits) != 1:
+            raise KeyError(f"{len(hits)} cache entries match {digest_prefix!r}")
+        return hits[0]
+
+    def _entry_dirs(self) -> list[tuple[Path, str]]:
+        base = self.root / VERSION_DIR
+        if not base.is_dir():
+            return []
+        out = []
+        for prefix in sorted(base.iterdir()):
+            if not prefix.is_dir() or prefix.name.startswith("."):
+                continue
+            for d in sorted(prefix.iterdir()):
+                if d.is_dir() and _DIGEST.fullmatch(d.name):
+                    out.append((d, d.name))
+        return out
+
+    def scan(self) -> list[ScanResult]:
+        """Every entry directory, usable or not, without warnings (for ``verify``, ``list`` and ``prune``)."""
+        out = []
+        for path, digest in self._entry_dirs():
+            if path.parent.name != digest[:2]:
+                out.append(ScanResult(path, digest, None, "entry is in the wrong directory"))
+                continue
+            entry, problem = self._try_load(path, digest)
+            if entry is not None or problem is not None:
+                out.append(ScanResult(path, digest, entry, problem))
+        return out
+
+    def entries(self) -> Iterator[CacheEntry]:
+        """Every usable entry (bad ones are warned about and skipped, or raise in strict mode)."""
+        for s in self.scan():
+            if s.problem is not None:
+                self._bad(s.path, s.problem)
+            elif s.entry is not None:
+                yield s.entry
+
+    def retired(self) -> list[Path]:
+        base = self.root / RETIRED_DIR
+        return sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+
+    def leftovers(self, min_age: float = 3600.0) -> list[Path]:
+        """Temporary directories of writers that died (older than ``min_age`` seconds: live ones are kept)."""
+        base = self.root / VERSION_DIR
+        if not base.is_dir():
+            return []
+        cutoff = time.time() - min_age
+        out = []
+        for p in base.glob("*/.*"):
+            if p.name.startswith((".tmp-", ".old-")):
+                with contextlib.suppress(OSError):
+                    if p.stat().st_mtime < cutoff:
+                        out.append(p)
+        return sorted(out)
+
+    # ---- writing
+
+    def _ensure_gitignore(self) -> None:
+        path = self.root / ".gitignore"
+        if not path.exists():
+            atomic_write(path, GITIGNORE)
+
+    def _write_entry(self, digest: str, files: Mapping[str, str]) -> Path:
+        """Make the entry directory appear complete, replacing any previous one with the same key."""
+        final = self.entry_dir(digest)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        self._ensure_gitignore()
+        tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{digest[:16]}-", dir=final.parent))
+        old: Path | None = None
+        try:
+            for name, text in files.items():
+                if name != ENTRY_JSON:
+                    _write_synced(tmp / name, text)
+            _write_synced(tmp / ENTRY_JSON, files[ENTRY_JSON])
+            os.chmod(tmp, 0o755)
+            _fsync_dir(tmp)
+            with self._locked(digest):
+                if final.exists():
+                    old = final.parent / f".old-{digest[:16]}-{uuid.uuid4().hex[:8]}"
+                    os.rename(final, old)
+                try:
+                    os.rename(tmp, final)
+                except OSError:
+                    if old is not None:
+                        os.rename(old, final)
+                        old = None
+                    raise
+                _fsync_dir(final.parent)
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+        return final
+
+    def _baseline_files(self, key: CacheKey, baselines: Sequence[Any]) -> tuple[list[dict], dict[str, str]]:
+        if len(baselines) != len(key.baseline_hashes):
+            raise ValueError(f"the key names {len(key.baseline_hashes)} baseline(s), got {len(baselines)}")
+        records, files = [], {}
+        for i, (b, h) in enumerate(zip(baselines, key.baseline_hashes)):
+            if source_hash(b.source, b.name) != h:
+                raise ValueError(f"baseline {b.name} does not hash to the key's hash #{i}")
+            name = _baseline_file(i)
+            records.append({"name": b.name, "hash": h, "file": name})
+            files[name] = _with_header(
+                [f"Baseline kernel {b.name} as Inductor generated it, kept for review.",
+                 f"Normalized sha256 {h} (graph.source_hash); it is part of the cache key."], b.source)
+        return records, files
+
+    def store_accepted(self, key: CacheKey, candidate: Candidate, baselines: Sequence[Any], cascade: CascadeResult,
+                       *, problem_id: str, environment: Environment | None = None, speedup: float | None = None,
+                       speedup_ci: tuple[float, float] | None = None, origin: str | None = None,
+                       model: str | None = None, prompt_hash: str | None = None) -> CacheEntry:
+        """Record a candidate the cascade accepted in place of ``baselines`` (TritonKernels, launch order).
+
+        The speedup and its interval default to the performance gate's numbers.
+        Refuses (ValueError) anything that would make the entry inconsistent:
+        an unaccepted cascade, a cascade about another candidate, baselines
+        that do not match the key or the candidate.
+        """
+        if not cascade.accepted:
+            raise ValueError(f"only accepted candidates are cached (decision {cascade.decision!r})")
+        if cascade.candidate_hash != candidate.content_hash:
+            raise ValueError("the cascade result is about another candidate (hash differs)")
+        if tuple(candidate.replaces) != tuple(b.name for b in baselines):
+            raise ValueError(f"candidate replaces {list(candidate.replaces)}, baselines are "
+                             f"{[b.name for b in baselines]}")
+        records, files = self._baseline_files(key, baselines)
+        env = environment or current_environment()
+        spd = _speedup_record(cascade, speedup, speedup_ci)
+        found_by = {"origin": origin or candidate.origin, "model": model, "prompt_hash": prompt_hash}
+        cand_json = candidate.to_json()
+        del cand_json["source"]
+        now = _now()
+        meta = {"schema_version": SCHEMA_VERSION, "key": key.to_json(), "digest": key.digest, "decision": "accepted",
+                "problem_id": problem_id, "baselines": records,
+                "candidate": {**cand_json, "hash": candidate.content_hash, "file": KERNEL_FILE},
+                "cascade": cascade.to_json(), "speedup": spd, "found_by": found_by, "environment": env.to_json(),
+                "created": now, "updated": now, "history": []}
+        gpu = f"{env.gpu_name} ({env.device})" if env.gpu_name else env.device
+        replaced = ", ".join(f"{r['name']} (baseline sha256 {r['hash'][:16]})" for r in records)
+        header = [f"kernelopt cache entry {key.digest}",
+                  f"Replaces: {replaced}",
+                  f"Speedup: {_format_speedup(spd)} on {gpu}",
+                  f"Found by: {found_by['origin']}" + (f", model {model}" if model else "")
+                  + (f", prompt sha256 {prompt_hash[:16]}" if prompt_hash else ""),
+                  f"Problem: {problem_id}",
+                  "Everything below the marker is the accepted candidate verbatim; its sha256 is in entry.json."]
+        files[KERNEL_FILE] = _with_header(header, candidate.source)
+        files[ENTRY_JSON] = _dumps(meta)
+        path = self._write_entry(key.digest, files)
+        return CacheEntry(path, meta, files)
+
+    def store_baseline_kept(self, key: CacheKey, baselines: Sequence[Any], *, problem_id: str,
+                            attempts: Sequence[CascadeResult] = (), reason: str = "",
+                            environment: Environment | None = None) -> CacheEntry:
+        """Record that no candidate beat ``baselines``, so later runs do not search again."""
+        records, files = self._baseline_files(key, baselines)
+        env = environment or current_environment()
+        now = _now()
+        meta = {"schema_version": SCHEMA_VERSION, "key": key.to_json(), "digest": key.digest,
+                "decision": "baseline_kept", "problem_id": problem_id, "baselines": records, "candidate": None,
+                "cascade": None, "speedup": None, "reason": reason, "attempts": [a.to_json() for a in attempts],
+                "environment": env.to_json(), "created": now, "updated": now, "history": []}
+        files[ENTRY_JSON] = _dumps(meta)
+        path = self._write_entry(key.digest, files)
+        return CacheEntry(path, meta, files)
+
+    def reaccept(self, entry: CacheEntry, result: Any, environment: Environment) -> CacheEntry:
+        """Re-verification passed under ``environment``: refresh the entry, keeping the old record in history."""
+        meta = copy.deepcopy(entry.meta)
+        now = _now()
+        meta["history"] = list(meta.get("history", [])) + [
+            {"event": "reverified", "at": now, "previous_environment": meta["environment"],
+             "previous_cascade": meta.get("cascade"), "previous_speedup": meta.get("speedup")}]
+        meta["environment"] = environment.to_json()
+        meta["updated"] = now
+        if isinstance(result, CascadeResult):
+            if entry.is_accepted:
+                meta["cascade"] = result.to_json()
+                meta["speedup"] = _speedup_record(result, None, None)
+            else:
+                meta["attempts"] = [result.to_json()]
+        files = dict(entry.files)
+        files[ENTRY_JSON] = _dumps(meta)
+        path = self._write_entry(entry.digest, files)
+        return CacheEntry(path, meta, files)
+
+    def retire(self, entry_or_path: CacheEntry | Path, reason: str, result: Any = None) -> Path:
+        """Move an entry out of the lookup path into ``retired/`` with a note saying why."""
+        path = entry_or_path.path if isinstance(entry_or_path, CacheEntry) else Path(entry_or_path)
+        digest = path.name
+        dest = self.root / RETIRED_DIR / f"{digest}-{datetime.now(timezone.utc).strftime('%Y%m%dT%H%M%S')}"
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        with self._locked(digest):
+            os.rename(path, dest)
+        note = {"at": _now(), "reason": reason,
+                "cascade": result.to_json() if isinstance(result, CascadeResult) else None}
+        try:
+            meta = json.loads(_read_text(dest / ENTRY_JSON))
+        except (OSError, ValueError):
+            meta = None
+        if isinstance(meta, dict):
+            meta["retired"] = note
+            atomic_write(dest / ENTRY_JSON, _dumps(meta))
+        else:
+            atomic_write(dest / "retired.json", _dumps(note))
+        return dest
+
+    def remove(self, path: Path) -> None:
+        """Delete an entry (or retired / leftover) directory; entries under their key's lock."""
+        if _DIGEST.fullmatch(path.name) and path.parent.parent == self.root / VERSION_DIR:
+            with self._locked(path.name):
+                shutil.rmtree(path, ignore_errors=True)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+
+    # ---- export
+
+    def export(self, dest: str | os.PathLike) -> tuple[int, list[ScanResult]]:
+        """Write every usable entry to one bundle (``.tar.gz``/``.tgz``: an archive, else JSON).
+
+        Returns (entries exported, the bad entries left out).
+        """
+        dest = Path(dest)
+        scanned = self.scan()
+        good = [s.entry for s in scanned if s.entry is not None]
+        bad = [s for s in scanned if s.problem is not None]
+        if dest.name.endswith((".tar.gz", ".tgz")):
+            import io
+
+            buf = io.BytesIO()
+            with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+                for e in good:
+                    for name, text in sorted(e.files.items()):
+                        data = text.encode("utf-8")
+                        info = tarfile.TarInfo(str(e.path.relative_to(self.root) / name))
+                        info.size, info.mtime, info.mode = len(data), int(time.time()), 0o644
+                        tar.addfile(info, io.BytesIO(data))
+            atomic_write(dest, buf.getvalue())
+        else:
+            bundle = {"schema_version": SCHEMA_VERSION, "exported": _now(),
+                      "entries": [{"digest": e.digest, "path": str(e.path.relative_to(self.root)),
+                                   "metadata": e.meta, "files": {n: t for n, t in e.files.items() if n != ENTRY_JSON}}
+                                  for e in good]}
+            atomic_write(dest, _dumps(bundle))
+        return len(good), bad
+
+
+class _Held:
+    """Context manager releasing an already acquired lock."""
+
+    def __init__(self, lock: Any) -> None:
+        self.lock = lock
+
+    def __enter__(self) -> Any:
+        return self.lock
+
+    def __exit__(self, *exc: Any) -> None:
+        self.lock.release()

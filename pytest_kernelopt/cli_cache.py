@@ -1,0 +1,243 @@
+"""``kernelopt cache list | show | verify | prune | export``: the cache from a shell or a CI job.
+
+Exit codes are the contract with CI: 0 all good, 1 problems found (corrupt,
+stale or retired entries for ``verify``; a corrupt entry for ``show``), 2 a
+usage error (bad arguments, unknown key).  The lead's ``kernelopt`` entry
+point wires :func:`add_cache_parser` into its own sub-commands;
+:func:`main` runs the cache commands alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable
+
+from .cache import CacheEntry, Environment, KernelCache, ScanResult, current_environment
+
+Reverify = Callable[[CacheEntry], Any]
+DEFAULT_CACHE_DIR = "kernels_cache"
+
+
+def add_cache_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Add ``cache`` and its sub-commands to an argparse sub-parser set; returns the ``cache`` parser."""
+    p = subparsers.add_parser("cache", help="inspect, verify, prune and export the kernel cache",
+                              description="Inspect, verify, prune and export the versioned kernel cache.")
+    p.add_argument("--cache-dir", default=DEFAULT_CACHE_DIR,
+                   help=f"cache directory (default: {DEFAULT_CACHE_DIR})")
+    # repeated on every sub-command so it can follow it; SUPPRESS keeps the value given before it
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--cache-dir", default=argparse.SUPPRESS,
+                        help=f"cache directory (default: {DEFAULT_CACHE_DIR})")
+    sub = p.add_subparsers(dest="cache_command", metavar="COMMAND", help="what to do with the cache")
+
+    ls = sub.add_parser("list", parents=[common], help="one line per entry")
+    ls.add_argument("--json", action="store_true", help="print the entries' metadata as JSON instead")
+
+    show = sub.add_parser("show", parents=[common], help="one entry's metadata")
+    show.add_argument("key", metavar="KEY", help="the entry's digest or a unique prefix of it")
+    show.add_argument("--source", action="store_true", help="also print the kernel and baseline sources")
+
+    verify = sub.add_parser("verify", parents=[common],
+                            help="check every entry's integrity and staleness (exit 1 on problems)")
+    verify.add_argument("--any-device", action="store_true",
+                        help="also judge entries recorded for another device kind (default: skip them)")
+
+    prune = sub.add_parser("prune", parents=[common],
+                           help="remove corrupt and retired entries and leftovers of interrupted writes")
+    prune.add_argument("--stale", action="store_true",
+                       help="also remove entries recorded under another environment on this device kind")
+    prune.add_argument("--dry-run", action="store_true", help="print what would be removed, remove nothing")
+
+    export = sub.add_parser("export", parents=[common], help="write all valid entries to one bundle")
+    export.add_argument("path", metavar="PATH", help="output file: .tar.gz/.tgz for an archive, else JSON")
+    p.set_defaults(cache_parser=p)
+    return p
+
+
+def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
+              environment: Environment | None = None) -> int:
+    """Run a parsed ``cache`` command; returns the exit code.
+
+    ``reverify(entry)`` re-runs a stale entry through the gates and returns a
+    CascadeResult-like object (``.decision``, ``.accepted``) or None (could not
+    re-verify here).  ``environment`` defaults to :func:`current_environment`
+    (which imports torch); only ``verify`` and ``prune --stale`` need it.
+    """
+    cache = KernelCache(getattr(args, "cache_dir", DEFAULT_CACHE_DIR))
+    command = getattr(args, "cache_command", None)
+    if command is None:
+        parser = getattr(args, "cache_parser", None)
+        if parser is not None:
+            parser.print_help(sys.stderr)
+        print("kernelopt cache: choose a command: list, show, verify, prune, export", file=sys.stderr)
+        return 2
+    if command == "list":
+        return _list(cache, args.json)
+    if command == "show":
+        return _show(cache, args.key, args.source)
+    if command == "export":
+        return _export(cache, args.path)
+    env = environment if environment is not None else _environment_if_needed(cache, command, args)
+    if command == "verify":
+        return _verify(cache, env, reverify, args.any_device)
+    if command == "prune":
+        return _prune(cache, env, args.stale, args.dry_run)
+    print(f"kernelopt cache: unknown command {command!r}", file=sys.stderr)
+    return 2
+
+
+def _environment_if_needed(cache: KernelCache, command: str, args: argparse.Namespace) -> Environment | None:
+    if command == "prune" and not args.stale:
+        return None
+    if not (cache.root / "v1").is_dir():
+        return None
+    return current_environment()
+
+
+def _row(s: ScanResult) -> str:
+    if s.entry is None:
+        return f"{s.digest[:12]}  CORRUPT        {s.problem}"
+    e = s.entry
+    speed = f"{e.speedup:.3f}x" if e.speedup is not None else "-"
+    return (f"{e.digest[:12]}  {e.decision:<13}  {speed:>7}  {e.key.device:<10}  {', '.join(e.kernel_names)}  "
+            f"{e.problem_id}  {e.created}")
+
+
+def _list(cache: KernelCache, as_json: bool) -> int:
+    scanned = cache.scan()
+    if as_json:
+        print(json.dumps([s.entry.meta if s.entry else {"digest": s.digest, "path": str(s.path), "problem": s.problem}
+                          for s in scanned], indent=2, sort_keys=True))
+        return 0
+    if not scanned:
+        print(f"no entries in {cache.root}")
+        return 0
+    print(f"{'key':<12}  {'decision':<13}  {'speedup':>7}  {'device':<10}  kernels  problem  created")
+    for s in scanned:
+        print(_row(s))
+    bad = sum(s.problem is not None for s in scanned)
+    note = f", {bad} corrupt (run `kernelopt cache verify`)" if bad else ""
+    print(f"{len(scanned)} entries in {cache.root}{note}")
+    return 0
+
+
+def _show(cache: KernelCache, key: str, with_source: bool) -> int:
+    try:
+        s = cache.get(key)
+    except KeyError as e:
+        print(f"kernelopt cache show: {e.args[0]} (see `kernelopt cache list`)", file=sys.stderr)
+        return 2
+    print(f"path: {s.path}")
+    if s.entry is None:
+        print(f"CORRUPT: {s.problem}")
+        return 1
+    e = s.entry
+    print(e.summary())
+    print(json.dumps(e.meta, indent=2, sort_keys=True))
+    if with_source:
+        for name, text in sorted(e.files.items()):
+            if name.endswith(".py"):
+                print(f"\n===== {name} =====\n{text}")
+    return 0
+
+
+def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | None, any_device: bool) -> int:
+    scanned = cache.scan()
+    counts = {"ok": 0, "stale": 0, "corrupt": 0, "skipped": 0, "reaccepted": 0, "retired": 0}
+    for s in scanned:
+        if s.entry is None:
+            counts["corrupt"] += 1
+            print(f"CORRUPT     {s.digest[:12]}  {s.path}: {s.problem}")
+            continue
+        e = s.entry
+        if env is None or (e.key.device != env.device and not any_device):
+            counts["skipped"] += 1
+            print(f"skipped     {e.digest[:12]}  recorded for {e.key.device}, this machine is "
+                  f"{env.device if env else 'unknown'}")
+            continue
+        reasons = e.stale_reasons(env)
+        if not reasons:
+            counts["ok"] += 1
+            print(f"ok          {e.summary()}")
+            continue
+        outcome = _reverify_one(cache, e, env, reverify)
+        counts[outcome] += 1
+        print(f"{outcome.upper() if outcome != 'reaccepted' else 're-accepted':<11} {e.summary()}: "
+              f"{'; '.join(reasons)}")
+    print(f"verify: {len(scanned)} entries: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    problems = counts["stale"] + counts["corrupt"] + counts["retired"]
+    if problems:
+        print("verify: problems found; `kernelopt cache prune` removes corrupt and retired entries", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _reverify_one(cache: KernelCache, e: CacheEntry, env: Environment, reverify: Reverify | None) -> str:
+    """Re-run a stale entry: re-accept it when it still wins (or still has no winner), else retire it."""
+    if reverify is None:
+        return "stale"
+    try:
+        result = reverify(e)
+    except Exception as exc:  # a crashing re-verification leaves the entry as it is, reported
+        print(f"            re-verification of {e.digest[:12]} failed: {type(exc).__name__}: {exc}")
+        return "stale"
+    if result is None:
+        return "stale"
+    decision = getattr(result, "decision", "accepted" if getattr(result, "accepted", False) else "rejected")
+    if decision == e.decision:
+        cache.reaccept(e, result, env)
+        return "reaccepted"
+    reason = getattr(result, "reason", "") or f"re-verification decided {decision!r}"
+    dest = cache.retire(e, f"re-verification under the current environment decided {decision!r}: {reason}", result)
+    print(f"            retired to {dest}")
+    return "retired"
+
+
+def _prune(cache: KernelCache, env: Environment | None, stale: bool, dry_run: bool) -> int:
+    doomed: list[tuple[Any, str]] = []
+    for s in cache.scan():
+        if s.entry is None:
+            doomed.append((s.path, f"corrupt: {s.problem}"))
+        elif stale and env is not None and s.entry.key.device == env.device and s.entry.stale_reasons(env):
+            doomed.append((s.path, "stale: " + "; ".join(s.entry.stale_reasons(env))))
+    doomed += [(p, "retired") for p in cache.retired()]
+    doomed += [(p, "left by an interrupted write") for p in cache.leftovers()]
+    verb = "would remove" if dry_run else "removed"
+    for path, why in doomed:
+        if not dry_run:
+            cache.remove(path)
+        print(f"{verb} {path} ({why})")
+    print(f"prune: {verb} {len(doomed)} item(s)")
+    return 0
+
+
+def _export(cache: KernelCache, path: str) -> int:
+    try:
+        n, bad = cache.export(path)
+    except OSError as e:
+        print(f"kernelopt cache export: cannot write {path}: {e}", file=sys.stderr)
+        return 2
+    for s in bad:
+        print(f"left out corrupt entry {s.path}: {s.problem}", file=sys.stderr)
+    print(f"exported {n} entries to {path}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``cache`` commands without the lead's ``kernelopt`` CLI.
+
+    ``python -m pytest_kernelopt.cli_cache cache list`` works before (and
+    regardless of) the wiring into ``pytest_kernelopt.cli``.
+    """
+    parser = argparse.ArgumentParser(prog="kernelopt")
+    add_cache_parser(parser.add_subparsers(dest="command", metavar="COMMAND", help="command to run"))
+    args = parser.parse_args(argv)
+    if args.command != "cache":
+        parser.print_help(sys.stderr)
+        return 2
+    return run_cache(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,228 @@
+"""``kernelopt cache ...``: output and exit codes a CI job relies on."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tarfile
+import textwrap
+import zlib
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from pytest_kernelopt.cache import CacheKey, Environment, KernelCache
+from pytest_kernelopt.candidate import Candidate
+from pytest_kernelopt.cli_cache import add_cache_parser, main, run_cache
+from pytest_kernelopt.gates.results import CascadeResult, GateResult
+from pytest_kernelopt.graph import TritonKernel
+
+REPO = Path(__file__).resolve().parents[1]
+GPU = Environment("2.11.0+cu128", "3.6.0", "12.8", "NVIDIA H200", "9.0", "cuda:sm90")
+CPU = Environment("2.13.0+cpu", "3.7.1", None, None, None, "cpu")
+
+
+def store(cache: KernelCache, name: str, env: Environment = GPU, kept: bool = False):
+    src = (f"@triton.jit\ndef {name}(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):\n"
+           f"    x = tl.load(in_ptr0) * {zlib.crc32(name.encode())}\n")
+    base = TritonKernel(name, src, "pointwise", "pointwise", ("in_ptr0", "out_ptr0", "xnumel", "XBLOCK"), {}, "x")
+    key = CacheKey((base.content_hash,), ((8, 32),), ("float16",), env.device)
+    if kept:
+        return cache.store_baseline_kept(key, [base], problem_id=f"t::{name}", environment=env)
+    cand = Candidate((name,), src.replace("* ", "*"), configs=({"XBLOCK": 128},), origin="tuner")
+    perf = GateResult("performance", "pass", "", {"speedup": 1.25, "ci_low": 1.2, "ci_high": 1.3, "confidence": 0.95})
+    result = CascadeResult((name,), cand.content_hash, (perf,), "accepted")
+    return cache.store_accepted(key, cand, [base], result, problem_id=f"t::{name}", environment=env)
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="kernelopt")
+    add_cache_parser(parser.add_subparsers(dest="command"))
+    return parser.parse_args(list(argv))
+
+
+def cli(capsys, root: Path, *argv: str, **kw) -> tuple[int, str, str]:
+    rc = run_cache(parse("cache", "--cache-dir", str(root), *argv), **kw)
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+class Verdict:
+    """A CascadeResult-like answer from a re-verification callback."""
+
+    def __init__(self, decision: str, reason: str = "") -> None:
+        self.decision, self.reason = decision, reason
+
+    @property
+    def accepted(self) -> bool:
+        return self.decision == "accepted"
+
+
+def test_list_shows_every_entry_and_corrupt_ones(tmp_path, capsys):
+    cache = KernelCache(tmp_path)
+    a, b = store(cache, "k_a"), store(cache, "k_b", kept=True)
+    rc, out, _ = cli(capsys, tmp_path, "list")
+    assert rc == 0
+    assert a.digest[:12] in out and "1.250x" in out and "cuda:sm90" in out and "t::k_a" in out
+    assert b.digest[:12] in out and "baseline_kept" in out
+    (a.path / "entry.json").write_text("{")
+    rc, out, _ = cli(capsys, tmp_path, "list")
+    assert rc == 0 and "CORRUPT" in out and "1 corrupt" in out
+    rc, out, _ = cli(capsys, tmp_path, "list", "--json")
+    rows = json.loads(out)
+    assert {r.get("decision", "corrupt") for r in rows} == {"baseline_kept", "corrupt"}
+
+
+def test_show_by_prefix_and_its_errors(tmp_path, capsys):
+    cache = KernelCache(tmp_path)
+    a = store(cache, "k_a")
+    rc, out, _ = cli(capsys, tmp_path, "show", a.digest[:8], "--source")
+    assert rc == 0
+    assert f'"digest": "{a.digest}"' in out and "===== kernel.py =====" in out and "*" in out
+    rc, _, err = cli(capsys, tmp_path, "show", "zzzz")
+    assert rc == 2 and "0 cache entries match" in err
+    (a.path / "kernel.py").unlink()
+    rc, out, _ = cli(capsys, tmp_path, "--cache-dir", str(tmp_path), "show", a.digest)
+    assert rc == 1 and "CORRUPT: kernel.py is missing" in out
+
+
+def test_verify_ok_stale_corrupt_and_other_devices(tmp_path, capsys):
+    cache = KernelCache(tmp_path)
+    store(cache, "k_gpu")
+    store(cache, "k_cpu", env=CPU)
+    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU)
+    assert rc == 0 and "1 ok" in out and "1 skipped" in out  # the cpu entry is not judged on a GPU machine
+
+    newer = replace(GPU, torch="2.13.0+cu130")
+    rc, out, err = cli(capsys, tmp_path, "verify", environment=newer)
+    assert rc == 1 and "STALE" in out and "torch: recorded 2.11.0+cu128, now 2.13.0+cu130" in out
+    assert "problems found" in err
+
+    rc, out, _ = cli(capsys, tmp_path, "verify", "--any-device", environment=GPU)
+    assert rc == 1 and "1 stale" in out and "device: recorded cpu, now cuda:sm90" in out
+
+    bad = store(cache, "k_bad")
+    (bad.path / "entry.json").write_text('{"schema_version": 99}')
+    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU)
+    assert rc == 1 and "CORRUPT" in out and "unknown schema version 99" in out and "2 ok" not in out
+
+
+def test_verify_reaccepts_or_retires_stale_entries_through_the_callback(tmp_path, capsys):
+    cache = KernelCache(tmp_path)
+    keep, drop, kept = store(cache, "k_keep"), store(cache, "k_drop"), store(cache, "k_kept", kept=True)
+    unknown = store(cache, "k_unknown")
+    now = replace(GPU, gpu_name="NVIDIA H100", triton="3.7.0")
+    seen = []
+
+    def reverify(entry):
+        seen.append(entry.kernel_names[0])
+        return {"k_keep": Verdict("accepted"), "k_drop": Verdict("rejected", "performance: 0.9x"),
+                "k_kept": Verdict("baseline_kept"), "k_unknown": None}[entry.kernel_names[0]]
+
+    rc, out, _ = cli(capsys, tmp_path, "verify", reverify=reverify, environment=now)
+    assert sorted(seen) == ["k_drop", "k_keep", "k_kept", "k_unknown"]
+    assert rc == 1  # one retired, one could not be re-verified
+    assert "1 reaccepted" not in out and "2 reaccepted" in out and "1 retired" in out and "1 stale" in out
+
+    refreshed = cache.lookup(keep.key)
+    assert refreshed.stale_reasons(now) == [] and refreshed.environment == now
+    assert refreshed.meta["history"][0]["previous_environment"] == GPU.to_json()
+    assert refreshed.candidate() == keep.candidate()
+    assert cache.lookup(kept.key).stale_reasons(now) == []
+    assert cache.lookup(drop.key) is None
+    (retired,) = cache.retired()
+    note = json.loads((retired / "entry.json").read_text())["retired"]
+    assert "rejected" in note["reason"] and "0.9x" in note["reason"]
+    assert cache.lookup(unknown.key).stale_reasons(now) != []
+
+    seen.clear()
+    rc, out, _ = cli(capsys, tmp_path, "verify", reverify=reverify, environment=now)
+    assert seen == ["k_unknown"] and rc == 1  # the rest are fresh now
+
+
+def test_prune_removes_corrupt_retired_and_optionally_stale(tmp_path, capsys):
+    cache = KernelCache(tmp_path)
+    good, stale, corrupt, gone = (store(cache, n) for n in ("k_good", "k_stale", "k_corrupt", "k_gone"))
+    (corrupt.path / "kernel.py").write_text("# tampered\n")
+    cache.retire(gone, "test")
+    current = replace(GPU, cuda="13.0")
+    cache.reaccept(good, None, current)
+
+    rc, out, _ = cli(capsys, tmp_path, "prune", "--stale", "--dry-run", environment=current)
+    assert rc == 0 and "would remove 3 item(s)" in out
+    assert corrupt.path.exists() and len(cache.retired()) == 1
+
+    rc, out, _ = cli(capsys, tmp_path, "prune", environment=current)
+    assert rc == 0 and "removed 2 item(s)" in out
+    assert not corrupt.path.exists() and cache.retired() == [] and stale.path.exists()
+
+    rc, out, _ = cli(capsys, tmp_path, "prune", "--stale", environment=current)
+    assert rc == 0 and "stale: cuda: recorded 12.8, now 13.0" in out
+    assert [e.kernel_names for e in cache.entries()] == [("k_good",)]
+
+
+def test_export_json_and_tarball(tmp_path, capsys):
+    cache = KernelCache(tmp_path / "kc")
+    a, b = store(cache, "k_a"), store(cache, "k_b", kept=True)
+    bad = store(cache, "k_bad")
+    (bad.path / "entry.json").write_text("")
+
+    rc, out, err = cli(capsys, tmp_path / "kc", "export", str(tmp_path / "bundle.json"))
+    assert rc == 0 and "exported 2 entries" in out and "left out corrupt entry" in err
+    bundle = json.loads((tmp_path / "bundle.json").read_text())
+    by_digest = {e["digest"]: e for e in bundle["entries"]}
+    assert set(by_digest) == {a.digest, b.digest}
+    assert by_digest[a.digest]["files"]["kernel.py"] == (a.path / "kernel.py").read_text()
+    assert by_digest[b.digest]["metadata"]["decision"] == "baseline_kept"
+
+    rc, out, _ = cli(capsys, tmp_path / "kc", "export", str(tmp_path / "bundle.tar.gz"))
+    assert rc == 0
+    with tarfile.open(tmp_path / "bundle.tar.gz") as tar:
+        names = set(tar.getnames())
+        assert f"v1/{a.digest[:2]}/{a.digest}/kernel.py" in names
+        assert f"v1/{b.digest[:2]}/{b.digest}/entry.json" in names
+        assert not any(bad.digest in n for n in names)
+        data = tar.extractfile(f"v1/{a.digest[:2]}/{a.digest}/entry.json").read().decode()
+    assert data == (a.path / "entry.json").read_text()
+
+
+def test_usage_errors_exit_2_and_every_option_has_help(tmp_path, capsys):
+    rc, _, err = cli(capsys, tmp_path)
+    assert rc == 2 and "choose a command" in err
+    with pytest.raises(SystemExit) as e:
+        parse("cache", "show")  # KEY missing
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        main(["cache", "frobnicate"])
+    assert e.value.code == 2
+
+    parser = argparse.ArgumentParser()
+    cache_parser = add_cache_parser(parser.add_subparsers())
+    subs = next(a for a in cache_parser._actions if isinstance(a, argparse._SubParsersAction))
+    assert set(subs.choices) == {"list", "show", "verify", "prune", "export"}
+    for p in [cache_parser, *subs.choices.values()]:
+        for action in p._actions:
+            if not isinstance(action, argparse._HelpAction):
+                assert action.help, f"{p.prog}: {action.dest} has no help"
+
+
+def test_cli_in_a_subprocess(tmp_path):
+    cache = KernelCache(tmp_path)
+    a, bad = store(cache, "k_a", env=CPU), store(cache, "k_bad", env=CPU)
+    (bad.path / "entry.json").write_text("{not json")
+    code = textwrap.dedent("""
+        import sys
+        from pytest_kernelopt.cli_cache import main
+        sys.exit(main(sys.argv[1:]))
+    """)
+    run = lambda *argv: subprocess.run([sys.executable, "-c", code, "cache", *argv], capture_output=True,  # noqa: E731
+                                       text=True, cwd=REPO, timeout=120)
+    listed = run("--cache-dir", str(tmp_path), "list")
+    assert listed.returncode == 0 and a.digest[:12] in listed.stdout and "CORRUPT" in listed.stdout
+    verified = run("verify", "--cache-dir", str(tmp_path))
+    assert verified.returncode == 1, verified.stdout + verified.stderr
+    assert "CORRUPT" in verified.stdout and bad.digest[:12] in verified.stdout
+    assert run("show", "--cache-dir", str(tmp_path)).returncode == 2
