@@ -1,9 +1,118 @@
-"""pytest hooks for pytest-kernelopt (hooks only; the work lives in the other modules)."""
+"""pytest hooks for pytest-kernelopt.  Hooks only: the work lives in harness.py and the modules it calls.
+
+Nothing here imports torch, triton or openai; a run that does not use the
+``kernelopt`` fixture, marker or problem collector is untouched.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 
-def pytest_addoption(parser):
+import pytest
+
+from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, is_problem_candidate
+from .config import FIELDS, MODES
+from .harness import CLI_OPTIONS, MARKER, Harness, marker_kwargs
+
+_CHOICES = {"backend": ("auto", "cuda", "cpu"), "proposer": ("auto", "tuner", "agents", "none")}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("kernelopt", "kernel optimization (pytest-kernelopt)")
     group.addoption("--kernelopt", action="store_true", default=False,
-                    help="optimize kernels that have no cache entry and write accepted ones to the cache")
+                    help="optimize kernels that have no cache entry and write accepted ones to the cache "
+                         "(same as --kernelopt-mode=optimize)")
+    group.addoption("--kernelopt-mode", choices=MODES, default=None,
+                    help="off: inert; verify (default): apply cached kernels and re-check them; "
+                         "optimize: also search for new kernels")
+    group.addoption("--kernelopt-problems", action="append", default=[], metavar="PATH",
+                    help="collect every Model/get_inputs/get_init_inputs problem file under PATH as a test")
+    group.addoption("--kernelopt-perf", action="store_true", default=False,
+                    help="re-measure each module against its compiled baseline in the same run and fail on a "
+                         "regression beyond kernelopt_perf_regression (needs a GPU)")
+    group.addoption("--kernelopt-strict-cache", action="store_true", default=False,
+                    help=FIELDS["strict_cache"])
+    group.addoption("--kernelopt-no-isolate", action="store_true", default=False,
+                    help="evaluate problem-file candidates in the test process instead of a worker process")
+    for opt, name, typ in CLI_OPTIONS:
+        group.addoption(opt, type=typ, default=None, choices=_CHOICES.get(name), help=FIELDS[name])
+    for name, text in FIELDS.items():
+        parser.addini(f"kernelopt_{name}", help=f"pytest-kernelopt: {text}", default=None)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{MARKER}(**options): pytest-kernelopt settings for this test "
+                                       f"(keywords: {', '.join(FIELDS)})")
+    try:
+        harness = Harness(config)
+    except (TypeError, ValueError) as e:
+        raise pytest.UsageError(f"pytest-kernelopt: {e}") from None
+    config.stash[HARNESS_KEY] = harness
+    problems = config.getoption("kernelopt_problems")
+    if problems:
+        missing = [p for p in problems if not Path(p).exists()]
+        if missing:
+            raise pytest.UsageError(f"--kernelopt-problems: no such path: {', '.join(missing)}")
+        if config.args_source == pytest.Config.ArgsSource.ARGS:
+            config.args.extend(problems)
+        else:
+            config.args[:] = list(problems)
+        if harness.settings.mode != "off":
+            harness.prepare()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    problems = parent.config.getoption("kernelopt_problems")
+    if problems and is_problem_candidate(file_path, [Path(p).resolve() for p in problems]):
+        return ProblemFile.from_parent(parent, path=file_path)
+    return None
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
+    harness = config.stash.get(HARNESS_KEY, None)
+    if harness is None or harness.settings.mode == "off":
+        return
+    if any("kernelopt" in getattr(item, "fixturenames", ()) for item in items):
+        harness.prepare()  # TRITON_INTERPRET must be set before triton decorates kernels
+
+
+@pytest.fixture
+def kernelopt(request: pytest.FixtureRequest, record_property):
+    """``kernelopt(module, inputs, **options)``: compile, apply cached kernels, (optimize), gate.
+
+    Returns a :class:`~pytest_kernelopt.harness.KernelOptResult`; a failed gate
+    on a cached kernel or a performance regression fails the test with the
+    numbers held against each threshold.
+    """
+    harness: Harness = request.config.stash[HARNESS_KEY]
+    try:
+        marks = marker_kwargs(request.node)
+    except TypeError as e:
+        raise pytest.UsageError(str(e)) from None
+
+    def run(module, inputs, **options):
+        try:
+            settings = harness.resolve(marks, options)
+        except TypeError as e:
+            raise pytest.UsageError(str(e)) from None
+        result = harness.run_module(request.node.nodeid, module, inputs, settings, record_property)
+        if result.regressions:
+            raise KernelOptFailure(result.regressions)
+        return result
+
+    return run
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    harness = config.stash.get(HARNESS_KEY, None)
+    if harness is None or not harness.results:
+        return
+    terminalreporter.write_sep("=", "pytest-kernelopt")
+    for line in harness.summary_lines():
+        terminalreporter.write_line(line)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    harness = session.config.stash.get(HARNESS_KEY, None)
+    if harness is not None and harness.results and harness.settings.report:
+        harness.write_report(harness.settings.report)

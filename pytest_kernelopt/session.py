@@ -100,3 +100,148 @@ def optimize_problem_file(path: str | Path, settings: Settings, backend: Backend
 
 __all__ = ["KernelOutcome", "ProblemOutcome", "cache_key", "device_key", "make_evaluator", "optimize_problem_file",
            "optimize_with_cache"]
+
+
+# --------------------------------------------------------------------------- the pytest-facing run
+
+
+from dataclasses import dataclass, field  # noqa: E402
+
+
+@dataclass
+class KernelRecord:
+    """What happened to one kernel in a test: from the cache, optimized, kept, or failed re-verification."""
+
+    kernel: str
+    graph: int
+    kind: str
+    decision: str  # cached | accepted | baseline_kept | verified | skipped | regression
+    source: str  # cache | tuner | agents | baseline
+    speedup: float | None = None
+    ci: tuple[float, float] | None = None
+    failed_gates: list[str] = field(default_factory=list)
+    numbers: dict[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+
+@dataclass
+class RunRecord:
+    name: str
+    backend: str
+    mode: str
+    kernels: list[KernelRecord]
+    applied: list[Any]  # Candidates now in place in the compiled module
+    regressions: list[str]
+    seconds: float
+    perf: dict[str, Any] | None = None
+    proposer: str = ""
+
+
+def _numbers_text(result: Any, settings: Settings) -> str:
+    """A failed gate's numbers next to the thresholds they were held to."""
+    g = result.failed_gate
+    if g is None:
+        return result.reason
+    n = g.numbers
+    thresholds = {"correctness": f"rtol={n.get('rtol', settings.rtol)}, atol={n.get('atol', settings.atol)}",
+                  "fp64": f"factor={settings.fp64_factor}", "performance": f"min_speedup={settings.min_speedup}"}
+    shown = ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in n.items()
+                      if not isinstance(v, (list, dict)))
+    return f"{g.gate} gate failed: {g.reason} [{shown}] (thresholds: {thresholds.get(g.gate, '-')})"
+
+
+def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
+                  progress: ProgressFn | None = None) -> RunRecord:
+    """Verify cached kernels (and, in optimize mode, search for new ones) for one module."""
+    import time
+
+    from .cache import KernelCache
+
+    t0 = time.perf_counter()
+    say = progress or (lambda _m: None)
+    device = device_key(backend)
+    cache = KernelCache(settings.cache_dir, strict=settings.strict_cache)
+    records: list[KernelRecord] = []
+    applied: list[Any] = []
+    regressions: list[str] = []
+    cached_names: set[tuple[int, str]] = set()
+    on_gpu = backend.measures_time
+    for graph in evaluator.graphs:
+        for kname, kernel in graph.kernels.items():
+            entry = cache.lookup(cache_key(graph, (kname,), evaluator.inputs, device))
+            if entry is None:
+                continue
+            cached_names.add((graph.index, kname))
+            if entry.is_baseline_kept:
+                records.append(KernelRecord(kname, graph.index, kernel.kind, "baseline_kept", "cache",
+                                            note="cache: no candidate beat this kernel"))
+                continue
+            cand = entry.candidate(replaces=(kname,))
+            say(f"{name}: re-verifying cached kernel for {kname}")
+            res = evaluator.evaluate(cand, perf=on_gpu and settings.perf)
+            ok = res.decision in ("accepted", "verified")
+            perf_gate = res.gate("performance")
+            spd = perf_gate.numbers.get("speedup") if perf_gate is not None else entry.speedup
+            ci = ((perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high"))
+                  if perf_gate is not None and perf_gate.numbers.get("measured") else entry.speedup_ci)
+            if ok:
+                applied.append(cand)
+                records.append(KernelRecord(kname, graph.index, kernel.kind, "cached", "cache", spd, ci,
+                                            numbers={g.gate: g.numbers for g in res.gates},
+                                            note=f"cache entry {entry.digest[:12]} re-verified"))
+            else:
+                msg = f"cached kernel for {kname} (entry {entry.digest[:12]}) " + _numbers_text(res, settings)
+                regressions.append(msg)
+                records.append(KernelRecord(kname, graph.index, kernel.kind, "regression", "cache", spd, ci,
+                                            [res.failed_gate.gate] if res.failed_gate else [], note=msg))
+    proposer = ""
+    if settings.mode == "optimize":
+        def skip(graph: Any, kname: str) -> str | None:
+            return "in the cache" if (graph.index, kname) in cached_names else None
+
+        from .optimize import choose_proposer
+
+        proposer = choose_proposer(settings)
+        transcripts = str(Path(settings.cache_dir).parent / ".kernelopt" / "transcripts" / name)
+        opt = Optimizer(evaluator, settings, name=name, progress=progress,
+                        agent_factory=agent_factory_for(evaluator, settings, transcripts))
+        outcome = opt.run(skip=skip)
+        if on_gpu:
+            _record(cache, evaluator, outcome, device, problem_id)
+        for k in outcome.kernels:
+            if k.decision == "skipped" and (k.graph, k.kernel) in cached_names:
+                continue
+            res = k.result
+            perf_gate = res.gate("performance") if res is not None else None
+            failed = sorted({r.failed_gate.gate for r in k.tried if r.failed_gate is not None})
+            records.append(KernelRecord(
+                k.kernel, k.graph, k.kind, k.decision, k.proposer if k.decision == "accepted" else "baseline",
+                k.speedup, (perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high")) if perf_gate else None,
+                failed, note=k.note))
+            if k.decision == "accepted" and k.winner is not None:
+                applied.append(k.winner)
+    perf = None
+    if settings.perf:
+        perf = _perf_check(evaluator, settings, applied, regressions)
+    return RunRecord(name, backend.name, settings.mode, records, applied, regressions, time.perf_counter() - t0,
+                     perf, proposer)
+
+
+def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressions: list[str]) -> dict[str, Any]:
+    """--kernelopt-perf: the module with its kernels against the compiled baseline, same run."""
+    if not evaluator.measures_time:
+        return {"measured": False, "note": "no GPU: the performance regression gate could not run"}
+    if not applied:
+        return {"measured": False, "note": "no kernels applied: the module is the compiled baseline"}
+    res = evaluator.evaluate(applied)
+    g = res.gate("performance")
+    if g is None or not g.numbers.get("measured"):
+        regressions.append(f"performance regression gate could not measure: {res.reason}")
+        return {"measured": False, "note": res.reason}
+    n = dict(g.numbers)
+    floor = 1.0 - settings.perf_regression
+    if n["speedup"] < floor:
+        regressions.append(f"performance regression: {n['speedup']:.3f}x [{n['ci_low']:.3f}, {n['ci_high']:.3f}] "
+                           f"vs the compiled baseline, below the floor {floor:.3f} (perf_regression="
+                           f"{settings.perf_regression})")
+    return n

@@ -1,0 +1,59 @@
+"""pytest collection of problem files (``--kernelopt-problems PATH``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def is_problem_candidate(path: Path, roots: list[Path]) -> bool:
+    """Every ``.py`` file under a problem root, except private helpers and conftest, is a problem."""
+    if path.suffix != ".py" or path.name.startswith("_") or path.name == "conftest.py":
+        return False
+    resolved = path.resolve()
+    return any(resolved == r or r in resolved.parents for r in roots)
+
+
+class ProblemFile(pytest.File):
+    """A ``Model`` / ``get_inputs()`` / ``get_init_inputs()`` file: one test item."""
+
+    def collect(self):
+        from .errors import ProblemFormatError
+        from .problems import load_problem_module
+
+        try:
+            load_problem_module(self.path)
+        except ProblemFormatError as e:
+            raise self.CollectError(str(e)) from None
+        yield ProblemItem.from_parent(self, name=self.path.stem)
+
+
+class ProblemItem(pytest.Item):
+    def runtest(self) -> None:
+        from .harness import marker_kwargs
+
+        harness = self.config.stash[HARNESS_KEY]
+        settings = harness.resolve(marker_kwargs(self), {})
+        record = harness.run_problem(self.nodeid, self.path, settings,
+                                     lambda k, v: self.user_properties.append((k, v)))
+        if record.regressions:
+            raise KernelOptFailure(record.regressions)
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        if isinstance(excinfo.value, KernelOptFailure):
+            return "\n".join(excinfo.value.lines)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"kernelopt problem {self.path.name}"
+
+
+class KernelOptFailure(AssertionError):
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = list(lines)
+
+
+HARNESS_KEY = pytest.StashKey["Any"]()

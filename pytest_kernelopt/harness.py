@@ -1,0 +1,226 @@
+"""What the pytest plugin does, kept out of ``plugin.py`` (which holds hooks only).
+
+:class:`Harness` is built once per pytest session.  It resolves settings
+(defaults < ini < command line < marker < fixture call), runs a module or a
+problem file through :func:`pytest_kernelopt.session.run_kernelopt`, collects
+every result for the terminal summary, the JSON report and JUnit properties,
+and shows progress while an optimization runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .config import FIELDS, MODES, Settings
+
+MARKER = "kernelopt"
+# command-line options besides the mode switches: (option, settings field, type, help)
+CLI_OPTIONS: list[tuple[str, str, Any]] = [
+    ("--kernelopt-backend", "backend", str),
+    ("--kernelopt-cache-dir", "cache_dir", str),
+    ("--kernelopt-seeds", "seeds", int),
+    ("--kernelopt-min-speedup", "min_speedup", float),
+    ("--kernelopt-timeout", "timeout", float),
+    ("--kernelopt-budget", "problem_time_budget", float),
+    ("--kernelopt-proposer", "proposer", str),
+    ("--kernelopt-model", "model", str),
+    ("--kernelopt-report", "report", str),
+    ("--kernelopt-perf-regression", "perf_regression", float),
+]
+
+
+def settings_from_config(config: Any) -> Settings:
+    base = Settings()
+    ini: dict[str, Any] = {}
+    for name in FIELDS:
+        val = config.getini(f"kernelopt_{name}")
+        if val not in (None, "", []):
+            ini[name] = val
+    settings = base.with_overrides(ini, source="ini key")
+    cli: dict[str, Any] = {}
+    for opt, name, _ in CLI_OPTIONS:
+        val = config.getoption(opt.lstrip("-").replace("-", "_"))
+        if val is not None:
+            cli[name] = val
+    if config.getoption("kernelopt"):
+        cli["mode"] = "optimize"
+    if config.getoption("kernelopt_mode"):
+        cli["mode"] = config.getoption("kernelopt_mode")
+    if config.getoption("kernelopt_perf"):
+        cli["perf"] = True
+    if config.getoption("kernelopt_strict_cache"):
+        cli["strict_cache"] = True
+    if config.getoption("kernelopt_no_isolate"):
+        cli["isolate"] = False
+    return settings.with_overrides(cli, source="command-line option")
+
+
+@dataclass
+class KernelOptResult:
+    """What the ``kernelopt`` fixture returns."""
+
+    module: Any  # the compiled module, with accepted kernels in place
+    kernels: list[Any] = field(default_factory=list)
+    regressions: list[str] = field(default_factory=list)
+    backend: str = ""
+    mode: str = ""
+    perf: dict[str, Any] | None = None
+    settings: Settings | None = None
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.module(*args, **kwargs)
+
+    @property
+    def from_cache(self) -> list[str]:
+        return [k.kernel for k in self.kernels if k.decision == "cached"]
+
+    @property
+    def accepted(self) -> list[str]:
+        return [k.kernel for k in self.kernels if k.decision in ("cached", "accepted")]
+
+
+class Harness:
+    def __init__(self, config: Any) -> None:
+        self.config = config
+        self.settings = settings_from_config(config)
+        self.results: list[tuple[str, Any]] = []  # (test id, RunRecord)
+        self._prepared = False
+        self.backend_description = ""
+
+    # -- environment ------------------------------------------------------------------------
+    def prepare(self) -> None:
+        """Set what the backend needs before triton decorates kernels (TRITON_INTERPRET on CPU)."""
+        if not self._prepared:
+            from .backends import prepare
+
+            prepare(self.settings.backend)
+            self._prepared = True
+
+    def backend(self, settings: Settings):
+        self.prepare()
+        from .backends import select_backend
+
+        b = select_backend(settings.backend)
+        self.backend_description = b.description
+        return b
+
+    def resolve(self, marker_kwargs: dict[str, Any], call_kwargs: dict[str, Any]) -> Settings:
+        s = self.settings.with_overrides(marker_kwargs, source="marker keyword")
+        return s.with_overrides(call_kwargs, source="fixture option")
+
+    def progress(self, nodeid: str) -> Callable[[str], None]:
+        tr = self.config.pluginmanager.get_plugin("terminalreporter")
+        start = time.perf_counter()
+
+        def say(msg: str) -> None:
+            if tr is not None and self.config.getoption("verbose") >= 0:
+                tr.write_line(f"kernelopt [{time.perf_counter() - start:5.1f}s] {msg}")
+
+        return say
+
+    # -- the fixture ---------------------------------------------------------------------------
+    def run_module(self, nodeid: str, module: Any, inputs: Any, settings: Settings,
+                   record_property: Callable[[str, Any], None] | None = None) -> KernelOptResult:
+        if settings.mode == "off":
+            import torch
+
+            return KernelOptResult(torch.compile(module), mode="off", settings=settings)
+        backend = self.backend(settings)
+        from .gates.cascade import EvaluationSession
+        from .optimize import LocalEvaluator
+        from .problems import problem_from_objects
+        from .session import run_kernelopt
+
+        inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+        problem = problem_from_objects(module, inputs, nodeid, settings.base_seed)
+        evaluator = LocalEvaluator(EvaluationSession(problem, settings, backend))
+        record = run_kernelopt(evaluator, settings, backend, name=nodeid, problem_id=nodeid,
+                               progress=self.progress(nodeid))
+        from .substitute import apply_permanently
+
+        if record.applied:
+            apply_permanently(evaluator.session.captured, record.applied)
+        self._finish(nodeid, record, record_property)
+        return KernelOptResult(evaluator.session.captured, record.kernels, record.regressions, backend.name,
+                               settings.mode, record.perf, settings)
+
+    # -- problem files ----------------------------------------------------------------------
+    def run_problem(self, nodeid: str, path: Path, settings: Settings,
+                    record_property: Callable[[str, Any], None] | None = None) -> Any:
+        backend = self.backend(settings)
+        from .problems import ProblemSpec
+        from .session import make_evaluator, run_kernelopt
+
+        evaluator = make_evaluator(ProblemSpec.from_file(path), settings, backend)
+        try:
+            record = run_kernelopt(evaluator, settings, backend, name=path.stem, problem_id=str(path),
+                                   progress=self.progress(nodeid))
+        finally:
+            evaluator.close()
+        self._finish(nodeid, record, record_property)
+        return record
+
+    def _finish(self, nodeid: str, record: Any, record_property: Callable[[str, Any], None] | None) -> None:
+        self.results.append((nodeid, record))
+        if record_property is not None:
+            record_property("kernelopt_backend", record.backend)
+            record_property("kernelopt_mode", record.mode)
+            for k in record.kernels:
+                record_property(f"kernelopt:{k.kernel}", f"{k.decision} ({k.source})"
+                                + (f" {k.speedup:.3f}x" if k.speedup else ""))
+
+    # -- reporting --------------------------------------------------------------------------
+    def summary_lines(self) -> list[str]:
+        from .report import table
+
+        rows = []
+        for nodeid, r in self.results:
+            count = lambda *d: sum(k.decision in d for k in r.kernels)  # noqa: E731
+            spd = [k for k in r.kernels if k.speedup]
+            best = max(spd, key=lambda k: k.speedup) if spd else None
+            speed = (f"{best.speedup:.3f}x [{best.ci[0]:.3f}, {best.ci[1]:.3f}]"
+                     if best is not None and best.ci and None not in best.ci else
+                     ("not measured" if r.backend != "cuda" else "-"))
+            failed = sorted({g for k in r.kernels for g in k.failed_gates})
+            rows.append([nodeid[-60:], str(count("accepted")), str(count("baseline_kept", "verified", "skipped")),
+                         str(count("cached")), speed, ",".join(failed) or "-", str(len(r.regressions))])
+        lines = [table(rows, ["test", "optimized", "kept", "from cache", "best speedup [CI]", "failed gates",
+                              "regressions"])]
+        lines.append(f"backend: {self.backend_description or self.settings.backend}; mode: {self.settings.mode}")
+        if any(r.backend != "cuda" for _, r in self.results):
+            lines.append("performance was not measured (no GPU): kernels were verified for correctness only")
+        return lines
+
+    def write_report(self, path: str) -> None:
+        doc = {"mode": self.settings.mode, "backend": self.backend_description,
+               "settings": dataclasses.asdict(self.settings),
+               "tests": [{"test": nodeid, "backend": r.backend, "mode": r.mode, "seconds": r.seconds,
+                          "regressions": r.regressions, "perf": r.perf, "proposer": r.proposer,
+                          "kernels": [dataclasses.asdict(k) for k in r.kernels]} for nodeid, r in self.results]}
+        p = Path(path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(json.dumps(doc, indent=2, default=str))
+
+
+def marker_kwargs(item: Any) -> dict[str, Any]:
+    """Keywords of the closest ``@pytest.mark.kernelopt``; unknown ones are an error."""
+    marker = item.get_closest_marker(MARKER)
+    if marker is None:
+        return {}
+    if marker.args:
+        raise TypeError(f"@pytest.mark.kernelopt takes keywords only, got positional {marker.args!r}")
+    names = {f.name for f in dataclasses.fields(Settings)}
+    unknown = sorted(set(marker.kwargs) - names)
+    if unknown:
+        raise TypeError(f"unknown @pytest.mark.kernelopt keyword(s) {', '.join(unknown)}; "
+                        f"known: {', '.join(sorted(names))}")
+    return dict(marker.kwargs)
+
+
+__all__ = ["CLI_OPTIONS", "FIELDS", "Harness", "KernelOptResult", "MARKER", "MODES", "marker_kwargs",
+           "settings_from_config"]
