@@ -95,6 +95,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
             kept = sum(k.decision != "accepted" for k in out.kernels)
             print(f"    done in {out.seconds:.1f}s: {len(out.accepted)} accepted, {kept} kept or verified; "
                   f"module speedup {out.speedup:.3f}x", flush=True)
+            if args.report:  # written after every problem, so an interrupted run keeps what it measured
+                write_json(args.report, outcomes, {"backend": backend.description, "proposer": proposer,
+                                                   "version": __version__, "complete": False})
         except Exception as e:
             failures += 1
             print(f"    ERROR: {type(e).__name__}: {e}", flush=True)
@@ -103,7 +106,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(f"total {time.perf_counter() - t0:.1f}s")
     if args.report:
         write_json(args.report, outcomes, {"backend": backend.description, "proposer": proposer,
-                                           "version": __version__})
+                                           "version": __version__, "complete": True})
         print(f"report written to {args.report}")
     return 1 if failures else 0
 

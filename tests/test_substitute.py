@@ -114,7 +114,7 @@ def test_compile_time_substitution_applies_to_plain_torch_compile(softmax_captur
         compiled = torch.compile(Softmax(), options=backend.inductor_options)
         with torch.no_grad():
             out = compiled(x)
-    assert hits == [name]
+    assert set(hits) == {name}, hits
     torch.testing.assert_close(out, Softmax()(x) + 1.0, rtol=1e-4, atol=1e-5)
 
 
