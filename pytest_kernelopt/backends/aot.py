@@ -32,6 +32,7 @@ import struct
 import sys
 import threading
 import time
+import types
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -256,11 +257,14 @@ def _language_snapshot() -> list[tuple[Any, dict]]:
 
 
 def _language_changes(snapshot: list[tuple[Any, dict]]) -> list[str]:
+    """Attributes changed since ``snapshot`` (a submodule imported for the first time is no change)."""
     changed = []
     for obj, before in snapshot:
         now = vars(obj)
         for key in set(before) | set(now):
             if before.get(key, _MISSING) is not now.get(key, _MISSING):
+                if key not in before and isinstance(now[key], types.ModuleType):
+                    continue
                 changed.append(f"{getattr(obj, '__name__', obj)}.{key}")
     return changed
 
