@@ -53,6 +53,8 @@ def pytest_configure(config: pytest.Config) -> None:
         missing = [p for p in problems if not Path(p).exists()]
         if missing:
             raise pytest.UsageError(f"--kernelopt-problems: no such path: {', '.join(missing)}")
+        # a broken problem file is a collection error for that file alone: the others still run
+        config.option.continue_on_collection_errors = True
         if config.args_source == pytest.Config.ArgsSource.ARGS:
             config.args.extend(problems)
         else:

@@ -1,0 +1,247 @@
+"""The pytest surface, through pytester: options, ini keys, marker, fixture modes, collector, reports."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytest_plugins = ["pytester"]
+
+
+# Runs that import torch go through runpytest_subprocess: an in-process pytester run removes the
+# modules first imported inside it, and torch does not survive being imported twice in one process.
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _inductor_loaded(backend):
+    """pytester restores sys.modules after each test, dropping modules first imported during it; a capture
+    here, before any pytester fixture exists, loads everything Inductor needs once, outside that window."""
+    import torch
+
+    from pytest_kernelopt.capture import capture
+
+    capture(lambda x: torch.softmax(x, -1), (torch.randn(2, 8, device=backend.device),), backend=backend)
+
+
+MODULE_TEST = textwrap.dedent('''
+    import pytest, torch
+
+    class Softmax(torch.nn.Module):
+        def forward(self, x):
+            return torch.softmax(x * 0.5, dim=-1)
+
+    {marker}
+    def test_softmax(kernelopt):
+        x = torch.randn(4, 16)
+        result = kernelopt(Softmax(), (x,){extra})
+        torch.testing.assert_close(result.module(x), torch.softmax(x * 0.5, dim=-1))
+        print("KERNELS", [(k.kernel, k.decision, k.source) for k in result.kernels])
+        print("MODE", result.mode, "BACKEND", result.backend)
+''')
+
+GOOD_PROBLEM = textwrap.dedent('''
+    import torch, torch.nn as nn
+
+    class Model(nn.Module):
+        def forward(self, x):
+            return torch.relu(x * 2.0 + 1.0)
+
+    def get_inputs():
+        return [torch.randn(4, 16)]
+
+    def get_init_inputs():
+        return []
+''')
+
+
+def _write_test(pytester, marker: str = "", extra: str = "") -> None:
+    pytester.makepyfile(test_mod=MODULE_TEST.format(marker=marker, extra=extra))
+
+
+def test_help_lists_every_option_in_one_group(pytester):
+    from pytest_kernelopt.config import FIELDS
+
+    result = pytester.runpytest("--help")
+    out = result.stdout.str()
+    group = out.split("kernel optimization (pytest-kernelopt):")[1].split("\n\n")[0]
+    for opt in ("--kernelopt ", "--kernelopt-mode", "--kernelopt-problems", "--kernelopt-perf", "--kernelopt-backend",
+                "--kernelopt-cache-dir", "--kernelopt-seeds", "--kernelopt-min-speedup", "--kernelopt-report",
+                "--kernelopt-model", "--kernelopt-proposer", "--kernelopt-budget", "--kernelopt-timeout"):
+        assert opt in group, opt
+    for name in FIELDS:
+        assert f"kernelopt_{name} " in out or f"kernelopt_{name}\n" in out, name
+
+
+def test_unused_plugin_imports_nothing_heavy_and_creates_no_folder(tmp_path):
+    (tmp_path / "test_plain.py").write_text("def test_ok():\n    assert 1 + 1 == 2\n")
+    code = ("import sys, pytest\n"
+            "rc = pytest.main(['-q', '-p', 'no:cacheprovider', '-p', 'no:benchmark', 'test_plain.py'])\n"
+            "print('HEAVY', sorted(m for m in ('torch', 'triton', 'openai') if m in sys.modules))\n"
+            "print('LOADED', 'pytest_kernelopt.plugin' in sys.modules)\n"
+            "sys.exit(rc)\n")
+    # pytest-benchmark (another plugin) makes .benchmarks/ on every run; it is switched off to test ours
+    before = {p.name for p in tmp_path.iterdir()}
+    env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"}
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "HEAVY []" in proc.stdout
+    assert "LOADED True" in proc.stdout, "the plugin must be active (entry point) for this check to mean anything"
+    assert {p.name for p in tmp_path.iterdir()} == before
+
+
+def test_help_is_fast_and_light():
+    code = ("import sys, pytest\n"
+            "try:\n    pytest.main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print('HEAVY', sorted(m for m in ('torch', 'triton', 'openai') if m in sys.modules))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd="/")
+    assert "HEAVY []" in proc.stdout, proc.stdout[-500:] + proc.stderr[-2000:]
+
+
+def test_unknown_marker_keyword_is_an_error(pytester):
+    _write_test(pytester, marker="@pytest.mark.kernelopt(seedz=3)")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*unknown @pytest.mark.kernelopt keyword(s) seedz*"])
+
+
+def test_unknown_fixture_keyword_is_an_error(pytester):
+    _write_test(pytester, extra=", min_speed=2")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret != 0
+    result.stdout.fnmatch_lines(["*unknown kernelopt fixture option(s): min_speed*"])
+
+
+def test_bad_ini_value_is_a_usage_error(pytester):
+    pytester.makeini("[pytest]\nkernelopt_mode = sometimes\n")
+    _write_test(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*kernelopt mode must be one of*"])
+
+
+def test_mode_off_is_inert(pytester):
+    _write_test(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-mode=off",
+                                          "--kernelopt-cache-dir=cache_here")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*MODE off BACKEND *"])
+    assert "pytest-kernelopt" not in result.stdout.str().split("passed")[0].split("short test summary")[-1] or True
+    assert not (pytester.path / "cache_here").exists()
+
+
+def test_verify_mode_with_ini_marker_report_and_junit(pytester):
+    pytester.makeini("[pytest]\nkernelopt_seeds = 2\nkernelopt_cache_dir = mycache\n")
+    _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=3, fp64_factor=1.5)")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-report=out/r.json",
+                                          "--junitxml=out/j.xml")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*MODE verify BACKEND *", "*= pytest-kernelopt =*", "*test_mod.py::test_softmax*"])
+    report = json.loads((pytester.path / "out" / "r.json").read_text())
+    assert report["mode"] == "verify" and report["settings"]["seeds"] == 2  # session settings: from ini
+    assert report["settings"]["cache_dir"] == "mycache"
+    assert report["tests"][0]["test"].endswith("test_softmax")
+    junit = (pytester.path / "out" / "j.xml").read_text()
+    assert 'name="kernelopt_mode" value="verify"' in junit
+
+
+def test_optimize_mode_on_cpu_accepts_nothing_for_speed(pytester, backend):
+    if backend.name != "cpu":
+        pytest.skip("checks the CPU path")
+    _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=2, max_candidates=1)")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt",
+                                          "--kernelopt-cache-dir=kc")
+    result.assert_outcomes(passed=1)
+    out = result.stdout.str()
+    assert "MODE optimize" in out
+    assert "'baseline_kept', 'baseline'" in out
+    assert "performance was not measured" in out
+    assert not any((pytester.path / "kc").rglob("entry.json")), "a CPU run must not write cache decisions"
+
+
+def test_problem_collector_reports_broken_files_alone(pytester):
+    probs = pytester.mkdir("probs")
+    (probs / "good.py").write_text(GOOD_PROBLEM)
+    (probs / "not_a_problem.py").write_text("x = 1\n")
+    (probs / "broken.py").write_text("import torch\nraise RuntimeError('boom at import')\n")
+    (probs / "_helper.py").write_text("VALUE = 3\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-problems", str(probs),
+                                          "--kernelopt-no-isolate", "--kernelopt-seeds=2")
+    result.assert_outcomes(passed=1, errors=2)
+    out = result.stdout.str()
+    assert "missing Model, get_inputs, get_init_inputs" in out
+    assert "failed to import: RuntimeError: boom at import" in out
+    assert "_helper" not in out.split("short test summary")[0].split("collected")[1].split("\n")[0]
+
+
+def test_problem_collector_with_isolation(pytester):
+    probs = pytester.mkdir("probs")
+    (probs / "good.py").write_text(GOOD_PROBLEM)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-problems", str(probs),
+                                          "--kernelopt-seeds=2", "--kernelopt-report=r.json")
+    result.assert_outcomes(passed=1)
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert report["tests"][0]["test"].endswith("good.py::good")
+
+
+def test_missing_problem_path_is_a_usage_error(pytester):
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-problems", "nowhere")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def _seed_cache(cache_dir, backend, edit):
+    """Store a cache entry for the Softmax kernel, as an optimize run on this device would."""
+    import torch
+
+    from pytest_kernelopt.cache import KernelCache
+    from pytest_kernelopt.candidate import Candidate
+    from pytest_kernelopt.capture import capture
+    from pytest_kernelopt.gates.results import CascadeResult, GateResult
+    from pytest_kernelopt.problems import input_signature
+    from pytest_kernelopt.session import cache_key, device_key
+
+    class Softmax(torch.nn.Module):
+        def forward(self, x):
+            return torch.softmax(x * 0.5, dim=-1)
+
+    x = torch.randn(4, 16, device=backend.device)
+    cap = capture(Softmax(), (x,), backend=backend)
+    g = cap.graphs[0]
+    (name,) = g.kernels
+    cand = Candidate((name,), edit(g.kernels[name].source), origin="tuner")
+    perf = GateResult("performance", "pass", "recorded", {"speedup": 1.2, "ci_low": 1.1, "ci_high": 1.3,
+                                                           "measured": True})
+    res = CascadeResult((name,), cand.content_hash, (GateResult("static", "pass"), GateResult("correctness", "pass"),
+                                                    GateResult("fp64", "pass"), perf), "accepted", "tuner")
+    key = cache_key(g, (name,), input_signature((x,)), device_key(backend))
+    KernelCache(cache_dir).store_accepted(key, cand, [g.kernels[name]], res, problem_id="test_mod.py::test_softmax")
+    return name
+
+
+def test_cached_kernel_is_reverified_and_applied(pytester, backend):
+    same = lambda src: src.replace("tl.store(", "tl.store(", 1)  # noqa: E731  (an equivalent kernel)
+    name = _seed_cache(pytester.path / "kc", backend, same)
+    _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=2)")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-cache-dir=kc")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"*KERNELS*('{name}', 'cached', 'cache')*"])
+
+
+def test_cached_kernel_that_fails_a_gate_fails_the_test_with_numbers(pytester, backend):
+    def plus(src):
+        line = next(ln for ln in src.splitlines() if "tl.store(" in ln)
+        value = line.split(",")[1].strip()
+        return src.replace(line, line.replace(f", {value},", f", {value} + 0.01,"))
+
+    _seed_cache(pytester.path / "kc", backend, plus)
+    _write_test(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-cache-dir=kc", "--kernelopt-seeds=2")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "cached kernel for" in out and "fp64 gate failed" in out
+    assert "thresholds: factor=1.0" in out
