@@ -738,6 +738,8 @@ class KernelCache:
                   f"Found by: {found_by['origin']}" + (f", model {model}" if model else "")
                   + (f", prompt sha256 {prompt_hash[:16]}" if prompt_hash else ""),
                   f"Problem: {problem_id}",
+                  *([f"Launch configs: {json.dumps([dict(c) for c in candidate.configs], sort_keys=True)}"]
+                    if candidate.configs else []),
                   "Everything below the marker is the accepted candidate verbatim; its sha256 is in entry.json."]
         files[KERNEL_FILE] = _with_header(header, candidate.source)
         files[ENTRY_JSON] = _dumps(meta)

@@ -1,8 +1,8 @@
 """Compile a module with Inductor and capture every generated graph.
 
-:func:`capture` compiles with ``torch.compile`` (the FX graph cache is bypassed
-for this one compile, so the code is really generated), records each wrapper
-Inductor writes, parses it into a :class:`KernelGraph`, and records each Triton
+:func:`capture` compiles with ``torch.compile``, records each wrapper Inductor
+writes (when the FX graph cache serves a graph instead, the wrapper module that
+ran is read back from its file), parses it into a :class:`KernelGraph`, and records each Triton
 launch as it happens (grid, config, warps, argument shapes: since torch 2.7
 the grid is not in the wrapper text).  It also keeps a handle on each live
 wrapper module's namespace, which is how :mod:`pytest_kernelopt.substitute`
@@ -107,6 +107,8 @@ class _Recorder:
     def __init__(self) -> None:
         self.codes: list[tuple[str, bool]] = []
         self.traces: list[tuple[dict, LaunchTrace]] = []
+        self.phases: dict[int, bool] = {}  # id(namespace) -> first launched during backward
+        self.backward = False
 
     def save_output_code(self, code: str) -> None:
         is_backward = False
@@ -114,10 +116,34 @@ class _Recorder:
             from torch._inductor.virtualized import V
 
             is_backward = bool(getattr(V.graph, "is_backward", False))
-        self.codes.append((code, is_backward))
+        # backward graphs are compiled lazily, during the backward call
+        self.codes.append((code, is_backward or self.backward))
 
     def record_launch(self, autotuner: Any, args: tuple, kwargs: dict, namespace: dict) -> None:
+        self.phases.setdefault(id(namespace), self.backward)
         self.traces.append((namespace, trace_launch(autotuner, args, kwargs)))
+
+    def cached_codes(self) -> list[tuple[str, bool]]:
+        """Wrappers served by the FX graph cache: no codegen ran, but their modules ran, from files."""
+        known = {c.strip() for c, _ in self.codes}
+        out: list[tuple[str, bool]] = []
+        seen: set[int] = set()
+        for ns, _ in self.traces:
+            if id(ns) in seen:
+                continue
+            seen.add(id(ns))
+            path = ns.get("__file__")
+            if not path:
+                continue
+            try:
+                with open(path) as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if text.strip() not in known and "def call(" in text:
+                known.add(text.strip())
+                out.append((text, self.phases.get(id(ns), False)))
+        return out
 
 
 def trace_launch(autotuner: Any, args: tuple, kwargs: dict) -> LaunchTrace:
@@ -221,7 +247,7 @@ def capture(
     if not callable(fn):
         raise CaptureError(f"expected a torch.nn.Module or callable, got {type(fn).__name__}")
     args = _wrap_inputs(inputs)
-    opts = {**backend.inductor_options, **(options or {}), "fx_graph_cache": False}
+    opts = {**backend.inductor_options, **(options or {})}
     rec = _Recorder()
     torch._dynamo.reset()
     compiled = torch.compile(fn, backend="inductor", options=opts, mode=mode, dynamic=dynamic)
@@ -233,6 +259,7 @@ def capture(
                 outs, grads = backward_inputs(out, seed)
                 if not outs:
                     raise CaptureError("training=True but the module returned no differentiable output")
+                rec.backward = True
                 torch.autograd.backward(outs, grads)
             else:
                 with torch.no_grad():
@@ -242,6 +269,7 @@ def capture(
         except Exception as e:  # a bad module, a compile failure, a kernel crash
             raise CaptureError(f"torch.compile failed for {type(fn).__name__}: {type(e).__name__}: {e}") from e
     elapsed = time.perf_counter() - t0
+    rec.codes.extend(rec.cached_codes())
     if not rec.codes:
         raise CaptureError("Inductor generated no code (is torch.compile disabled, or did the whole "
                            "function fall back to eager?)")
@@ -250,9 +278,13 @@ def capture(
     namespaces: dict[int, dict] = {}
     n_fwd = n_bwd = 0
     for i, (code, is_bwd) in enumerate(rec.codes):
-        role = "backward" if is_bwd else ("forward" if training else "inference")
-        g = parse_output_code(code, index=i, role=role, torch_version=version)
+        g = parse_output_code(code, index=i, role="inference", torch_version=version)
         ns = _namespace_for(g, rec.traces) if g.kernels else None
+        # a graph is backward if its kernels first ran during the backward call (AOTAutograd may compile
+        # the backward graph early, or serve it from its cache, so the compile-time flag is not enough)
+        is_bwd = is_bwd or (ns is not None and rec.phases.get(id(ns), False))
+        role = "backward" if is_bwd else ("forward" if training else "inference")
+        g = replace(g, role=role)
         mine = [t for n, t in rec.traces if n is ns] if ns is not None else []
         # keep the first trace of each kernel, in launch order
         firsts: dict[str, LaunchTrace] = {}

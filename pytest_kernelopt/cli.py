@@ -33,6 +33,8 @@ def _settings(args: argparse.Namespace):
                  if getattr(args, k, None) is not None}
     if getattr(args, "no_isolate", False):
         overrides["isolate"] = False
+    if args.command == "bench":
+        overrides["mode"] = "optimize"
     return Settings().with_overrides(overrides, source="command-line option")
 
 

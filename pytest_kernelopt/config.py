@@ -30,6 +30,7 @@ class Settings:
     strict_cache: bool = False
     # gate 2: multi-seed correctness
     seeds: int = 5
+    verify_seeds: int = 1  # re-checking a cached kernel recorded on this same environment
     base_seed: int = 0
     rtol: float | None = None  # None: per-dtype table above
     atol: float | None = None
@@ -115,6 +116,7 @@ FIELDS: dict[str, str] = {
     "cache_dir": "directory of the versioned kernel cache",
     "strict_cache": "a corrupt or mismatched cache entry is an error instead of a warning and a miss",
     "seeds": "number of seeds (fresh inputs each) for the correctness gate",
+    "verify_seeds": "seeds used to re-check a cached kernel recorded on this environment (stale ones get seeds)",
     "base_seed": "seed the per-trial seeds are derived from",
     "rtol": "relative tolerance (default: per dtype, fp32 1e-4, fp16 1e-2, bf16 2e-2)",
     "atol": "absolute tolerance (default: per dtype, as rtol)",

@@ -27,7 +27,8 @@ class Evaluator(Protocol):
     backend_name: str
     measures_time: bool
 
-    def evaluate(self, candidate: Candidate | Sequence[Candidate], perf: bool = True) -> CascadeResult: ...
+    def evaluate(self, candidate: Candidate | Sequence[Candidate], perf: bool = True,
+                 seeds: int | None = None) -> CascadeResult: ...
 
     def rank(self, candidates: Sequence[Candidate]) -> tuple[float | None, list[float | None]]: ...
 
@@ -47,8 +48,8 @@ class LocalEvaluator:
         self.measures_time = session.backend.measures_time
         self._profile = None
 
-    def evaluate(self, candidate, perf: bool = True) -> CascadeResult:
-        return self.session.evaluate(candidate, perf=perf)
+    def evaluate(self, candidate, perf: bool = True, seeds: int | None = None) -> CascadeResult:
+        return self.session.evaluate(candidate, perf=perf, seeds=seeds)
 
     def rank(self, candidates):
         return self.session.rank(candidates)

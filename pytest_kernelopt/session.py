@@ -24,8 +24,12 @@ def device_key(backend: Backend) -> str:
 
 
 def make_evaluator(spec: Any, settings: Settings, backend: Backend) -> Any:
-    """An isolated worker-process evaluator, or an in-process one with ``isolate=False``."""
-    if settings.isolate:
+    """A worker-process evaluator for optimize mode (untrusted candidates), else an in-process one.
+
+    Verify mode only re-checks kernels this cache already accepted, so it runs
+    in-process (``isolate=False`` forces that for optimize mode too).
+    """
+    if settings.isolate and settings.mode == "optimize":
         from .isolate import IsolatedEvaluator
 
         return IsolatedEvaluator(spec, settings)
@@ -166,6 +170,11 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
     regressions: list[str] = []
     cached_names: set[tuple[int, str]] = set()
     on_gpu = backend.measures_time
+    env = None
+    if evaluator.graphs and any(g.kernels for g in evaluator.graphs):
+        from .cache import current_environment
+
+        env = current_environment()
     for graph in evaluator.graphs:
         for kname, kernel in graph.kernels.items():
             entry = cache.lookup(cache_key(graph, (kname,), evaluator.inputs, device))
@@ -177,8 +186,11 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                                             note="cache: no candidate beat this kernel"))
                 continue
             cand = entry.candidate(replaces=(kname,))
-            say(f"{name}: re-verifying cached kernel for {kname}")
-            res = evaluator.evaluate(cand, perf=on_gpu and settings.perf)
+            stale = entry.stale_reasons(env) if env is not None else ["environment unknown"]
+            say(f"{name}: re-verifying cached kernel for {kname}" + (f" (stale: {'; '.join(stale)})" if stale else ""))
+            # an entry recorded on this very environment gets a quick re-check; a stale one the full cascade
+            res = evaluator.evaluate(cand, perf=on_gpu and (settings.perf or bool(stale)),
+                                     seeds=None if stale else settings.verify_seeds)
             ok = res.decision in ("accepted", "verified")
             perf_gate = res.gate("performance")
             spd = perf_gate.numbers.get("speedup") if perf_gate is not None else entry.speedup

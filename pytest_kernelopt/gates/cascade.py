@@ -68,6 +68,7 @@ class EvaluationSession:
         self._baseline: dict[int, RunResult] = {}
         self._truth: dict[int, RunResult] = {}
         self._fp64_module: Any = None
+        self._seeds_override: int | None = None
         self.dtype_name = "float32"
         first = self.baseline_run(self.seeds()[0])
         for t in flatten(first.outputs):
@@ -77,7 +78,8 @@ class EvaluationSession:
 
     # -- what the gates compare against -------------------------------------------------
     def seeds(self) -> list[int]:
-        return [self.settings.base_seed + i + 1 for i in range(self.settings.seeds)]
+        n = self._seeds_override or self.settings.seeds
+        return [self.settings.base_seed + i + 1 for i in range(n)]
 
     def inputs(self, seed: int) -> tuple:
         return self.problem.draw_inputs(seed)
@@ -104,7 +106,15 @@ class EvaluationSession:
 
     # -- the cascade ----------------------------------------------------------------------
     def evaluate(self, candidate: Candidate | Sequence[Candidate], progress: ProgressFn | None = None,
-                 *, perf: bool = True) -> CascadeResult:
+                 *, perf: bool = True, seeds: int | None = None) -> CascadeResult:
+        self._seeds_override = seeds
+        try:
+            return self._evaluate(candidate, progress, perf=perf)
+        finally:
+            self._seeds_override = None
+
+    def _evaluate(self, candidate: Candidate | Sequence[Candidate], progress: ProgressFn | None = None,
+                  *, perf: bool = True) -> CascadeResult:
         """Run the cascade on one candidate, or on several together (the final joint check).
 
         ``perf=False`` stops after the float64 gate (used to screen candidates

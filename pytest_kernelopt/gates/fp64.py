@@ -23,6 +23,9 @@ class Fp64Gate:
     def check(self, session: Any, swap: Any, correctness: GateResult) -> GateResult:
         s = session.settings
         within = bool(correctness.numbers.get("within_tolerance", True))
+        if within:
+            return GateResult("fp64", "pass", "within tolerance of the baseline: the float64 truth is not needed",
+                              {"decisive": False, "computed": False, "factor": s.fp64_factor})
         seeds = correctness.numbers.get("seeds_beyond_tolerance") or session.seeds()[:1]
         worst_ratio = 0.0
         base_errs: list[float] = []

@@ -1,0 +1,53 @@
+# Baseline kernel triton_poi_fused_convolution_mul_native_group_norm_sigmoid_3 as Inductor generated it, kept for review.
+# Normalized sha256 ff40de7c0593540ed5c8f156926787b32973964814eb4c2e237314182190b943 (graph.source_hash); it is part of the cache key.
+# --- end of kernelopt header ---
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'y': 4096, 'x': 4096}, tile_hint=TileHint.DEFAULT,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'in_ptr6': '*fp32', 'out_ptr0': '*fp32', 'ynumel': 'i32', 'xnumel': 'i32', 'YBLOCK': 'constexpr', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid2D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_convolution_mul_native_group_norm_sigmoid_3', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 7, 'num_store': 1, 'num_reduction': 0, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'y': 67113984, 'x': 134217728}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_convolution_mul_native_group_norm_sigmoid_3(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, out_ptr0, ynumel, xnumel, YBLOCK : tl.constexpr, XBLOCK : tl.constexpr):
+    ynumel = 4096
+    xnumel = 4096
+    yoffset = tl.program_id(1) * YBLOCK
+    yindex = yoffset + tl.arange(0, YBLOCK)[:, None]
+    ymask = tl.full([YBLOCK], True, tl.int1)[:, None]
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[None, :]
+    xmask = tl.full([XBLOCK], True, tl.int1)[None, :]
+    x2 = xindex
+    y0 = (yindex % 64)
+    y1 = yindex // 64
+    y3 = yindex
+    tmp0 = tl.load(in_ptr0 + (y0 + 64*x2 + 262144*y1), None)
+    tmp1 = tl.load(in_ptr1 + (y0), None, eviction_policy='evict_last')
+    tmp3 = tl.load(in_ptr2 + (y0), None, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr3 + (y3 // 8), None, eviction_policy='evict_last')
+    tmp8 = tl.load(in_ptr4 + (y3 // 8), None, eviction_policy='evict_last')
+    tmp15 = tl.load(in_ptr5 + (y0), None, eviction_policy='evict_last')
+    tmp17 = tl.load(in_ptr6 + (y0), None, eviction_policy='evict_last')
+    tmp2 = tmp0 + tmp1
+    tmp4 = tmp2 * tmp3
+    tmp5 = tl.sigmoid(tmp4)
+    tmp7 = tmp5 - tmp6
+    tmp9 = tl.full([1, 1], 32768.0, tl.float32)
+    tmp10 = (tmp8 / tmp9)
+    tmp11 = tl.full([1, 1], 1e-05, tl.float32)
+    tmp12 = tmp10 + tmp11
+    tmp13 = libdevice.rsqrt(tmp12)
+    tmp14 = tmp7 * tmp13
+    tmp16 = tmp14 * tmp15
+    tmp18 = tmp16 + tmp17
+    tl.store(out_ptr0 + (x2 + 4096*y3), tmp18, None)
