@@ -10,6 +10,7 @@ is killed, and a fresh one is started for the next candidate.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import signal
 import time
 import traceback
@@ -48,25 +49,46 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings) -> None:
         except EOFError:
             return
         if msg is None:
-            return
+            os._exit(0)  # nothing to flush; a normal interpreter shutdown takes seconds with torch loaded
         op, payload = msg
         try:
             if op == "evaluate":
                 cands = [Candidate.from_json(c) for c in payload["candidates"]]
-                result = session.evaluate(cands if len(cands) > 1 else cands[0], perf=payload.get("perf", True),
-                                          seeds=payload.get("seeds"),
-                                          progress=lambda stage: conn.send(("progress", stage)))
-                conn.send(("result", result.to_json()))
+                value = session.evaluate(cands if len(cands) > 1 else cands[0], perf=payload.get("perf", True),
+                                         seeds=payload.get("seeds"),
+                                         progress=lambda stage: conn.send(("progress", stage))).to_json()
             elif op == "rank":
-                conn.send(("result", session.rank([Candidate.from_json(c) for c in payload])))
+                value = session.rank([Candidate.from_json(c) for c in payload])
             elif op == "profile":
                 from .profile import profile_module
 
-                conn.send(("result", profile_module(session)))
+                value = profile_module(session)
             else:
-                conn.send(("crash", f"unknown request {op!r}"))
+                raise ValueError(f"unknown request {op!r}")
+            reply = ("result", value)
         except BaseException as e:
-            conn.send(("crash", f"{type(e).__name__}: {e}"))
+            reply = ("crash", f"{type(e).__name__}: {e}")
+        if _device_healthy():
+            conn.send(reply)
+            continue
+        # an illegal memory access leaves the CUDA context unusable: every later candidate would fail for the
+        # previous one's fault, so this worker answers, says it is ending, and the next request starts afresh
+        conn.send(("exit_after",) + reply)
+        os._exit(3)
+
+
+def _device_healthy() -> bool:
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is None or not torch.cuda.is_available() or not torch.cuda.is_initialized():
+        return True
+    try:
+        torch.cuda.synchronize()
+        torch.empty(1, device="cuda").add_(1).item()
+        return True
+    except Exception:
+        return False
 
 
 @dataclass
@@ -87,6 +109,7 @@ class IsolatedEvaluator:
         self._conn: Any = None
         self.info: WorkerInfo | None = None
         self._ready: dict = {}
+        self._started = False
         self.restarts = 0
 
     # -- worker lifecycle ----------------------------------------------------------------
@@ -137,9 +160,10 @@ class IsolatedEvaluator:
     # -- the Evaluator protocol ----------------------------------------------------------
     def _ensure(self) -> None:
         if self._proc is None or not self._proc.is_alive():
-            if self._proc is not None:
+            if self._started:
                 self.restarts += 1
             self._start()
+            self._started = True
 
     @property
     def graphs(self):
@@ -179,12 +203,17 @@ class IsolatedEvaluator:
                     return ("died", f"the evaluation process died ({_describe_exit(code)})", stage)
                 continue
             try:
-                kind, value = self._conn.recv()
+                msg = self._conn.recv()
+                kind, value = msg[0], (msg[1:] if msg[0] == "exit_after" else msg[1])
             except (EOFError, ConnectionResetError):
                 self._proc.join(5)
                 code = self._proc.exitcode
                 self._kill()
                 return ("died", f"the evaluation process died ({_describe_exit(code)})", stage)
+            if kind == "exit_after":  # the worker answered and is ending (its CUDA context is broken)
+                kind, value = value
+                self._proc.join(10)
+                self._kill()
             if kind == "progress":
                 stage = value
                 if progress:

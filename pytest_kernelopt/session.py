@@ -189,7 +189,8 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             stale = entry.stale_reasons(env) if env is not None else ["environment unknown"]
             say(f"{name}: re-verifying cached kernel for {kname}" + (f" (stale: {'; '.join(stale)})" if stale else ""))
             # an entry recorded on this very environment gets a quick re-check; a stale one the full cascade
-            res = evaluator.evaluate(cand, perf=on_gpu and (settings.perf or bool(stale)),
+            # (--kernelopt-perf judges regressions of the whole module below, against its own floor)
+            res = evaluator.evaluate(cand, perf=on_gpu and bool(stale),
                                      seeds=None if stale else settings.verify_seeds)
             ok = res.decision in ("accepted", "verified")
             perf_gate = res.gate("performance")

@@ -229,23 +229,41 @@ def _is_subrun(names: tuple[str, ...], run: tuple[str, ...]) -> bool:
 # --------------------------------------------------------------------------- the three paths
 
 
+class _Counted:
+    """A kernel object that counts its launches (the proof that a swapped-in kernel really ran)."""
+
+    def __init__(self, obj: Any, swap: "KernelSwap") -> None:
+        self._obj = obj
+        self._swap = swap
+
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        self._swap.launches += 1
+        return self._obj.run(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._obj, name)
+
+
 class KernelSwap:
     """Candidate kernel objects built once, switched in and out of the live wrapper cheaply.
 
     Building loads and compiles the candidate; switching is a few dict
     assignments, so the performance gate can alternate baseline and candidate
-    on every sample.
+    on every sample.  ``launches`` counts calls of the swapped-in kernels: a
+    gate that saw none judged the baseline, not the candidate (the compiled
+    module stopped using the captured wrapper, e.g. after a Dynamo reset).
     """
 
     def __init__(self, captured: Any, candidates: Iterable[Candidate]) -> None:
         self.entries: list[tuple[dict, str, Any, Any]] = []
+        self.launches = 0
         for cand in candidates:
             graph, _ = captured.find(cand.replaces[0])
             ns = captured.namespaces.get(graph.index)
             if ns is None:
                 raise SubstitutionError(f"graph {graph.index} was not seen running, so its kernels cannot be swapped")
             for name, obj in make_kernel_objects(graph, cand).items():
-                self.entries.append((ns, name, ns[name], obj))
+                self.entries.append((ns, name, ns[name], _Counted(obj, self)))
         self.active = False
 
     def on(self) -> None:

@@ -28,6 +28,7 @@ class CorrectnessGate:
         seeds = session.seeds()
         for n, seed in enumerate(seeds):
             base = session.baseline_run(seed)
+            launches_before = swap.launches
             try:
                 with poisoned_allocations(session.captured.namespaces), swap.applied():
                     cand = run_once(session.captured.compiled, session.module, session.inputs(seed),
@@ -37,6 +38,11 @@ class CorrectnessGate:
             except Exception as e:
                 return GateResult("correctness", "fail", f"seed {seed}: candidate raised {type(e).__name__}: "
                                   f"{str(e)[:500]}", {"seed": seed})
+            if swap.launches == launches_before:
+                return GateResult("correctness", "fail", f"seed {seed}: the candidate kernel never ran: the compiled "
+                                  "module no longer uses the captured wrapper (was torch._dynamo reset, or the module "
+                                  "recompiled?), so nothing about the candidate was checked", {"seed": seed,
+                                                                                              "launches": 0})
             if not same_values(cand.inputs_after, base.inputs_after):
                 return GateResult("correctness", "fail", f"seed {seed}: candidate mutates its inputs "
                                   "(the baseline leaves them as they were)", {"seed": seed})

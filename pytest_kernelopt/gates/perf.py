@@ -76,7 +76,11 @@ class PerfGate:
             return GateResult("performance", "not_measured",
                               f"no GPU ({session.backend.name} backend): performance not measured, so nothing is "
                               "accepted for speed on this machine", {"measured": False})
+        before = swap.launches
         base, cand = self.measure(session, swap)
+        if swap.launches == before:
+            return GateResult("performance", "fail", "the candidate kernel never ran while being timed (the compiled "
+                              "module no longer uses the captured wrapper)", {"measured": False, "launches": 0})
         point, lo, hi = bootstrap_speedup(base, cand, s.confidence)
         import statistics
 
