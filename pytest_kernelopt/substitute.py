@@ -266,6 +266,10 @@ class KernelSwap:
                 self.entries.append((ns, name, ns[name], _Counted(obj, self)))
         self.active = False
 
+    def add(self, namespace: dict, name: str, obj: Any) -> None:
+        """Swap an already-built kernel object (anything with ``.run``) in for ``name``."""
+        self.entries.append((namespace, name, namespace[name], _Counted(obj, self)))
+
     def on(self) -> None:
         for ns, name, _, new in self.entries:
             ns[name] = new

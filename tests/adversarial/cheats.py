@@ -421,7 +421,7 @@ def python_kernel_swap(session: Any, kernel_name: str, factory: Callable[[Any, T
     ns = session.captured.namespaces[graph.index]
     stand_in = factory(ns[name], graph.kernels[name])
     swap = KernelSwap(session.captured, [])
-    swap.entries.append((ns, name, ns[name], stand_in))
+    swap.add(ns, name, stand_in)
     return swap, stand_in
 
 
