@@ -174,6 +174,8 @@ class Optimizer:
             else:
                 outcomes.append(self._tune(graph, name, min(deadline, time.perf_counter()
                                                             + self.settings.kernel_time_budget)))
+        if proposer == "agents":
+            outcomes.extend(self._fusions(prof, deadline, skip))
         joint = self._joint(outcomes)
         note = "" if self.ev.measures_time else ("CPU backend: correctness verified, performance not measured; "
                                                  "nothing accepted for speed")
@@ -229,6 +231,33 @@ class Optimizer:
                                  getattr(out, "note", ""))
         return KernelOutcome(name, graph.index, kind, "baseline_kept", "agents", tried=results,
                              note=getattr(out, "note", "") or "no candidate passed every gate")
+
+    def _fusions(self, prof: Any, deadline: float, skip: Callable[[KernelGraph, str], str | None] | None
+                 ) -> list[KernelOutcome]:
+        """The fusion specialist: one kernel for each contiguous run of Triton launches (agents only)."""
+        if self.agent_factory is None:
+            return []
+        out: list[KernelOutcome] = []
+        for graph in self.ev.graphs:
+            for run in graph.contiguous_runs():
+                label = "+".join(run)
+                if time.perf_counter() > deadline:
+                    out.append(KernelOutcome(label, graph.index, "fusion", "skipped", "agents",
+                                             note="problem time budget spent"))
+                    continue
+                if skip is not None and skip(graph, label):
+                    continue
+                self.say(f"{self.name}: fusing {len(run)} kernels ({label[:60]}) with the agents")
+                res = self.agent_factory().optimize_fusion(graph, run, {"note": prof.note}, prof.hardware)
+                results = list(getattr(res, "results", []) or [])
+                winner, wres = getattr(res, "winner", None), getattr(res, "winner_result", None)
+                if winner is not None and wres is not None and wres.accepted:
+                    out.append(KernelOutcome(label, graph.index, "fusion", "accepted", "agents", winner, wres,
+                                             results, getattr(res, "note", "")))
+                else:
+                    out.append(KernelOutcome(label, graph.index, "fusion", "baseline_kept", "agents", tried=results,
+                                             note=getattr(res, "note", "") or "no fused kernel passed every gate"))
+        return out
 
     # -- combination ---------------------------------------------------------------------
     def _joint(self, outcomes: list[KernelOutcome]) -> CascadeResult | None:

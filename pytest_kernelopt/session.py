@@ -85,7 +85,8 @@ def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, pr
             cache.store_accepted(cache_key(g, names, evaluator.inputs, device), k.winner,
                                  [g.kernels[n] for n in names], k.result, problem_id=problem_id)
         elif k.decision == "baseline_kept" and k.tried:
-            cache.store_baseline_kept(cache_key(g, (k.kernel,), evaluator.inputs, device), [g.kernels[k.kernel]],
+            names = tuple(k.kernel.split("+"))
+            cache.store_baseline_kept(cache_key(g, names, evaluator.inputs, device), [g.kernels[n] for n in names],
                                       problem_id=problem_id, attempts=k.tried, reason=k.note)
 
 

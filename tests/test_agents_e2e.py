@@ -110,3 +110,44 @@ def test_the_optimizer_runs_the_agents_and_says_so(session, llm_server, tmp_path
     if session.backend.name == "cpu":
         assert k.decision == "baseline_kept", "nothing is accepted for speed without a GPU"
     assert list(tmp_path.rglob("*.jsonl")), "a transcript is kept for audit"
+
+
+FUSED = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def fused_reverse_cumsum(in_ptr, out_ptr, rnumel, RBLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, RBLOCK)
+    mask = cols < rnumel
+    x = tl.load(in_ptr + row * rnumel + cols, mask=mask, other=0.0)
+    y = tl.cumsum(x, 0, reverse=True)
+    tl.store(out_ptr + row * rnumel + cols, y, mask=mask)
+'''
+
+
+class ReverseCumsum(torch.nn.Module):
+    def forward(self, x):
+        return torch.cumsum(x.flip(1), dim=1).flip(1)
+
+
+def test_the_fusion_specialist_replaces_a_run_with_one_kernel(backend, llm_server, tmp_path):
+    x = torch.randn(4, 64, device=backend.device)
+    session = EvaluationSession(problem_from_objects(ReverseCumsum(), (x,), "rcs"), Settings(seeds=2), backend)
+    g = session.captured.graphs[0]
+    (run,) = g.contiguous_runs()
+    first, last = run
+    r_param = next(p for p in g.kernels[first].runtime_params if p.startswith("r"))
+    launch = {"kernel": "fused_reverse_cumsum", "args": [f"{first}.in_ptr0", f"{last}.out_ptr0", f"{first}.{r_param}"],
+              "grid": "(4,)", "num_warps": 4, "constexprs": {"RBLOCK": 64}}
+    llm_server.push(submit(FUSED, launch=launch, description="one pass: reversed scan"))
+    opt = AgentOptimizer(_model(), lambda c: session.evaluate(c), session.settings, tmp_path)
+    out = opt.optimize_fusion(g, run, {}, {})
+    res = out.result
+    assert res is not None and res.kernels == (first, last), res
+    assert all(x.passed for x in res.gates[:3]), res.reason
+    assert out.candidate.is_fusion and out.candidate.launch.kernel == "fused_reverse_cumsum"
+    if backend.name == "cpu":
+        assert res.decision == "verified"
