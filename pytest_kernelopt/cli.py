@@ -155,7 +155,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "cache":
         from .cli_cache import run_cache
 
-        return run_cache(args)
+        def reverify(entry):
+            from .config import Settings
+            from .session import reverify_entry
+
+            return reverify_entry(entry, Settings(mode="verify"))
+
+        return run_cache(args, reverify=reverify)
     return int(args.func(args) or 0)
 
 

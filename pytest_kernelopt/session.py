@@ -259,3 +259,40 @@ def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressi
                            f"vs the compiled baseline, below the floor {floor:.3f} (perf_regression="
                            f"{settings.perf_regression})")
     return n
+
+
+def reverify_entry(entry: Any, settings: Settings, say: ProgressFn = print) -> Any:
+    """Re-run a stale accepted cache entry through the full cascade on this machine.
+
+    Possible only for entries recorded from a problem file that still exists:
+    the module is rebuilt and captured, the baseline kernel(s) found again by
+    content hash, and the cached candidate judged by every gate (performance
+    too, on a GPU).  Returns the CascadeResult, or None when it cannot be
+    re-run here (the caller then leaves the entry stale and says so).
+    """
+    path = Path(entry.problem_id)
+    if not entry.is_accepted:
+        say(f"            {entry.digest[:12]}: a kept baseline is re-decided by running the search again "
+            "(pytest --kernelopt or kernelopt bench), not by verify")
+        return None
+    if not path.is_file():
+        say(f"            {entry.digest[:12]}: recorded from {entry.problem_id!r}, not a problem file here; "
+            "re-verify it by running that test")
+        return None
+    from .backends import prepare, select_backend
+
+    prepare(settings.backend)
+    backend = select_backend(settings.backend)
+    from .gates.cascade import EvaluationSession
+    from .problems import ProblemSpec, build_problem
+
+    session = EvaluationSession(build_problem(ProblemSpec.from_file(path), backend.device, settings.base_seed),
+                                settings, backend)
+    by_hash = {k.content_hash: (g, n) for g in session.captured.graphs for n, k in g.kernels.items()}
+    found = [by_hash.get(h) for h in entry.key.baseline_hashes]
+    if any(f is None for f in found):
+        say(f"            {entry.digest[:12]}: this torch generates different code for {path.name}; the baseline "
+            "kernel it replaced no longer exists")
+        return None
+    cand = entry.candidate(replaces=tuple(n for _, n in found))
+    return session.evaluate(cand)

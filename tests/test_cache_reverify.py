@@ -1,0 +1,61 @@
+"""`kernelopt cache verify` re-runs a stale accepted entry through the gates and retires it when it fails."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt.cache import KernelCache, current_environment  # noqa: E402
+from pytest_kernelopt.candidate import Candidate  # noqa: E402
+from pytest_kernelopt.capture import capture  # noqa: E402
+from pytest_kernelopt.gates.results import CascadeResult, GateResult  # noqa: E402
+from pytest_kernelopt.problems import ProblemSpec, build_problem, input_signature  # noqa: E402
+from pytest_kernelopt.session import cache_key, device_key  # noqa: E402
+
+PROBLEM = '''
+import torch, torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.softmax(x * 0.5, dim=-1)
+
+def get_inputs():
+    return [torch.randn(4, 32)]
+
+def get_init_inputs():
+    return []
+'''
+
+
+def test_stale_entry_that_fails_the_gates_is_retired(tmp_path, backend):
+    problem_file = tmp_path / "softmax_problem.py"
+    problem_file.write_text(PROBLEM)
+    problem = build_problem(ProblemSpec.from_file(problem_file), backend.device)
+    cap = capture(problem.module, problem.example_inputs, backend=backend)
+    g = cap.graphs[0]
+    (name,) = g.kernels
+    src = g.kernels[name].source
+    line = next(ln for ln in src.splitlines() if "tl.store(" in ln)
+    value = line.split(",")[1].strip()
+    wrong = Candidate((name,), src.replace(line, line.replace(f", {value},", f", {value} * 2.0,")), origin="tuner")
+    recorded = GateResult("performance", "pass", "recorded", {"speedup": 1.2, "ci_low": 1.1, "ci_high": 1.3,
+                                                               "measured": True})
+    accepted = CascadeResult((name,), wrong.content_hash, (GateResult("static", "pass"), recorded), "accepted")
+    old_env = dataclasses.replace(current_environment(), torch="2.7.0")  # recorded under another torch: stale
+    cache = KernelCache(tmp_path / "kc")
+    key = cache_key(g, (name,), input_signature(problem.example_inputs), device_key(backend))
+    cache.store_accepted(key, wrong, [g.kernels[name]], accepted, problem_id=str(problem_file), environment=old_env)
+
+    proc = subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", "cache", "--cache-dir", str(tmp_path / "kc"),
+                           "verify"], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 1, out
+    assert "RETIRED" in out and "torch: recorded 2.7.0" in out, out
+    assert KernelCache(tmp_path / "kc").lookup(key) is None, "a retired entry is never served again"
+    assert any(Path(tmp_path / "kc").rglob("retired/*/entry.json"))
