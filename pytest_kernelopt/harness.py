@@ -196,6 +196,18 @@ class Harness:
             lines.append("performance was not measured (no GPU): kernels were verified for correctness only")
         return lines
 
+    # -- pytest-xdist: workers hand their results to the controller ------------------------------
+    def export_results(self) -> str:
+        return json.dumps([[nodeid, _record_to_json(r)] for nodeid, r in self.results], default=str)
+
+    def import_results(self, payload: str, backend_description: str = "") -> None:
+        from .session import KernelRecord, RunRecord
+
+        for nodeid, d in json.loads(payload):
+            kernels = [KernelRecord(**{**k, "ci": tuple(k["ci"]) if k.get("ci") else None}) for k in d["kernels"]]
+            self.results.append((nodeid, RunRecord(**{**d, "kernels": kernels, "applied": []})))
+        self.backend_description = self.backend_description or backend_description
+
     def write_report(self, path: str) -> None:
         doc = {"mode": self.settings.mode, "backend": self.backend_description,
                "settings": dataclasses.asdict(self.settings),
@@ -205,6 +217,12 @@ class Harness:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(json.dumps(doc, indent=2, default=str))
+
+
+def _record_to_json(r: Any) -> dict[str, Any]:
+    d = {f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.name != "applied"}
+    d["kernels"] = [dataclasses.asdict(k) for k in r.kernels]
+    return d
 
 
 def marker_kwargs(item: Any) -> dict[str, Any]:

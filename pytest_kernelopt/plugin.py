@@ -105,6 +105,15 @@ def kernelopt(request: pytest.FixtureRequest, record_property):
     return run
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """pytest-xdist: collect a worker's results on the controller (for the summary and the report)."""
+    harness = node.config.stash.get(HARNESS_KEY, None)
+    payload = getattr(node, "workeroutput", {}).get("kernelopt")
+    if harness is not None and payload:
+        harness.import_results(payload, node.workeroutput.get("kernelopt_backend", ""))
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     harness = config.stash.get(HARNESS_KEY, None)
     if harness is None or not harness.results:
@@ -116,5 +125,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     harness = session.config.stash.get(HARNESS_KEY, None)
-    if harness is not None and harness.results and harness.settings.report:
+    if harness is None:
+        return
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: the controller reports
+        workeroutput["kernelopt"] = harness.export_results()
+        workeroutput["kernelopt_backend"] = harness.backend_description
+        return
+    if harness.results and harness.settings.report:
         harness.write_report(harness.settings.report)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -245,3 +246,68 @@ def test_cached_kernel_that_fails_a_gate_fails_the_test_with_numbers(pytester, b
     out = result.stdout.str()
     assert "cached kernel for" in out and "fp64 gate failed" in out
     assert "thresholds: factor=1.0" in out
+
+
+CLI_VALUES = {"--kernelopt-backend": ("backend", "cpu"), "--kernelopt-cache-dir": ("cache_dir", "kc2"),
+              "--kernelopt-seeds": ("seeds", 2), "--kernelopt-min-speedup": ("min_speedup", 1.07),
+              "--kernelopt-timeout": ("timeout", 77.0), "--kernelopt-budget": ("problem_time_budget", 33.0),
+              "--kernelopt-proposer": ("proposer", "none"), "--kernelopt-model": ("model", "some-model"),
+              "--kernelopt-perf-regression": ("perf_regression", 0.2)}
+
+
+def test_every_command_line_option_reaches_the_settings(pytester, backend):
+    if backend.name != "cpu":
+        pytest.skip("forces the cpu backend")
+    _write_test(pytester)
+    args = [f"{opt}={val}" for opt, (_, val) in CLI_VALUES.items()]
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-report=r.json", "--kernelopt-perf",
+                                           "--kernelopt-strict-cache", "--kernelopt-no-isolate",
+                                           "--kernelopt-mode=verify", *args)
+    result.assert_outcomes(passed=1)
+    settings = json.loads((pytester.path / "r.json").read_text())["settings"]
+    for opt, (name, val) in CLI_VALUES.items():
+        assert settings[name] == val, opt
+    assert settings["perf"] is True and settings["strict_cache"] is True and settings["isolate"] is False
+    assert settings["report"] == "r.json" and settings["mode"] == "verify"
+    # --kernelopt-perf without a GPU says the regression gate could not run, it does not pass silently
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert report["tests"][0]["perf"]["measured"] is False
+    assert "could not run" in report["tests"][0]["perf"]["note"]
+
+
+def test_every_ini_key_reaches_the_settings(pytester):
+    from pytest_kernelopt.config import Settings
+
+    values = {"mode": "verify", "backend": "auto", "cache_dir": "inicache", "strict_cache": "true", "seeds": "4",
+              "verify_seeds": "2", "base_seed": "7", "rtol": "0.001", "atol": "0.002", "tiny_output_factor": "5",
+              "tiny_rel_tol": "0.01", "fp64_factor": "1.5", "min_speedup": "1.1", "perf_samples": "12",
+              "perf_warmup": "2", "confidence": "0.9", "perf_regression": "0.1", "isolate": "false",
+              "timeout": "99", "max_candidates": "3", "max_turns": "2", "kernel_time_budget": "11",
+              "problem_time_budget": "22", "run_time_budget": "33", "max_tokens": "1000", "proposer": "tuner",
+              "model": "m1", "training": "false", "report": "r.json", "perf": "false"}
+    assert set(values) == {f.name for f in dataclasses.fields(Settings)}, "every setting has an ini key here"
+    pytester.makeini("[pytest]\n" + "".join(f"kernelopt_{k} = {v}\n" for k, v in values.items()))
+    _write_test(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
+    settings = json.loads((pytester.path / "r.json").read_text())["settings"]
+    for k, v in values.items():
+        expected = dataclasses.replace(Settings(), **{}).with_overrides({k: v}, source="ini key")
+        assert settings[k] == getattr(expected, k), k
+
+
+def test_xdist_workers_share_the_cache(pytester, backend):
+    pytest.importorskip("xdist")
+    name = _seed_cache(pytester.path / "kc", backend, lambda src: src.replace("tl.store(", "tl.store(", 1))
+    body = MODULE_TEST.format(marker="", extra="")
+    pytester.makepyfile(test_a=body, test_b=body)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-n", "2", "--kernelopt-cache-dir=kc",
+                                           "--kernelopt-seeds=2", "--kernelopt-report=r.json")
+    result.assert_outcomes(passed=2)
+    assert not list((pytester.path / "kc").rglob(".tmp-*"))
+    # both workers applied the cached kernel; the controller's summary and report hold both tests
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert sorted(t["test"].split("::")[0] for t in report["tests"]) == ["test_a.py", "test_b.py"]
+    for t in report["tests"]:
+        assert [(k["kernel"], k["decision"]) for k in t["kernels"]] == [(name, "cached")]
+    result.stdout.fnmatch_lines(["*= pytest-kernelopt =*", "*test_a.py::test_softmax*"])
