@@ -632,17 +632,21 @@ def check_kernel_on_shapes(module_factory: Callable[[], Any], example_inputs: An
         return failure
 
     torch._dynamo.reset()
+    def run_and_compare(fn: Any, args: tuple, want: Any) -> tuple[int, BaseException | None]:
+        got, used, err = run_once(fn, args, tracker)
+        if err is None:
+            try:
+                _compare(got, want, rtol, atol)
+            except AssertionError as e:
+                err = e
+        return used, err
+
     try:
         with _recompile_room(), candidate_tracker(candidates) as tracker:
             shared = compile_fresh()
             with torch.no_grad():
                 expected = module(*_clone(example))
-            out, used, err = run_once(shared, example, tracker)
-            if err is None:
-                try:
-                    _compare(out, expected, rtol, atol)
-                except AssertionError as e:
-                    err = e
+            used, err = run_and_compare(shared, example, expected)
             if err is not None:
                 raise fail(example, used, err, "the candidate's own example")
             report.example_used = used
@@ -657,12 +661,7 @@ def check_kernel_on_shapes(module_factory: Callable[[], Any], example_inputs: An
                     report.rejected += 1
                     hypothesis.reject()
                 fn = shared if dynamic else compile_fresh()
-                got, used, err = run_once(fn, args, tracker)
-                if err is None:
-                    try:
-                        _compare(got, want, rtol, atol)
-                    except AssertionError as e:
-                        err = e
+                used, err = run_and_compare(fn, args, want)
                 report.examples += 1
                 report.used += used
                 desc = describe_inputs(args)

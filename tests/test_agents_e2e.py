@@ -14,6 +14,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from kernel_sources import FUSED_REVERSE_CUMSUM  # noqa: E402
 from llm_server import llm_server, reply, tool_call  # noqa: E402,F401
 
 from pytest_kernelopt.agents import AgentOptimizer, OpenAIChatModel  # noqa: E402
@@ -112,20 +113,8 @@ def test_the_optimizer_runs_the_agents_and_says_so(session, llm_server, tmp_path
     assert list(tmp_path.rglob("*.jsonl")), "a transcript is kept for audit"
 
 
-FUSED = '''
-import triton
-import triton.language as tl
+FUSED = FUSED_REVERSE_CUMSUM
 
-
-@triton.jit
-def fused_reverse_cumsum(in_ptr, out_ptr, rnumel, RBLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    cols = tl.arange(0, RBLOCK)
-    mask = cols < rnumel
-    x = tl.load(in_ptr + row * rnumel + cols, mask=mask, other=0.0)
-    y = tl.cumsum(x, 0, reverse=True)
-    tl.store(out_ptr + row * rnumel + cols, y, mask=mask)
-'''
 
 
 class ReverseCumsum(torch.nn.Module):

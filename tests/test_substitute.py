@@ -6,6 +6,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from kernel_sources import FUSED_REVERSE_CUMSUM  # noqa: E402
+
 from pytest_kernelopt.candidate import Candidate, LaunchSpec  # noqa: E402
 from pytest_kernelopt.capture import capture  # noqa: E402
 from pytest_kernelopt.errors import SubstitutionError, TritonOOBError  # noqa: E402
@@ -128,20 +130,8 @@ def test_replacement_with_wrong_name_or_syntax_is_rejected(softmax_capture):
             pass
 
 
-FUSED = '''
-import triton
-import triton.language as tl
+FUSED = FUSED_REVERSE_CUMSUM
 
-
-@triton.jit
-def fused_reverse_cumsum(in_ptr, out_ptr, rnumel, RBLOCK: tl.constexpr):
-    row = tl.program_id(0)
-    cols = tl.arange(0, RBLOCK)
-    mask = cols < rnumel
-    x = tl.load(in_ptr + row * rnumel + cols, mask=mask, other=0.0)
-    y = tl.cumsum(x, 0, reverse=True)
-    tl.store(out_ptr + row * rnumel + cols, y, mask=mask)
-'''
 
 
 def test_fusion_candidate_replaces_a_run_with_one_kernel(backend):
