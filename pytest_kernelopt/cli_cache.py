@@ -145,7 +145,8 @@ def _show(cache: KernelCache, key: str, with_source: bool) -> int:
 
 def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | None, any_device: bool) -> int:
     scanned = cache.scan()
-    counts = {"ok": 0, "stale": 0, "corrupt": 0, "skipped": 0, "reaccepted": 0, "retired": 0}
+    counts = {"ok": 0, "stale": 0, "corrupt": 0, "skipped": 0, "reaccepted": 0, "retired": 0, "compiles": 0,
+              "broken": 0}
     for s in scanned:
         if s.entry is None:
             counts["corrupt"] += 1
@@ -153,6 +154,8 @@ def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | No
             continue
         e = s.entry
         if env is None or (e.key.device != env.device and not any_device):
+            if e.is_accepted and _compile_checked(e, counts):
+                continue
             counts["skipped"] += 1
             print(f"skipped     {e.digest[:12]}  recorded for {e.key.device}, this machine is "
                   f"{env.device if env else 'unknown'}")
@@ -167,10 +170,32 @@ def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | No
         print(f"{outcome.upper() if outcome != 'reaccepted' else 're-accepted':<11} {e.summary()}: "
               f"{'; '.join(reasons)}")
     print(f"verify: {len(scanned)} entries: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
-    problems = counts["stale"] + counts["corrupt"] + counts["retired"]
+    problems = counts["stale"] + counts["corrupt"] + counts["retired"] + counts["broken"]
     if problems:
         print("verify: problems found; `kernelopt cache prune` removes corrupt and retired entries", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _compile_checked(e: CacheEntry, counts: dict[str, int]) -> bool:
+    """For an entry of another GPU: run the static gate and compile it for that GPU's architecture here."""
+    from .session import compile_check_entry
+
+    try:
+        result = compile_check_entry(e)
+    except Exception as exc:  # a check that cannot run says so; it never passes silently
+        print(f"skipped     {e.digest[:12]}  compile check could not run: {type(exc).__name__}: {exc}")
+        return False
+    if result is None:
+        return False
+    n = result.numbers
+    if result.passed:
+        counts["compiles"] += 1
+        print(f"compiles    {e.summary()}: static gate passed, {n.get('configs_compiled')}/{n.get('configs')} "
+              f"config(s) compiled for {n.get('compile_target')} here (not run: no such GPU)")
+    else:
+        counts["broken"] += 1
+        print(f"BROKEN      {e.summary()}: {result.reason}")
+    return True
 
 
 def _reverify_one(cache: KernelCache, e: CacheEntry, env: Environment, reverify: Reverify | None) -> str:

@@ -296,3 +296,24 @@ def reverify_entry(entry: Any, settings: Settings, say: ProgressFn = print) -> A
         return None
     cand = entry.candidate(replaces=tuple(n for _, n in found))
     return session.evaluate(cand)
+
+
+def compile_check_entry(entry: Any) -> Any:
+    """The static gate, AOT compile included, on an accepted entry for the GPU it was recorded on.
+
+    What a machine without that GPU can still check of a committed kernel:
+    it is Triton-only, matches the baseline's signature, and still compiles
+    for the recorded architecture with the triton installed here.
+    """
+    import re
+
+    from .gates.static import StaticGate
+    from .parse import parse_kernel_source
+
+    m = re.fullmatch(r"cuda:sm(\d+)", entry.key.device)
+    if m is None:
+        return None
+    sources = entry.baseline_sources
+    kernels = {name: parse_kernel_source(name, src, "cuda") for name, src in sources.items()}
+    cand = entry.candidate(replaces=tuple(sources))
+    return StaticGate().check(cand, kernels, compile_target=("cuda", int(m.group(1)), 32))

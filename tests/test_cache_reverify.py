@@ -59,3 +59,59 @@ def test_stale_entry_that_fails_the_gates_is_retired(tmp_path, backend):
     assert "RETIRED" in out and "torch: recorded 2.7.0" in out, out
     assert KernelCache(tmp_path / "kc").lookup(key) is None, "a retired entry is never served again"
     assert any(Path(tmp_path / "kc").rglob("retired/*/entry.json"))
+
+
+def _store_for_gpu(tmp_path, backend, edit, device="cuda:sm90"):
+    problem_file = tmp_path / "softmax_problem.py"
+    problem_file.write_text(PROBLEM)
+    problem = build_problem(ProblemSpec.from_file(problem_file), backend.device)
+    cap = capture(problem.module, problem.example_inputs, backend=backend)
+    g = cap.graphs[0]
+    (name,) = g.kernels
+    cand = Candidate((name,), edit(g.kernels[name].source), configs=({"XBLOCK": 1, "num_warps": 2, "num_stages": 1},),
+                     origin="tuner")
+    perf = GateResult("performance", "pass", "recorded", {"speedup": 1.2, "ci_low": 1.1, "ci_high": 1.3,
+                                                           "measured": True})
+    res = CascadeResult((name,), cand.content_hash, (GateResult("static", "pass"), perf), "accepted")
+    env = dataclasses.replace(current_environment(), device=device, gpu_name="NVIDIA H200", compute_capability="9.0")
+    key = cache_key(g, (name,), input_signature(problem.example_inputs), device)
+    KernelCache(tmp_path / "kc").store_accepted(key, cand, [g.kernels[name]], res, problem_id=str(problem_file),
+                                                environment=env)
+
+
+def _verify(cache_dir) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", "cache", "--cache-dir", str(cache_dir),
+                           "verify"], capture_output=True, text=True, timeout=600)
+
+
+def test_entries_of_another_gpu_are_compile_checked_for_it(tmp_path, backend):
+    if backend.name != "cpu":
+        pytest.skip("the check for entries of a GPU this machine does not have")
+    _store_for_gpu(tmp_path, backend, lambda src: src)
+    proc = _verify(tmp_path / "kc")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "compiles" in proc.stdout and "for cuda:90:32" in proc.stdout and "1 compiles, 0 broken" in proc.stdout
+
+
+def test_a_committed_kernel_that_no_longer_compiles_fails_verify(tmp_path, backend):
+    if backend.name != "cpu":
+        pytest.skip("the check for entries of a GPU this machine does not have")
+
+    def broken(src):
+        line = next(ln for ln in src.splitlines() if "tl.store(" in ln)
+        return src.replace(line, line.replace("tl.store(", "tl.store(undefined_name + "), 1)
+
+    _store_for_gpu(tmp_path, backend, broken)
+    proc = _verify(tmp_path / "kc")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "BROKEN" in proc.stdout and "undefined_name" in proc.stdout
+
+
+def test_the_committed_cache_is_intact_and_compiles_for_its_gpu():
+    """CI without a GPU: every kernel in this repository's kernels_cache/ still compiles for its architecture."""
+    cache_dir = Path(__file__).resolve().parent.parent / "kernels_cache"
+    if not any(cache_dir.rglob("entry.json")):
+        pytest.skip("no committed cache entries")
+    proc = _verify(cache_dir)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert " 0 corrupt" in proc.stdout and " 0 broken" in proc.stdout
