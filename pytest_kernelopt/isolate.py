@@ -55,7 +55,7 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings) -> None:
             if op == "evaluate":
                 cands = [Candidate.from_json(c) for c in payload["candidates"]]
                 value = session.evaluate(cands if len(cands) > 1 else cands[0], perf=payload.get("perf", True),
-                                         seeds=payload.get("seeds"),
+                                         seeds=payload.get("seeds"), aot=payload.get("aot", True),
                                          progress=lambda stage: conn.send(("progress", stage))).to_json()
             elif op == "rank":
                 value = session.rank([Candidate.from_json(c) for c in payload])
@@ -225,11 +225,11 @@ class IsolatedEvaluator:
                 return ("crash", f"evaluation raised {value}", stage)
 
     def evaluate(self, candidate: Candidate | list[Candidate], perf: bool = True, seeds: int | None = None,
-                 progress: ProgressFn | None = None) -> CascadeResult:
+                 aot: bool = True, progress: ProgressFn | None = None) -> CascadeResult:
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         t0 = time.perf_counter()
         kind, value, stage = self._request("evaluate", {"candidates": [c.to_json() for c in cands], "perf": perf,
-                                                        "seeds": seeds},
+                                                        "seeds": seeds, "aot": aot},
                                            self.settings.timeout, progress)
         if kind == "result":
             return CascadeResult.from_json(value)

@@ -28,7 +28,7 @@ class Evaluator(Protocol):
     measures_time: bool
 
     def evaluate(self, candidate: Candidate | Sequence[Candidate], perf: bool = True,
-                 seeds: int | None = None) -> CascadeResult: ...
+                 seeds: int | None = None, aot: bool = True) -> CascadeResult: ...
 
     def rank(self, candidates: Sequence[Candidate]) -> tuple[float | None, list[float | None]]: ...
 
@@ -48,8 +48,8 @@ class LocalEvaluator:
         self.measures_time = session.backend.measures_time
         self._profile = None
 
-    def evaluate(self, candidate, perf: bool = True, seeds: int | None = None) -> CascadeResult:
-        return self.session.evaluate(candidate, perf=perf, seeds=seeds)
+    def evaluate(self, candidate, perf: bool = True, seeds: int | None = None, aot: bool = True) -> CascadeResult:
+        return self.session.evaluate(candidate, perf=perf, seeds=seeds, aot=aot)
 
     def rank(self, candidates):
         return self.session.rank(candidates)

@@ -192,7 +192,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             # an entry recorded on this very environment gets a quick re-check; a stale one the full cascade
             # (--kernelopt-perf judges regressions of the whole module below, against its own floor)
             res = evaluator.evaluate(cand, perf=on_gpu and bool(stale),
-                                     seeds=None if stale else settings.verify_seeds)
+                                     seeds=None if stale else settings.verify_seeds, aot=bool(stale))
             ok = res.decision in ("accepted", "verified")
             perf_gate = res.gate("performance")
             spd = perf_gate.numbers.get("speedup") if perf_gate is not None else entry.speedup

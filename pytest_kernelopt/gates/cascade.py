@@ -40,13 +40,16 @@ def _to_double(x: Any) -> Any:
     return x
 
 
-def static_gate_result(candidate: Candidate, captured: CapturedModule, backend: Backend) -> GateResult:
+def static_gate_result(candidate: Candidate, captured: CapturedModule, backend: Backend,
+                       aot: bool = True) -> GateResult:
     from .static import StaticGate
 
     graph, _ = captured.find(candidate.replaces[0])
     kernels = {n: graph.kernels[n] for n in candidate.replaces if n in graph.kernels}
     target: tuple | None = ("cuda", 90, 32)
-    if backend.name == "cuda":
+    if not aot:
+        target = None
+    elif backend.name == "cuda":
         from ..backends.aot import gpu_target_of_current_device
 
         target = gpu_target_of_current_device()
@@ -69,6 +72,7 @@ class EvaluationSession:
         self._truth: dict[int, RunResult] = {}
         self._fp64_module: Any = None
         self._seeds_override: int | None = None
+        self._aot = True
         self.dtype_name = "float32"
         first = self.baseline_run(self.seeds()[0])
         for t in flatten(first.outputs):
@@ -106,8 +110,12 @@ class EvaluationSession:
 
     # -- the cascade ----------------------------------------------------------------------
     def evaluate(self, candidate: Candidate | Sequence[Candidate], progress: ProgressFn | None = None,
-                 *, perf: bool = True, seeds: int | None = None) -> CascadeResult:
+                 *, perf: bool = True, seeds: int | None = None, aot: bool = True) -> CascadeResult:
+        """``seeds`` overrides the number of correctness seeds; ``aot=False`` skips the ahead-of-time compile
+        in the static gate (for a cached kernel compiled on this very environment before: the correctness
+        gate compiles it again anyway when it runs it)."""
         self._seeds_override = seeds
+        self._aot = aot
         try:
             return self._evaluate(candidate, progress, perf=perf)
         finally:
@@ -135,7 +143,7 @@ class EvaluationSession:
             return CascadeResult(kernels, chash, tuple(gates), decision, origin, time.perf_counter() - t0)
 
         say("gate:static")
-        statics = [static_gate_result(c, self.captured, self.backend) for c in cands]
+        statics = [static_gate_result(c, self.captured, self.backend, self._aot) for c in cands]
         failed = next((g for g in statics if not g.passed), None)
         if failed is not None or len(statics) == 1:
             gates.append(failed or statics[0])
