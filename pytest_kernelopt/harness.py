@@ -114,11 +114,17 @@ class Harness:
         return s.with_overrides(call_kwargs, source="fixture option")
 
     def progress(self, nodeid: str) -> Callable[[str], None]:
+        import contextlib
+
         tr = self.config.pluginmanager.get_plugin("terminalreporter")
+        capman = self.config.pluginmanager.get_plugin("capturemanager")
         start = time.perf_counter()
 
         def say(msg: str) -> None:
-            if tr is not None and self.config.getoption("verbose") >= 0:
+            if tr is None or self.config.getoption("verbose") < 0:
+                return
+            # shown live even while pytest captures the test's output (optimization can take minutes)
+            with capman.global_and_fixture_disabled() if capman is not None else contextlib.nullcontext():
                 tr.write_line(f"kernelopt [{time.perf_counter() - start:5.1f}s] {msg}")
 
         return say
@@ -138,9 +144,21 @@ class Harness:
 
         inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
         problem = problem_from_objects(module, inputs, nodeid, settings.base_seed)
+        say = self.progress(nodeid)
+        record = self._optimize_isolated(problem, settings, backend, nodeid, say)
         evaluator = LocalEvaluator(EvaluationSession(problem, settings, backend))
-        record = run_kernelopt(evaluator, settings, backend, name=nodeid, problem_id=nodeid,
-                               progress=self.progress(nodeid))
+        if record is None:
+            record = run_kernelopt(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
+        else:
+            # winners were judged in the worker; here each gets a quick re-check before it is put in place
+            kept = []
+            for cand in record.applied:
+                res = evaluator.evaluate(cand, perf=False, seeds=settings.verify_seeds, aot=False)
+                if res.decision in ("verified", "accepted"):
+                    kept.append(cand)
+                else:
+                    record.regressions.append(f"kernel accepted in the worker failed its re-check here: {res.reason}")
+            record.applied = kept
         from .substitute import apply_permanently
 
         if record.applied:
@@ -148,6 +166,30 @@ class Harness:
         self._finish(nodeid, record, record_property)
         return KernelOptResult(evaluator.session.captured, record.kernels, record.regressions, backend.name,
                                settings.mode, record.perf, settings)
+
+    def _optimize_isolated(self, problem: Any, settings: Settings, backend: Any, nodeid: str,
+                           say: Callable[[str], None]) -> Any:
+        """Optimize mode: search in a worker process, so a crashing candidate costs one candidate.
+
+        Needs a module (and inputs) that pickle; otherwise the search runs in
+        this process, and the progress line says so.
+        """
+        if settings.mode != "optimize" or not settings.isolate:
+            return None
+        if problem.spec is None:
+            say(f"{nodeid}: module does not pickle, so candidates are evaluated in this process (no isolation)")
+            return None
+        from .isolate import IsolatedEvaluator
+        from .session import run_kernelopt
+
+        evaluator = IsolatedEvaluator(problem.spec, settings)
+        try:
+            return run_kernelopt(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
+        except RuntimeError as e:  # the worker could not start (e.g. the module's class is not importable there)
+            say(f"{nodeid}: isolated worker unavailable ({str(e)[:200]}); evaluating in this process")
+            return None
+        finally:
+            evaluator.close()
 
     # -- problem files ----------------------------------------------------------------------
     def run_problem(self, nodeid: str, path: Path, settings: Settings,

@@ -311,3 +311,33 @@ def test_xdist_workers_share_the_cache(pytester, backend):
     for t in report["tests"]:
         assert [(k["kernel"], k["decision"]) for k in t["kernels"]] == [(name, "cached")]
     result.stdout.fnmatch_lines(["*= pytest-kernelopt =*", "*test_a.py::test_softmax*"])
+
+
+def test_fixture_optimize_mode_runs_candidates_in_a_worker(pytester, backend):
+    if backend.name != "cpu":
+        pytest.skip("checks the CPU path")
+    _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=2, max_candidates=1)")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt", "--kernelopt-cache-dir=kc")
+    result.assert_outcomes(passed=1)
+    out = result.stdout.str()
+    assert "evaluating in this process" not in out and "does not pickle" not in out, out[-3000:]
+    assert "'baseline_kept', 'baseline'" in out
+
+
+def test_fixture_with_an_unpicklable_module_says_it_is_not_isolated(pytester, backend):
+    if backend.name != "cpu":
+        pytest.skip("checks the CPU path")
+    pytester.makepyfile(test_local=textwrap.dedent('''
+        import torch
+
+        def test_local(kernelopt):
+            class Local(torch.nn.Module):  # a local class cannot be pickled by reference
+                def forward(self, x):
+                    return torch.relu(x * 2 + 1)
+            x = torch.randn(4, 16)
+            result = kernelopt(Local(), (x,), seeds=2, max_candidates=1)
+            torch.testing.assert_close(result.module(x), torch.relu(x * 2 + 1))
+    '''))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt", "--kernelopt-cache-dir=kc")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*does not pickle, so candidates are evaluated in this process (no isolation)*"])
