@@ -341,3 +341,23 @@ def test_fixture_with_an_unpicklable_module_says_it_is_not_isolated(pytester, ba
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt", "--kernelopt-cache-dir=kc")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*does not pickle, so candidates are evaluated in this process (no isolation)*"])
+
+
+def test_results_go_into_pytest_benchmark_storage(pytester):
+    pytester.makepyfile(test_bm=textwrap.dedent('''
+        import torch
+
+        def test_bm(kernelopt, benchmark):
+            x = torch.randn(4, 16)
+            result = kernelopt(torch.nn.Softmax(-1), (x,), seeds=2)
+            out = result.benchmark(benchmark, x, rounds=2, warmup_rounds=0)
+            torch.testing.assert_close(out, torch.softmax(x, -1))
+    '''))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--benchmark-autosave",
+                                           "--benchmark-storage=file://./bm")
+    result.assert_outcomes(passed=1)
+    saved = list((pytester.path / "bm").rglob("*.json"))
+    assert len(saved) == 1
+    bench = json.loads(saved[0].read_text())["benchmarks"][0]
+    assert bench["name"] == "test_bm" and bench["stats"]["rounds"] == 2
+    assert "kernelopt_kernels" in bench["extra_info"] and bench["extra_info"]["kernelopt_backend"] in ("cpu", "cuda")
