@@ -226,7 +226,7 @@ def capture(
     backend: Backend | str = "auto",
     options: dict[str, Any] | None = None,
     mode: str | None = None,
-    dynamic: bool | None = False,
+    dynamic: bool | None = None,
     seed: int = 0,
 ) -> CapturedModule:
     """Compile ``fn`` with Inductor, run it once on ``inputs`` and capture every graph.
@@ -250,7 +250,9 @@ def capture(
     opts = {**backend.inductor_options, **(options or {})}
     rec = _Recorder()
     torch._dynamo.reset()
-    compiled = torch.compile(fn, backend="inductor", options=opts, mode=mode, dynamic=dynamic)
+    # the same call a user makes (default dynamic, no empty option patch), so the baseline is what they get
+    # and the FX graph cache is shared with their own torch.compile of the module
+    compiled = torch.compile(fn, backend="inductor", options=opts or None, mode=mode, dynamic=dynamic)
     t0 = time.perf_counter()
     with _recording(rec):
         try:
