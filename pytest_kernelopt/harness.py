@@ -287,7 +287,7 @@ class Harness:
 
 
 def _record_to_json(r: Any) -> dict[str, Any]:
-    d = {f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.name != "applied"}
+    d = {f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.name not in ("applied", "outcome")}
     d["kernels"] = [dataclasses.asdict(k) for k in r.kernels]
     return d
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -45,37 +46,6 @@ def cache_key(graph: Any, names: tuple[str, ...], inputs: list, device: str) -> 
     return CacheKey.from_inputs([graph.kernels[n] for n in names], inputs, device)
 
 
-def optimize_with_cache(evaluator: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
-                        use_cache: bool = True, progress: ProgressFn | None = None) -> ProblemOutcome:
-    """Optimize the kernels that have no cache entry; record accepted kernels (and, on a GPU, kept baselines)."""
-    cache = None
-    device = device_key(backend)
-    if use_cache:
-        from .cache import KernelCache
-
-        cache = KernelCache(settings.cache_dir, strict=settings.strict_cache)
-    hits: dict[tuple[int, str], Any] = {}
-
-    def skip(graph: Any, kname: str) -> str | None:
-        if cache is None:
-            return None
-        entry = cache.lookup(cache_key(graph, (kname,), evaluator.inputs, device))
-        if entry is None:
-            return None
-        hits[(graph.index, kname)] = entry
-        if entry.is_baseline_kept:
-            return "cache: no candidate beat this kernel before (baseline kept)"
-        return f"cache: accepted kernel on record ({entry.summary()})"
-
-    transcripts = str(Path(settings.cache_dir).parent / ".kernelopt" / "transcripts" / name)
-    opt = Optimizer(evaluator, settings, name=name, progress=progress,
-                    agent_factory=agent_factory_for(evaluator, settings, transcripts))
-    outcome = opt.run(skip=skip)
-    if cache is not None and backend.measures_time:
-        _record(cache, evaluator, outcome, device, problem_id)
-    return outcome
-
-
 def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, problem_id: str) -> None:
     graphs = {g.index: g for g in evaluator.graphs}
     for k in outcome.kernels:
@@ -92,25 +62,24 @@ def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, pr
 
 def optimize_problem_file(path: str | Path, settings: Settings, backend: Backend, *, use_cache: bool = True,
                           progress: ProgressFn | None = None) -> ProblemOutcome:
+    """``kernelopt bench``: verify cached kernels and optimize the rest of one problem file."""
     from .problems import ProblemSpec
 
     spec = ProblemSpec.from_file(path)
     evaluator = make_evaluator(spec, settings, backend)
     try:
-        return optimize_with_cache(evaluator, settings, backend, name=spec.name, problem_id=str(path),
-                                   use_cache=use_cache, progress=progress)
+        record = run_kernelopt(evaluator, settings, backend, name=spec.name, problem_id=str(path),
+                               progress=progress, use_cache=use_cache)
     finally:
         evaluator.close()
-
-
-__all__ = ["KernelOutcome", "ProblemOutcome", "cache_key", "device_key", "make_evaluator", "optimize_problem_file",
-           "optimize_with_cache"]
+    if record.regressions:
+        raise RuntimeError("; ".join(record.regressions))
+    return record.outcome
 
 
 # --------------------------------------------------------------------------- the pytest-facing run
 
 
-from dataclasses import dataclass, field  # noqa: E402
 
 
 @dataclass
@@ -140,6 +109,7 @@ class RunRecord:
     seconds: float
     perf: dict[str, Any] | None = None
     proposer: str = ""
+    outcome: Any = None  # the optimizer's ProblemOutcome in optimize mode
 
 
 def _numbers_text(result: Any, settings: Settings) -> str:
@@ -156,8 +126,12 @@ def _numbers_text(result: Any, settings: Settings) -> str:
 
 
 def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
-                  progress: ProgressFn | None = None) -> RunRecord:
-    """Verify cached kernels (and, in optimize mode, search for new ones) for one module."""
+                  progress: ProgressFn | None = None, use_cache: bool = True) -> RunRecord:
+    """Verify cached kernels (and, in optimize mode, search for new ones) for one module.
+
+    Accepted kernels, and on a GPU the decisions to keep a baseline, are written
+    to the cache; ``use_cache=False`` neither reads nor writes it.
+    """
     import time
 
     from .cache import KernelCache
@@ -165,7 +139,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
     t0 = time.perf_counter()
     say = progress or (lambda _m: None)
     device = device_key(backend)
-    cache = KernelCache(settings.cache_dir, strict=settings.strict_cache)
+    cache = KernelCache(settings.cache_dir, strict=settings.strict_cache) if use_cache else None
     records: list[KernelRecord] = []
     applied: list[Any] = []
     regressions: list[str] = []
@@ -176,7 +150,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
         from .cache import current_environment
 
         env = current_environment()
-    for graph in evaluator.graphs:
+    for graph in evaluator.graphs if cache is not None else ():
         for kname, kernel in graph.kernels.items():
             entry = cache.lookup(cache_key(graph, (kname,), evaluator.inputs, device))
             if entry is None:
@@ -209,9 +183,10 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                 records.append(KernelRecord(kname, graph.index, kernel.kind, "regression", "cache", spd, ci,
                                             [res.failed_gate.gate] if res.failed_gate else [], note=msg))
     proposer = ""
+    outcome = None
     if settings.mode == "optimize":
         def skip(graph: Any, kname: str) -> str | None:
-            return "in the cache" if (graph.index, kname) in cached_names else None
+            return "in the cache (re-verified above)" if (graph.index, kname) in cached_names else None
 
         from .optimize import choose_proposer
 
@@ -220,7 +195,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
         opt = Optimizer(evaluator, settings, name=name, progress=progress,
                         agent_factory=agent_factory_for(evaluator, settings, transcripts))
         outcome = opt.run(skip=skip)
-        if on_gpu:
+        if on_gpu and cache is not None:
             _record(cache, evaluator, outcome, device, problem_id)
         for k in outcome.kernels:
             if k.decision == "skipped" and (k.graph, k.kernel) in cached_names:
@@ -238,7 +213,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
     if settings.perf:
         perf = _perf_check(evaluator, settings, applied, regressions)
     return RunRecord(name, backend.name, settings.mode, records, applied, regressions, time.perf_counter() - t0,
-                     perf, proposer)
+                     perf, proposer, outcome)
 
 
 def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressions: list[str]) -> dict[str, Any]:

@@ -343,7 +343,11 @@ def test_fixture_with_an_unpicklable_module_says_it_is_not_isolated(pytester, ba
     result.stdout.fnmatch_lines(["*does not pickle, so candidates are evaluated in this process (no isolation)*"])
 
 
-def test_results_go_into_pytest_benchmark_storage(pytester):
+def test_results_go_into_pytest_benchmark_storage(pytester, monkeypatch):
+    # when this suite itself runs under xdist, the inner run must not look like an xdist worker to
+    # pytest-benchmark (a worker leaves saving to its controller)
+    for var in ("PYTEST_XDIST_WORKER", "PYTEST_XDIST_WORKER_COUNT", "PYTEST_XDIST_TESTRUNUID"):
+        monkeypatch.delenv(var, raising=False)
     pytester.makepyfile(test_bm=textwrap.dedent('''
         import torch
 
