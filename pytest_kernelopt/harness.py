@@ -178,11 +178,16 @@ class Harness:
             # winners were judged in the worker; here each gets a quick re-check before it is put in place
             kept = []
             for cand in record.applied:
-                res = evaluator.evaluate(cand, perf=False, seeds=settings.verify_seeds, aot=False)
-                if res.decision in ("verified", "accepted"):
+                try:
+                    res = evaluator.evaluate(cand, perf=False, seeds=settings.verify_seeds, aot=False)
+                    reason = res.reason
+                    ok = res.decision in ("verified", "accepted")
+                except (KeyError, ValueError) as e:  # this process compiled the module differently
+                    ok, reason = False, f"{type(e).__name__}: {e}"
+                if ok:
                     kept.append(cand)
                 else:
-                    record.regressions.append(f"kernel accepted in the worker failed its re-check here: {res.reason}")
+                    record.regressions.append(f"kernel accepted in the worker failed its re-check here: {reason}")
             record.applied = kept
         from .substitute import apply_permanently
 
