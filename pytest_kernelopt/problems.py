@@ -76,6 +76,19 @@ def _to_device(obj: Any, device: str) -> Any:
     return obj
 
 
+CPU_MAX_NUMEL = int(os.environ.get("KERNELOPT_CPU_MAX_NUMEL", 4_000_000))
+
+
+def _check_interpreter_size(ref: str, inputs: tuple) -> None:
+    """The Triton interpreter runs about a million elements a second: refuse what would take hours."""
+    numel = sum(x.numel() for x in inputs if hasattr(x, "numel"))
+    if numel > CPU_MAX_NUMEL:
+        raise ProblemFormatError(
+            f"{ref}: inputs have {numel:,} elements, too many for the CPU backend (the Triton interpreter would "
+            f"take hours); run it on a GPU, shrink the problem, or raise KERNELOPT_CPU_MAX_NUMEL "
+            f"(now {CPU_MAX_NUMEL:,})")
+
+
 @dataclass(frozen=True)
 class ProblemSpec:
     """A picklable description of a module and how to draw its inputs.
@@ -162,6 +175,8 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
             example = draw(0)
         except Exception as e:
             raise ProblemFormatError(f"{spec.ref}: get_inputs() failed: {type(e).__name__}: {e}") from e
+        if device == "cpu":
+            _check_interpreter_size(spec.ref, example)
         return Problem(spec.name, model, example, draw, spec)
     if spec.kind == "pickle":
         import io

@@ -365,3 +365,13 @@ def test_results_go_into_pytest_benchmark_storage(pytester, monkeypatch):
     bench = json.loads(saved[0].read_text())["benchmarks"][0]
     assert bench["name"] == "test_bm" and bench["stats"]["rounds"] == 2
     assert "kernelopt_kernels" in bench["extra_info"] and bench["extra_info"]["kernelopt_backend"] in ("cpu", "cuda")
+
+
+def test_a_problem_too_large_for_the_interpreter_is_a_clear_error(pytester, backend):
+    if backend.name != "cpu":
+        pytest.skip("the CPU interpreter's size guard")
+    probs = pytester.mkdir("probs")
+    (probs / "huge.py").write_text(GOOD_PROBLEM.replace("torch.randn(4, 16)", "torch.randn(4096, 4096)"))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-problems", str(probs))
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*16,777,216 elements, too many for the CPU backend*"])

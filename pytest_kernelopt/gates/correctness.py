@@ -12,10 +12,13 @@ from .runner import poisoned_allocations, run_once
 class CorrectnessGate:
     """Candidate vs baseline on fresh inputs per seed.
 
-    Hard failures (shape, dtype, strides, NaN/Inf positions, returned zeros,
-    mutated inputs, nondeterminism, a crash) fail outright.  Disagreement
-    beyond the dtype tolerance is recorded as ``within_tolerance: False`` and
-    handed to the float64 gate, which alone may excuse it.
+    Hard failures (shape, dtype, strides, NaN/Inf positions, all zeros where
+    the baseline's output is too small to judge by atol, mutated inputs,
+    nondeterminism, a kernel that never ran, a crash) fail outright.  Any other
+    disagreement beyond the dtype tolerance -- wrong values of normal
+    magnitude included -- is recorded as ``within_tolerance: False`` and
+    handed to the float64 gate, which rejects it unless the candidate is at
+    least as close to the float64 truth as the baseline.
     """
 
     name = "correctness"
