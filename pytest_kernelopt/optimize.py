@@ -213,6 +213,9 @@ class Optimizer:
             tried.append(res)
             if res.accepted and (best is None or (res.speedup or 0) > (best[0].speedup or 0)):
                 best = (res, cands[i])
+        if base_ms is None:
+            return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner",
+                                 note="screening could not time the candidates (worker failure); baseline kept")
         note = (f"{len(cands)} configs screened (baseline {base_ms:.4f} ms), {len(ranked)} at least "
                 f"{s.min_speedup:g}x faster, {len(tried)} gated")
         if best is None:

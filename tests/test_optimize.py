@@ -1,0 +1,106 @@
+"""The optimizer's decisions with a scripted evaluator (the GPU path's logic, checked without a GPU)."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt.capture import capture  # noqa: E402
+from pytest_kernelopt.config import Settings  # noqa: E402
+from pytest_kernelopt.gates.results import CascadeResult, GateResult  # noqa: E402
+from pytest_kernelopt.optimize import Optimizer, choose_proposer  # noqa: E402
+from pytest_kernelopt.profile import KernelProfile, ModuleProfile  # noqa: E402
+
+
+class ScriptedEvaluator:
+    """Times and verdicts come from a script; the graphs are a real capture."""
+
+    measures_time = True
+    backend_name = "cuda"
+
+    def __init__(self, graphs, times, speedups, joint_ok=True):
+        self.graphs, self.times, self.speedups, self.joint_ok = graphs, times, speedups, joint_ok
+        self.evaluated = []
+
+    def profile(self):
+        ks = tuple(KernelProfile(n, g.index, g.kernels[n].kind, 1000, 10.0) for g in self.graphs for n in g.kernels)
+        return ModuleProfile("cuda", True, 100.0, ks)
+
+    def rank(self, cands):
+        return self.times(cands)
+
+    def evaluate(self, cand, perf=True, seeds=None, aot=True):
+        if isinstance(cand, list):
+            decision = "accepted" if self.joint_ok else "rejected"
+            gate = GateResult("performance", "pass" if self.joint_ok else "fail", "joint", {"speedup": 1.1})
+            return CascadeResult(tuple(n for c in cand for n in c.replaces), "joint", (gate,), decision, "joint")
+        self.evaluated.append(cand)
+        spd = self.speedups(cand)
+        ok = spd >= 1.05
+        gate = GateResult("performance", "pass" if ok else "fail", "scripted",
+                          {"speedup": spd, "ci_low": spd - 0.02, "ci_high": spd + 0.02, "measured": True})
+        return CascadeResult(cand.replaces, cand.content_hash, (gate,), "accepted" if ok else "rejected", cand.origin)
+
+
+@pytest.fixture(scope="module")
+def graphs(backend):
+    x = torch.randn(4, 64, device=backend.device)
+    return capture(lambda t: torch.cumsum(t.flip(1), 1).flip(1), (x,), backend=backend).graphs
+
+
+def test_only_configs_that_clear_the_bar_are_gated_and_the_fastest_accepted_wins(graphs):
+    screened: dict[str, float] = {}
+
+    def times(cands):  # baseline 1.0 ms; candidate i takes 1.0 - 0.01 * i ms
+        ts = [1.0 - 0.01 * i for i in range(len(cands))]
+        screened.update({c.content_hash: t for c, t in zip(cands, ts)})
+        return 1.0, ts
+
+    ev = ScriptedEvaluator(graphs, times, lambda c: 1.0 / screened[c.content_hash])
+    out = Optimizer(ev, Settings(min_speedup=1.05, proposer="tuner")).run()
+    assert out.proposer == "tuner" and ev.evaluated, "some candidates clear the bar and are gated"
+    # gated: only screened times below 1.0 / 1.05 ms, at most the three fastest per kernel
+    assert all(screened[c.content_hash] < 1.0 / 1.05 for c in ev.evaluated)
+    tuned = [k for k in out.kernels if k.tried]
+    assert tuned and all(len(k.tried) <= 3 for k in tuned)
+    for k in tuned:
+        assert k.proposer == "tuner" and k.decision == "accepted"
+        assert k.result.speedup == max(r.speedup for r in k.tried)  # the fastest gated winner is kept
+
+
+def test_nothing_faster_keeps_the_baseline_and_says_why(graphs):
+    ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [1.0] * len(cands)), lambda c: 1.0)
+    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    assert {k.decision for k in out.kernels} <= {"baseline_kept"} and ev.evaluated == []
+    assert all("0 at least 1.02x faster" in k.note for k in out.kernels if "screened" in k.note)
+    assert out.speedup == 1.0
+
+
+def test_a_failed_screening_keeps_the_baseline(graphs):
+    ev = ScriptedEvaluator(graphs, lambda cands: (None, [None] * len(cands)), lambda c: 2.0)
+    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    assert all(k.decision == "baseline_kept" for k in out.kernels)
+    assert any("screening could not time" in k.note for k in out.kernels)
+
+
+def test_winners_that_fail_together_keep_only_the_best(graphs):
+    if sum(len(g.kernels) for g in graphs) < 2:
+        pytest.skip("needs two kernels")
+    ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [0.5] * len(cands)), lambda c: 1.2, joint_ok=False)
+    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    accepted = [k for k in out.kernels if k.decision == "accepted"]
+    assert out.joint is not None and not out.joint.accepted
+    assert len(accepted) == 1
+    assert any("the combination with other winners failed" in k.note for k in out.kernels)
+
+
+def test_proposer_choice(monkeypatch):
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "KERNELOPT_MODEL", "OPENAI_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    assert choose_proposer(Settings()) == "tuner"
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    assert choose_proposer(Settings()) == "tuner", "an endpoint without a model is not enough"
+    monkeypatch.setenv("KERNELOPT_MODEL", "m")
+    assert choose_proposer(Settings()) == "agents"
+    assert choose_proposer(Settings(proposer="none")) == "none"
