@@ -11,6 +11,7 @@ kernels are ordered by the bytes they touch instead.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -33,6 +34,7 @@ class KernelProfile:
     share: float | None = None
     roofline_fraction: float | None = None
     bottleneck: str = "unknown"
+    flops: int = 0  # estimated: arithmetic operations per element times the largest tensor's elements
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,26 @@ def arg_bytes(trace: Any) -> int:
     return total
 
 
+_ARITH = re.compile(r"(?<![=<>!])[-+*/](?!=)|\b(?:tl_math|libdevice|tl)\.(?:exp2?|log2?|sqrt|rsqrt|erf|tanh|sin|cos|"
+                    r"sigmoid|maximum|minimum|where|fma|pow|abs)\b|triton_helpers\.(?:maximum|minimum|max2|min2)\b|"
+                    r"\btl\.(?:sum|max|min|cumsum|reduce|dot)\b")
+
+
+def estimate_flops(source: str, trace: Any) -> int:
+    """A rough FLOP count: arithmetic operations on ``tmp`` values per element, times the largest tensor.
+
+    Index arithmetic is excluded (only lines assigning ``tmpN`` count).  It is an
+    estimate for ranking and roofline placement, not a measurement.
+    """
+    ops = 0
+    for line in source.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("tmp") and "=" in stripped and "tl.load" not in stripped:
+            ops += len(_ARITH.findall(stripped.split("=", 1)[1]))
+    largest = max((math.prod(s) for s in trace.arg_shapes if s is not None), default=0) if trace else 0
+    return ops * largest
+
+
 def hardware_facts(device: str) -> dict[str, Any]:
     if device != "cuda":
         return {"device": "cpu (Triton interpreter)", "note": "no GPU: timings and rooflines unavailable"}
@@ -96,7 +118,8 @@ def profile_module(session: Any, iterations: int = 5) -> ModuleProfile:
     facts = hardware_facts(session.backend.name)
     if not session.backend.measures_time:
         kernels = tuple(KernelProfile(name, g.index, g.kernels[name].kind,
-                                      arg_bytes(traces[(g.index, name)]) if (g.index, name) in traces else 0)
+                                      arg_bytes(traces[(g.index, name)]) if (g.index, name) in traces else 0,
+                                      flops=estimate_flops(g.kernels[name].source, traces.get((g.index, name))))
                         for g, name in cap.triton_kernels)
         return ModuleProfile("cpu", False, None, kernels, None, facts,
                              "no timings on CPU: kernels ordered by the bytes they touch")
@@ -134,9 +157,13 @@ def profile_module(session: Any, iterations: int = 5) -> ModuleProfile:
         t_us = sum(v for k, v in per_name.items() if k == name or k.startswith(name + "_") or k.endswith(name))
         triton_total += t_us
         b = arg_bytes(traces[(g.index, name)]) if (g.index, name) in traces else 0
-        roof = (b / (bw * 1e3)) / t_us if (bw and t_us > 0) else None
+        flops = estimate_flops(g.kernels[name].source, traces.get((g.index, name)))
+        peak = facts.get("fp32_tflops")
+        # roofline time: the larger of moving the bytes and doing the (estimated) arithmetic
+        floor_us = max(b / (bw * 1e3) if bw else 0.0, flops / (peak * 1e6) if peak else 0.0)
+        roof = floor_us / t_us if (floor_us and t_us > 0) else None
         kernels.append(KernelProfile(name, g.index, g.kernels[name].kind, b, t_us,
-                                     t_us / call_us if call_us else None, roof, _classify(t_us, roof)))
+                                     t_us / call_us if call_us else None, roof, _classify(t_us, roof), flops))
     all_kernels = sum(per_name.values())
     return ModuleProfile("cuda", True, call_us, tuple(kernels), max(0.0, all_kernels - triton_total), facts,
                          "torch.profiler device times; share = kernel time / whole compiled call (CUDA events)")
