@@ -8,7 +8,7 @@ from typing import Any, Callable
 
 from .backends import Backend
 from .config import Settings
-from .optimize import KernelOutcome, LocalEvaluator, Optimizer, ProblemOutcome, agent_factory_for
+from .optimize import LocalEvaluator, Optimizer, ProblemOutcome, agent_factory_for
 
 ProgressFn = Callable[[str], None]
 

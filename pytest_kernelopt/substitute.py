@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import threading
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from .candidate import Candidate, LaunchSpec
 from .errors import SubstitutionError

@@ -104,3 +104,34 @@ def test_proposer_choice(monkeypatch):
     monkeypatch.setenv("KERNELOPT_MODEL", "m")
     assert choose_proposer(Settings()) == "agents"
     assert choose_proposer(Settings(proposer="none")) == "none"
+
+
+def test_timed_sample_of_a_training_module_runs_the_backward_kernels(backend):
+    """The performance gate times forward and backward for training, so backward candidates really run."""
+    from types import SimpleNamespace
+
+    from pytest_kernelopt.gates.perf import module_call
+
+    module = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.GELU()).to(backend.device)
+    x = torch.randn(4, 16, device=backend.device, requires_grad=True)
+    cap = capture(module, (x,), training=True, backend=backend)
+    backward = next(g for g in cap.graphs if g.role == "backward")
+    launched = []
+    ns = cap.namespaces[backward.index]
+    name = next(iter(backward.kernels))
+    real = ns[name]
+
+    class Spy:
+        def run(self, *a, **k):
+            launched.append(name)
+            return real.run(*a, **k)
+
+    ns[name] = Spy()
+    try:
+        for training, expected in ((False, 0), (True, 1)):
+            launched.clear()
+            session = SimpleNamespace(captured=cap, training=training)
+            module_call(session, [(x,)])(0)
+            assert len(launched) == expected, (training, launched)
+    finally:
+        ns[name] = real

@@ -18,6 +18,27 @@ from .results import GateResult
 FLUSH_BYTES = 256 * 1024 * 1024
 
 
+def module_call(session: Any, inputs: list[tuple]) -> Callable[[int], Any]:
+    """What one timed sample runs: the forward pass, or forward and backward for a training module."""
+    import torch
+
+    fn = session.captured.compiled
+    if not session.training:
+        def forward(i: int):
+            with torch.no_grad():
+                fn(*inputs[i])
+
+        return forward
+    from ..capture import backward_inputs
+
+    def step(i: int):
+        out = fn(*inputs[i])
+        outs, grads = backward_inputs(out, 0)
+        torch.autograd.backward(outs, grads)
+
+    return step
+
+
 def bootstrap_speedup(base: list[float], cand: list[float], confidence: float, *, resamples: int = 2000,
                       seed: int = 0) -> tuple[float, float, float]:
     """Ratio of medians (baseline / candidate) and its paired-bootstrap interval."""
@@ -97,16 +118,10 @@ class PerfGate:
                           f"{s.min_speedup:g}", numbers)
 
     def measure(self, session: Any, swap: Any) -> tuple[list[float], list[float]]:
-        import torch
-
         s = session.settings
         n_inputs = 3
         inputs = [session.inputs(1000 + k) for k in range(n_inputs)]
-        fn = session.captured.compiled
-
-        def call(i: int):
-            with torch.no_grad():
-                fn(*inputs[i])
+        call = module_call(session, inputs)
 
         try:
             base, cand = time_interleaved([(swap.off, call), (swap.on, call)], n_inputs, s.perf_samples,
@@ -131,11 +146,7 @@ def rank_candidates(session: Any, candidates: list, samples: int) -> tuple[float
         except Exception:
             swaps.append(None)
     inputs = [session.inputs(2000 + k) for k in range(3)]
-    fn = session.captured.compiled
-
-    def call(i: int):
-        with torch.no_grad():
-            fn(*inputs[i])
+    call = module_call(session, inputs)
 
     for k, swap in enumerate(swaps):  # a config that fails to compile or launch is dropped, not timed
         if swap is None:
