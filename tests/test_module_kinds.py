@@ -51,6 +51,33 @@ class Gelu(torch.nn.Module):
         return torch.nn.functional.gelu(x) * x.sigmoid()
 
 
+class GraphBreak(torch.nn.Module):
+    def forward(self, x):
+        y = torch.relu(x) + 1
+        torch._dynamo.graph_break()
+        return torch.softmax(y, -1)
+
+
+class DictOut(torch.nn.Module):
+    def forward(self, x):
+        return {"a": x.sin() * 2, "b": x.sum(-1)}
+
+
+class ScalarIn(torch.nn.Module):
+    def forward(self, x, s):
+        return torch.tanh(x * s)
+
+
+class Log(torch.nn.Module):
+    def forward(self, x):
+        return torch.log(x) * 2  # NaN where x < 0: positions must match, values are not compared
+
+
+def _conv_channels_last():
+    return torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.ReLU()).to(
+        memory_format=torch.channels_last)
+
+
 def _mlp():
     return torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.GELU(), torch.nn.LayerNorm(16))
 
@@ -65,6 +92,13 @@ CASES = {
     "bf16": (Gelu, lambda: (torch.randn(4, 16, dtype=torch.bfloat16),), False),
     "fp16": (Gelu, lambda: (torch.randn(4, 16, dtype=torch.float16),), False),
     "training-step": (_mlp, lambda: (torch.randn(4, 16, requires_grad=True),), True),
+    "graph-break": (GraphBreak, lambda: (torch.randn(4, 8),), False),
+    "dict-output": (DictOut, lambda: (torch.randn(4, 8),), False),
+    "scalar-input": (ScalarIn, lambda: (torch.randn(4, 8), 0.5), False),
+    "nan-output": (Log, lambda: (torch.randn(4, 8),), False),
+    "channels-last": (_conv_channels_last, lambda: (torch.randn(2, 3, 5, 5).to(memory_format=torch.channels_last),),
+                      False),
+    "transposed-input": (Log, lambda: (torch.rand(8, 4).t(),), False),
 }
 
 
@@ -73,7 +107,7 @@ def test_baseline_kernels_pass_their_own_cascade(name, backend):
     factory, inputs, training = CASES[name]
     torch.manual_seed(0)
     module = factory().to(backend.device)
-    args = tuple(x.to(backend.device) for x in inputs())
+    args = tuple(x.to(backend.device) if isinstance(x, torch.Tensor) else x for x in inputs())
     session = EvaluationSession(problem_from_objects(module, args, name), Settings(seeds=2, training=training),
                                 backend)
     assert session.captured.triton_kernels, "nothing to check"
