@@ -375,3 +375,26 @@ def test_a_problem_too_large_for_the_interpreter_is_a_clear_error(pytester, back
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-problems", str(probs))
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*16,777,216 elements, too many for the CPU backend*"])
+
+
+def test_training_through_the_marker_checks_the_backward_graph(pytester):
+    pytester.makepyfile(test_train=textwrap.dedent('''
+        import pytest, torch
+
+        @pytest.mark.kernelopt(training=True, seeds=2, max_candidates=1)
+        def test_train(kernelopt):
+            torch.manual_seed(0)
+            m = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.GELU(), torch.nn.LayerNorm(16))
+            x = torch.randn(4, 16, requires_grad=True)
+            result = kernelopt(m, (x,))
+            out = result.module(x)
+            out.sum().backward()
+            assert x.grad is not None and torch.isfinite(x.grad).all()
+    '''))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt", "--kernelopt-cache-dir=kc",
+                                           "--kernelopt-report=r.json")
+    result.assert_outcomes(passed=1)
+    report = json.loads((pytester.path / "r.json").read_text())
+    kernels = [k["kernel"] for k in report["tests"][0]["kernels"]]
+    assert any("backward" in k for k in kernels), kernels  # the backward graph's kernels were searched too
+    assert {k["decision"] for k in report["tests"][0]["kernels"]} <= {"baseline_kept", "accepted"}
