@@ -234,6 +234,8 @@ class Harness:
                                    progress=self.progress(nodeid))
         finally:
             evaluator.close()
+            del evaluator
+            _release_memory()
         self._finish(nodeid, record, record_property)
         return record
 
@@ -289,6 +291,18 @@ class Harness:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(json.dumps(doc, indent=2, default=str))
+
+
+def _release_memory() -> None:
+    """One problem's tensors at a time: a benchmark problem's inputs can be gigabytes."""
+    import gc
+
+    import torch
+
+    torch._dynamo.reset()
+    gc.collect()
+    if torch.cuda.is_available():
+        torch.cuda.empty_cache()
 
 
 def _record_to_json(r: Any) -> dict[str, Any]:
