@@ -33,27 +33,35 @@ def get_init_inputs():
 '''
 
 
-def test_stale_entry_that_fails_the_gates_is_retired(tmp_path, backend):
+def _store(tmp_path, backend, edit, *, device=None, configs=(), **environment):
+    """Capture a softmax problem file and store ``edit(kernel source)`` as an accepted entry for it."""
     problem_file = tmp_path / "softmax_problem.py"
     problem_file.write_text(PROBLEM)
     problem = build_problem(ProblemSpec.from_file(problem_file), backend.device)
     cap = capture(problem.module, problem.example_inputs, backend=backend)
     g = cap.graphs[0]
     (name,) = g.kernels
-    src = g.kernels[name].source
+    cand = Candidate((name,), edit(g.kernels[name].source), configs=tuple(configs), origin="tuner")
+    perf = GateResult("performance", "pass", "recorded", {"speedup": 1.2, "ci_low": 1.1, "ci_high": 1.3,
+                                                           "measured": True})
+    res = CascadeResult((name,), cand.content_hash, (GateResult("static", "pass"), perf), "accepted")
+    device = device or device_key(backend)
+    env = dataclasses.replace(current_environment(), device=device, **environment)
+    key = cache_key(g, (name,), input_signature(problem.example_inputs), device)
+    KernelCache(tmp_path / "kc").store_accepted(key, cand, [g.kernels[name]], res, problem_id=str(problem_file),
+                                                environment=env)
+    return key
+
+
+def _times_two(src):
     line = next(ln for ln in src.splitlines() if "tl.store(" in ln)
     value = line.split(",")[1].strip()
-    wrong = Candidate((name,), src.replace(line, line.replace(f", {value},", f", {value} * 2.0,")), origin="tuner")
-    recorded = GateResult("performance", "pass", "recorded", {"speedup": 1.2, "ci_low": 1.1, "ci_high": 1.3,
-                                                               "measured": True})
-    accepted = CascadeResult((name,), wrong.content_hash, (GateResult("static", "pass"), recorded), "accepted")
-    old_env = dataclasses.replace(current_environment(), torch="2.7.0")  # recorded under another torch: stale
-    cache = KernelCache(tmp_path / "kc")
-    key = cache_key(g, (name,), input_signature(problem.example_inputs), device_key(backend))
-    cache.store_accepted(key, wrong, [g.kernels[name]], accepted, problem_id=str(problem_file), environment=old_env)
+    return src.replace(line, line.replace(f", {value},", f", {value} * 2.0,"))
 
-    proc = subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", "cache", "--cache-dir", str(tmp_path / "kc"),
-                           "verify"], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+
+def test_stale_entry_that_fails_the_gates_is_retired(tmp_path, backend):
+    key = _store(tmp_path, backend, _times_two, torch="2.7.0")  # recorded under another torch: stale
+    proc = _verify(tmp_path / "kc")
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
     assert "RETIRED" in out and "torch: recorded 2.7.0" in out, out
@@ -61,22 +69,9 @@ def test_stale_entry_that_fails_the_gates_is_retired(tmp_path, backend):
     assert any(Path(tmp_path / "kc").rglob("retired/*/entry.json"))
 
 
-def _store_for_gpu(tmp_path, backend, edit, device="cuda:sm90"):
-    problem_file = tmp_path / "softmax_problem.py"
-    problem_file.write_text(PROBLEM)
-    problem = build_problem(ProblemSpec.from_file(problem_file), backend.device)
-    cap = capture(problem.module, problem.example_inputs, backend=backend)
-    g = cap.graphs[0]
-    (name,) = g.kernels
-    cand = Candidate((name,), edit(g.kernels[name].source), configs=({"XBLOCK": 1, "num_warps": 2, "num_stages": 1},),
-                     origin="tuner")
-    perf = GateResult("performance", "pass", "recorded", {"speedup": 1.2, "ci_low": 1.1, "ci_high": 1.3,
-                                                           "measured": True})
-    res = CascadeResult((name,), cand.content_hash, (GateResult("static", "pass"), perf), "accepted")
-    env = dataclasses.replace(current_environment(), device=device, gpu_name="NVIDIA H200", compute_capability="9.0")
-    key = cache_key(g, (name,), input_signature(problem.example_inputs), device)
-    KernelCache(tmp_path / "kc").store_accepted(key, cand, [g.kernels[name]], res, problem_id=str(problem_file),
-                                                environment=env)
+def _store_for_gpu(tmp_path, backend, edit):
+    return _store(tmp_path, backend, edit, device="cuda:sm90", gpu_name="NVIDIA H200", compute_capability="9.0",
+                  configs=({"XBLOCK": 1, "num_warps": 2, "num_stages": 1},))
 
 
 def _verify(cache_dir) -> subprocess.CompletedProcess:
