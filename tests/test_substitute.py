@@ -13,6 +13,7 @@ from pytest_kernelopt.capture import capture  # noqa: E402
 from pytest_kernelopt.errors import SubstitutionError, TritonOOBError  # noqa: E402
 from pytest_kernelopt.graph import source_hash  # noqa: E402
 from pytest_kernelopt.substitute import (  # noqa: E402
+    KernelSwap,
     apply_permanently,
     load_wrapper,
     run_wrapper,
@@ -151,14 +152,14 @@ def test_fusion_candidate_replaces_a_run_with_one_kernel(backend):
         with torch.no_grad(), swapped(cap, [Candidate((first, last), FUSED, launch=spec)]):
             cap(x)
     rnumel_ref = next(f"{first}.{p}" for p in p_first if p.startswith("r"))
-    xnumel_ref = f"{first}.xnumel"
+    # the grid is an expression over the fused kernel's own parameters (rnumel * 0 + 4 rows here)
     spec = LaunchSpec(kernel="fused_reverse_cumsum", args=(f"{first}.in_ptr0", f"{last}.out_ptr0", rnumel_ref),
                       grid="(cdiv(rnumel * 0 + 4, 1),)", num_warps=4, constexprs={"RBLOCK": 64})
-    with torch.no_grad():
-        with swapped(cap, [Candidate((first, last), FUSED, launch=spec)]) as fused:
-            out = fused(x)
+    swap = KernelSwap(cap, [Candidate((first, last), FUSED, launch=spec)])
+    with torch.no_grad(), swap.applied():
+        out = cap(x)
     torch.testing.assert_close(out, module(x), rtol=1e-4, atol=1e-4)
-    assert xnumel_ref  # the first kernel's xnumel is available too, for grids that need it
+    assert swap.launches == 2, "both replaced launch sites went through the fusion launcher"
 
 
 def test_fusion_of_non_contiguous_kernels_is_refused(backend):
