@@ -109,6 +109,7 @@ class _Recorder:
         self.traces: list[tuple[dict, LaunchTrace]] = []
         self.phases: dict[int, bool] = {}  # id(namespace) -> first launched during backward
         self.backward = False
+        self._files: list[tuple[dict, str]] | None = None  # read after the run, when every launch is recorded
 
     def save_output_code(self, code: str) -> None:
         is_backward = False
@@ -123,27 +124,42 @@ class _Recorder:
         self.phases.setdefault(id(namespace), self.backward)
         self.traces.append((namespace, trace_launch(autotuner, args, kwargs)))
 
+    def namespace_files(self) -> list[tuple[dict, str]]:
+        """Each wrapper module that ran, once, with the text of the file it was loaded from (read once)."""
+        if self._files is None:
+            self._files = []
+            seen: set[int] = set()
+            for ns, _ in self.traces:
+                if id(ns) in seen:
+                    continue
+                seen.add(id(ns))
+                path = ns.get("__file__")
+                if not path:
+                    continue
+                try:
+                    with open(path) as f:
+                        self._files.append((ns, f.read()))
+                except OSError:
+                    continue
+        return self._files
+
     def cached_codes(self) -> list[tuple[str, bool]]:
         """Wrappers served by the FX graph cache: no codegen ran, but their modules ran, from files."""
         known = {c.strip() for c, _ in self.codes}
         out: list[tuple[str, bool]] = []
-        seen: set[int] = set()
-        for ns, _ in self.traces:
-            if id(ns) in seen:
-                continue
-            seen.add(id(ns))
-            path = ns.get("__file__")
-            if not path:
-                continue
-            try:
-                with open(path) as f:
-                    text = f.read()
-            except OSError:
-                continue
+        for ns, text in self.namespace_files():
             if text.strip() not in known and "def call(" in text:
                 known.add(text.strip())
                 out.append((text, self.phases.get(id(ns), False)))
         return out
+
+    def namespace_for(self, graph: KernelGraph) -> dict | None:
+        """The live module dict whose file holds exactly this graph's wrapper source."""
+        source = graph.source.strip()
+        for ns, text in self.namespace_files():
+            if all(k in ns for k in graph.kernels) and (text.strip() == source or source in text):
+                return ns
+        return None
 
 
 def trace_launch(autotuner: Any, args: tuple, kwargs: dict) -> LaunchTrace:
@@ -198,24 +214,6 @@ def _recording(rec: _Recorder):
     finally:
         GraphLowering.save_output_code = orig_save
         CachingAutotuner.run = orig_run
-
-
-def _namespace_for(graph: KernelGraph, recorded: list[tuple[dict, LaunchTrace]]) -> dict | None:
-    """The live module dict whose file holds exactly this graph's wrapper source."""
-    seen: set[int] = set()
-    for ns, _ in recorded:
-        if id(ns) in seen:
-            continue
-        seen.add(id(ns))
-        path = ns.get("__file__")
-        if not path or not all(k in ns for k in graph.kernels):
-            continue
-        with contextlib.suppress(OSError):
-            with open(path) as f:
-                text = f.read()
-            if text.strip() == graph.source.strip() or graph.source.strip() in text:
-                return ns
-    return None
 
 
 def capture(
@@ -281,7 +279,7 @@ def capture(
     n_fwd = n_bwd = 0
     for i, (code, is_bwd) in enumerate(rec.codes):
         g = parse_output_code(code, index=i, role="inference", torch_version=version)
-        ns = _namespace_for(g, rec.traces) if g.kernels else None
+        ns = rec.namespace_for(g) if g.kernels else None
         # a graph is backward if its kernels first ran during the backward call (AOTAutograd may compile
         # the backward graph early, or serve it from its cache, so the compile-time flag is not enough)
         is_bwd = is_bwd or (ns is not None and rec.phases.get(id(ns), False))
