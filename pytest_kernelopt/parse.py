@@ -220,10 +220,3 @@ def parse_output_code(wrapper: str, *, index: int = 0, role: str = "forward",
         other_kernels=tuple(others),
     )
 
-
-def kernel_literal_span(wrapper: str, kernel: str) -> tuple[int, int]:
-    defs, _ = find_kernel_defs(wrapper)
-    if kernel not in defs:
-        raise KeyError(kernel)
-    d = defs[kernel]
-    return d.literal_start, d.literal_end
