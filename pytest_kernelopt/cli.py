@@ -154,14 +154,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "cache":
         from .cli_cache import run_cache
+        from .session import reverify_entry
 
-        def reverify(entry):
-            from .config import Settings
-            from .session import reverify_entry
-
-            return reverify_entry(entry, Settings(mode="verify"))
-
-        return run_cache(args, reverify=reverify)
+        return run_cache(args, reverify=reverify_entry)
     return int(args.func(args) or 0)
 
 

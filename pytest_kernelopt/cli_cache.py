@@ -261,7 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "cache":
         parser.print_help(sys.stderr)
         return 2
-    return run_cache(args)
+    from .session import reverify_entry
+
+    return run_cache(args, reverify=reverify_entry)
 
 
 if __name__ == "__main__":

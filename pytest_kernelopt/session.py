@@ -236,7 +236,7 @@ def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressi
     return n
 
 
-def reverify_entry(entry: Any, settings: Settings, say: ProgressFn = print) -> Any:
+def reverify_entry(entry: Any, settings: Settings | None = None, say: ProgressFn = print) -> Any:
     """Re-run a stale accepted cache entry through the full cascade on this machine.
 
     Possible only for entries recorded from a problem file that still exists:
@@ -245,6 +245,7 @@ def reverify_entry(entry: Any, settings: Settings, say: ProgressFn = print) -> A
     too, on a GPU).  Returns the CascadeResult, or None when it cannot be
     re-run here (the caller then leaves the entry stale and says so).
     """
+    settings = settings or Settings(mode="verify")
     path = Path(entry.problem_id)
     if not entry.is_accepted:
         say(f"            {entry.digest[:12]}: a kept baseline is re-decided by running the search again "
