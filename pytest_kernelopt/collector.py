@@ -23,6 +23,8 @@ class ProblemFile(pytest.File):
         from .errors import ProblemFormatError
         from .problems import load_problem_module
 
+        # the backend's environment first: a problem file may size its inputs by it at import
+        self.config.stash[HARNESS_KEY].prepare()
         try:
             load_problem_module(self.path)
         except ProblemFormatError as e:

@@ -57,6 +57,7 @@ class Settings:
     proposer: str = "auto"  # auto | agents | tuner | none
     model: str | None = None
     training: bool = False
+    ncu: bool = True  # Nsight Compute metrics in the profile when ncu is installed (GPU only)
     report: str | None = None
     perf: bool = False
 
@@ -139,6 +140,7 @@ FIELDS: dict[str, str] = {
     "proposer": "auto (agents if an LLM is configured, else the offline tuner), agents, tuner, or none",
     "model": "LLM model name for the agents (also OPENAI_MODEL / KERNELOPT_MODEL)",
     "training": "also capture and check the backward graph",
+    "ncu": "add Nsight Compute metrics to the profile when ncu is installed (GPU, optimize mode; one extra process)",
     "report": "write a JSON report to this path",
     "perf": "re-measure each module against its compiled baseline and fail on regression",
 }

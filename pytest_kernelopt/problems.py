@@ -155,7 +155,8 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
 
     if spec.kind == "file":
         if device == "cpu":
-            # the bundled examples shrink to interpreter-friendly sizes (see examples/problems/_scale.py)
+            # the bundled examples shrink to interpreter-friendly sizes (see examples/problems/_scale.py);
+            # set by the CPU backend's prepare() too, which the collector runs before importing the file
             os.environ.setdefault("KERNELOPT_PROBLEM_SCALE", "small")
         mod = load_problem_module(spec.ref)
         torch.manual_seed(seed)
@@ -166,9 +167,23 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
             raise ProblemFormatError(f"{spec.ref}: Model(*get_init_inputs()) failed: {type(e).__name__}: {e}") from e
         model = model.to(device).eval() if hasattr(model, "to") else model
 
+        on_device = [device != "cpu"]
+
         def draw(s: int) -> tuple:
             torch.manual_seed(seed + 1000 + s)
-            inputs = mod.get_inputs()
+            inputs = None
+            if on_device[0]:
+                # tensors made without a device argument are made on the GPU: a problem's inputs can be
+                # gigabytes, which the CPU generator takes seconds to fill.  A get_inputs() that needs CPU
+                # tensors (numpy, a CPU generator) fails here once and is drawn on the CPU from then on.
+                try:
+                    with torch.device(device):
+                        inputs = mod.get_inputs()
+                except Exception:
+                    on_device[0] = False
+                    torch.manual_seed(seed + 1000 + s)
+            if inputs is None:
+                inputs = mod.get_inputs()
             return tuple(_to_device(list(inputs) if isinstance(inputs, tuple) else inputs, device))
 
         try:

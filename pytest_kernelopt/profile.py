@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 # Measured on this project's H200 (device-to-device copy, bytes read + written): see README.
@@ -35,6 +35,7 @@ class KernelProfile:
     roofline_fraction: float | None = None
     bottleneck: str = "unknown"
     flops: int = 0  # estimated: arithmetic operations per element times the largest tensor's elements
+    ncu: dict[str, float] | None = None  # Nsight Compute metrics (see pytest_kernelopt.ncu), when collected
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class ModuleProfile:
     extern_us: float | None = None
     hardware: dict[str, Any] = field(default_factory=dict)
     note: str = ""
+    ncu_note: str = ""
 
     def hottest_first(self) -> list[KernelProfile]:
         key = (lambda k: -(k.time_us or 0.0)) if self.has_timings else (lambda k: -k.bytes)
@@ -111,6 +113,36 @@ def _classify(time_us: float, roofline: float | None) -> str:
     return "under-utilised (occupancy, serialisation or compute)"
 
 
+def _classify_ncu(m: dict[str, float]) -> str:
+    """Bottleneck class from measured counters (preferred over the estimate when ncu ran)."""
+    dram, sm = m.get("dram_throughput_pct", 0.0), m.get("sm_throughput_pct", 0.0)
+    occ = m.get("achieved_occupancy_pct")
+    if m.get("duration_ns", 1e9) / max(m.get("launches", 1.0), 1.0) < 8000:
+        return "launch/latency-bound (tiny kernel)"
+    if dram >= 70:
+        return f"memory-bound, near the roofline (ncu: DRAM {dram:.0f}% of peak)"
+    if sm >= 70:
+        return f"compute-bound (ncu: SM {sm:.0f}% of peak)"
+    if occ is not None and occ < 25:
+        return f"under-utilised: low occupancy (ncu: {occ:.0f}% achieved, DRAM {dram:.0f}%, SM {sm:.0f}%)"
+    return f"under-utilised: latency or serialisation (ncu: DRAM {dram:.0f}%, SM {sm:.0f}%)"
+
+
+def with_ncu(profile: ModuleProfile, report: Any) -> ModuleProfile:
+    """Attach Nsight Compute metrics: measured DRAM bytes, roofline fraction from DRAM throughput, class."""
+    if not report.available:
+        return replace(profile, ncu_note=report.note)
+    kernels = []
+    for k in profile.kernels:
+        m = report.for_kernel(k.kernel)
+        if m is None:
+            kernels.append(k)
+            continue
+        roof = m["dram_throughput_pct"] / 100.0 if "dram_throughput_pct" in m else k.roofline_fraction
+        kernels.append(replace(k, ncu=m, roofline_fraction=roof, bottleneck=_classify_ncu(m)))
+    return replace(profile, kernels=tuple(kernels), ncu_note=report.note)
+
+
 def profile_module(session: Any, iterations: int = 5) -> ModuleProfile:
     """Profile the captured module of an :class:`EvaluationSession`."""
     cap = session.captured
@@ -165,5 +197,12 @@ def profile_module(session: Any, iterations: int = 5) -> ModuleProfile:
         kernels.append(KernelProfile(name, g.index, g.kernels[name].kind, b, t_us,
                                      t_us / call_us if call_us else None, roof, _classify(t_us, roof), flops))
     all_kernels = sum(per_name.values())
-    return ModuleProfile("cuda", True, call_us, tuple(kernels), max(0.0, all_kernels - triton_total), facts,
-                         "torch.profiler device times; share = kernel time / whole compiled call (CUDA events)")
+    prof_out = ModuleProfile("cuda", True, call_us, tuple(kernels), max(0.0, all_kernels - triton_total), facts,
+                             "torch.profiler device times; share = kernel time / whole compiled call (CUDA events)")
+    if not getattr(session.settings, "ncu", True):
+        return replace(prof_out, ncu_note="Nsight Compute metrics switched off (ncu=false)")
+    from .ncu import collect
+
+    report = collect(session.problem.spec, [name for _, name in cap.triton_kernels], training=session.training,
+                     timeout=session.settings.timeout)
+    return with_ncu(prof_out, report)

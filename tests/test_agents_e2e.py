@@ -14,7 +14,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from kernel_sources import FUSED_REVERSE_CUMSUM  # noqa: E402
+from kernel_sources import (FUSED_REVERSE_CUMSUM, FUSED_REVERSE_CUMSUM_CHUNKED,  # noqa: E402
+                            reverse_cumsum_launch)
 from llm_server import llm_server, reply, tool_call  # noqa: E402,F401
 
 from pytest_kernelopt.agents import AgentOptimizer, OpenAIChatModel  # noqa: E402
@@ -128,9 +129,7 @@ def test_the_fusion_specialist_replaces_a_run_with_one_kernel(backend, llm_serve
     g = session.captured.graphs[0]
     (run,) = g.contiguous_runs()
     first, last = run
-    r_param = next(p for p in g.kernels[first].runtime_params if p.startswith("r"))
-    launch = {"kernel": "fused_reverse_cumsum", "args": [f"{first}.in_ptr0", f"{last}.out_ptr0", f"{first}.{r_param}"],
-              "grid": "(4,)", "num_warps": 4, "constexprs": {"RBLOCK": 64}}
+    launch = reverse_cumsum_launch(g, run, "fused_reverse_cumsum", rows=4, rblock=64)
     llm_server.push(submit(FUSED, launch=launch, description="one pass: reversed scan"))
     opt = AgentOptimizer(_model(), lambda c: session.evaluate(c), session.settings, tmp_path)
     out = opt.optimize_fusion(g, run, {}, {})
@@ -140,3 +139,25 @@ def test_the_fusion_specialist_replaces_a_run_with_one_kernel(backend, llm_serve
     assert out.candidate.is_fusion and out.candidate.launch.kernel == "fused_reverse_cumsum"
     if backend.name == "cpu":
         assert res.decision == "verified"
+
+
+def test_a_bad_fused_kernel_is_repaired_into_a_chunked_one(backend, llm_server, tmp_path):
+    """The fusion specialist's first answer imports os (static gate); the repairer, told so, answers a kernel
+    that scans each row in chunks from its end (4 chunks of 16 here), which passes the gates that run."""
+    x = torch.randn(4, 64, device=backend.device)
+    session = EvaluationSession(problem_from_objects(ReverseCumsum(), (x,), "rcs"), Settings(seeds=2), backend)
+    g = session.captured.graphs[0]
+    (run,) = g.contiguous_runs()
+    launch = reverse_cumsum_launch(g, run, "fused_reverse_cumsum_chunked", rows=4, rblock=16)
+    bad = FUSED_REVERSE_CUMSUM_CHUNKED.replace("import triton\n", "import os\nimport triton\n", 1)
+    llm_server.push(submit(bad, launch=launch), submit(FUSED_REVERSE_CUMSUM_CHUNKED, launch=launch))
+    out = AgentOptimizer(_model(), lambda c: session.evaluate(c), session.settings, tmp_path).optimize_fusion(
+        g, run, {}, {})
+    first, second = out.attempts
+    assert first.result is not None and first.result.failed_gate.gate == "static"
+    assert "os" in first.result.reason
+    assert second.role == "repairer" and "Failed gate: static" in llm_server.requests[1].text
+    res = out.result
+    assert res is not None and res.kernels == tuple(run) and all(x.passed for x in res.gates[:3]), res
+    if backend.name == "cpu":
+        assert out.decision == "verified"

@@ -284,7 +284,7 @@ def test_every_ini_key_reaches_the_settings(pytester):
               "perf_warmup": "2", "confidence": "0.9", "perf_regression": "0.1", "isolate": "false",
               "timeout": "99", "max_candidates": "3", "max_turns": "2", "kernel_time_budget": "11",
               "problem_time_budget": "22", "run_time_budget": "33", "max_tokens": "1000", "proposer": "tuner",
-              "model": "m1", "training": "false", "report": "r.json", "perf": "false"}
+              "model": "m1", "training": "false", "ncu": "false", "report": "r.json", "perf": "false"}
     assert set(values) == {f.name for f in dataclasses.fields(Settings)}, "every setting has an ini key here"
     pytester.makeini("[pytest]\n" + "".join(f"kernelopt_{k} = {v}\n" for k, v in values.items()))
     _write_test(pytester)

@@ -43,8 +43,14 @@ def interpreter_requested() -> bool:
 
 
 def prepare_environment() -> None:
-    """Set ``TRITON_INTERPRET=1``; must happen before triton decorates kernels."""
+    """Set ``TRITON_INTERPRET=1``; must happen before triton decorates kernels.
+
+    Also ``KERNELOPT_PROBLEM_SCALE=small`` (unless set): problem files that read
+    it at import (the bundled examples do) pick interpreter-sized inputs.  It
+    must be set before the collector imports them.
+    """
     os.environ["TRITON_INTERPRET"] = "1"
+    os.environ.setdefault("KERNELOPT_PROBLEM_SCALE", "small")
 
 
 def install() -> None:

@@ -1,0 +1,88 @@
+"""The cached-run bar: ``pytest --kernelopt-problems`` (verify mode, served from the cache) against plain
+``torch.compile`` plus one correctness check of the same problems (benchmarks/plain_compile_check.py).
+
+Both are whole processes, timed by wall clock, alternated for ROUNDS rounds so that both see the same
+warm compile caches; round 1 fills them (Inductor's FX graph cache, Triton's cache) and is reported but
+not counted.  The bar: the plugin's run at most 1.10x the plain one (median of the warm rounds).
+With ``--profile DIR`` one more plugin run is made under cProfile and its top functions are written there.
+
+    python benchmarks/cached_run_overhead.py [--rounds 3] [--profile DIR] [--report OUT.json] PROBLEM_DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def timed(cmd: list[str], log: Path) -> float:
+    t0 = time.perf_counter()
+    with log.open("a") as f:
+        f.write(f"\n$ {' '.join(cmd)}\n")
+        f.flush()
+        rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode
+    dt = time.perf_counter() - t0
+    if rc != 0:
+        raise SystemExit(f"command failed ({rc}); see {log}: {' '.join(cmd)}")
+    return dt
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("problems")
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--profile", default=None)
+    ap.add_argument("--report", default=None)
+    ap.add_argument("--log", default="cached_run_overhead.log")
+    a = ap.parse_args()
+    files = sorted(str(p) for p in Path(a.problems).glob("[a-z]*.py"))
+    py = sys.executable
+    plain = [py, "benchmarks/plain_compile_check.py", *files]
+    plugin = [py, "-m", "pytest", "-p", "pytest_kernelopt.plugin", "-p", "no:cacheprovider", "-q",
+              "--kernelopt-problems", a.problems]
+    # pytest alone doing the plain job: separates pytest's start-up from what the plugin adds
+    os.environ["KERNELOPT_PLAIN_PROBLEMS"] = a.problems
+    plain_pytest = [py, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:kernelopt", "-q",
+                    "benchmarks/plain_compile_test.py"]
+    log = Path(a.log)
+    rows = []
+    for r in range(1, a.rounds + 1):
+        tp = timed(plain, log)
+        tq = timed(plain_pytest, log)
+        tk = timed(plugin, log)
+        rows.append({"round": r, "plain_s": round(tp, 2), "plain_pytest_s": round(tq, 2), "plugin_s": round(tk, 2),
+                     "ratio": round(tk / tp, 3), "ratio_vs_pytest": round(tk / tq, 3)})
+        print(f"round {r}: plain script {tp:6.1f}s  plain in pytest {tq:6.1f}s  plugin (cached run) {tk:6.1f}s  "
+              f"plugin/plain {tk / tp:.3f}  plugin/plain-pytest {tk / tq:.3f}", flush=True)
+    warm = rows[1:] or rows
+    med = {k: statistics.median(x[k] for x in warm) for k in ("plain_s", "plain_pytest_s", "plugin_s")}
+    ratio = med["plugin_s"] / med["plain_s"]
+    verdict = "meets" if ratio <= 1.10 else "does NOT meet"
+    print(f"warm rounds (median): plain script {med['plain_s']:.1f}s, plain in pytest {med['plain_pytest_s']:.1f}s, "
+          f"plugin {med['plugin_s']:.1f}s; plugin/plain = {ratio:.3f} ({verdict} the 1.10 bar); "
+          f"plugin/plain-pytest = {med['plugin_s'] / med['plain_pytest_s']:.3f}; {len(files)} problems")
+    if a.profile:
+        out = Path(a.profile)
+        out.mkdir(parents=True, exist_ok=True)
+        prof = out / "plugin_run.prof"
+        timed([py, "-m", "cProfile", "-o", str(prof), *plugin[1:]], log)
+        import pstats
+
+        with (out / "plugin_run_top.txt").open("w") as f:
+            st = pstats.Stats(str(prof), stream=f)
+            st.sort_stats("cumulative").print_stats(60)
+            st.sort_stats("tottime").print_stats(30)
+        print(f"profile: {out / 'plugin_run_top.txt'}")
+    if a.report:
+        Path(a.report).write_text(json.dumps({"rounds": rows, "warm_ratio": ratio, "warm_medians": med,
+                                                "problems": files}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
