@@ -44,12 +44,18 @@ def main() -> None:
     files = sorted(str(p) for p in Path(a.problems).glob("[a-z]*.py"))
     py = sys.executable
     plain = [py, "benchmarks/plain_compile_check.py", *files]
-    plugin = [py, "-m", "pytest", "-p", "pytest_kernelopt.plugin", "-p", "no:cacheprovider", "-q",
-              "--kernelopt-problems", a.problems]
+    report = Path(a.log).with_suffix(".plugin.json")
+    from importlib.metadata import entry_points
+
+    installed = any(ep.name == "kernelopt" for ep in entry_points(group="pytest11"))
+    load = [] if installed else ["-p", "pytest_kernelopt.plugin"]  # not pip-installed: load it by name
+    plugin = [py, "-m", "pytest", *load, "-p", "no:cacheprovider", "-q",
+              "--kernelopt-problems", a.problems, f"--kernelopt-report={report}"]
     # pytest alone doing the plain job: separates pytest's start-up from what the plugin adds
     os.environ["KERNELOPT_PLAIN_PROBLEMS"] = a.problems
+    junit = Path(a.log).with_suffix(".plain.xml")
     plain_pytest = [py, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:kernelopt", "-q",
-                    "benchmarks/plain_compile_test.py"]
+                    "benchmarks/plain_compile_test.py", f"--junitxml={junit}"]
     log = Path(a.log)
     rows = []
     for r in range(1, a.rounds + 1):
@@ -60,6 +66,17 @@ def main() -> None:
                      "ratio": round(tk / tp, 3), "ratio_vs_pytest": round(tk / tq, 3)})
         print(f"round {r}: plain script {tp:6.1f}s  plain in pytest {tq:6.1f}s  plugin (cached run) {tk:6.1f}s  "
               f"plugin/plain {tk / tp:.3f}  plugin/plain-pytest {tk / tq:.3f}", flush=True)
+        doc = json.loads(report.read_text())
+        rows[-1]["per_test"] = {t["test"].split("::")[-1]: [round(t["setup_seconds"] or 0, 2), round(t["seconds"], 2)]
+                                for t in doc["tests"]}
+        inside = sum(a + b for a, b in rows[-1]["per_test"].values())
+        import xml.etree.ElementTree as ET
+
+        plain_inside = sum(float(tc.get("time", 0)) for tc in ET.parse(junit).iter("testcase"))
+        rows[-1].update(plugin_inside_s=round(inside, 2), plain_pytest_inside_s=round(plain_inside, 2))
+        print(f"         inside the tests: plain-pytest {plain_inside:.1f}s, plugin {inside:.1f}s (build+capture, "
+              f"then cache re-checks); outside them (start-up, collection, summary): plain-pytest "
+              f"{tq - plain_inside:.1f}s, plugin {tk - inside:.1f}s", flush=True)
     warm = rows[1:] or rows
     med = {k: statistics.median(x[k] for x in warm) for k in ("plain_s", "plain_pytest_s", "plugin_s")}
     ratio = med["plugin_s"] / med["plain_s"]

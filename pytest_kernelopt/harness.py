@@ -228,10 +228,13 @@ class Harness:
         from .problems import ProblemSpec
         from .session import make_evaluator, run_kernelopt
 
+        t0 = time.perf_counter()
         evaluator = make_evaluator(ProblemSpec.from_file(path), settings, backend)
+        setup = time.perf_counter() - t0
         try:
             record = run_kernelopt(evaluator, settings, backend, name=path.stem, problem_id=str(path),
                                    progress=self.progress(nodeid))
+            record.setup_seconds = setup
         finally:
             evaluator.close()
             del evaluator
@@ -286,6 +289,7 @@ class Harness:
         doc = {"mode": self.settings.mode, "backend": self.backend_description,
                "settings": dataclasses.asdict(self.settings),
                "tests": [{"test": nodeid, "backend": r.backend, "mode": r.mode, "seconds": r.seconds,
+                          "setup_seconds": r.setup_seconds,
                           "regressions": r.regressions, "perf": r.perf, "proposer": r.proposer,
                           "kernels": [dataclasses.asdict(k) for k in r.kernels]} for nodeid, r in self.results]}
         p = Path(path)

@@ -110,6 +110,7 @@ class RunRecord:
     perf: dict[str, Any] | None = None
     proposer: str = ""
     outcome: Any = None  # the optimizer's ProblemOutcome in optimize mode
+    setup_seconds: float | None = None  # building the problem and capturing (compiling) it, before ``seconds``
 
 
 def _numbers_text(result: Any, settings: Settings) -> str:

@@ -64,23 +64,40 @@ def submit(source: str, **extra):
     return tool_call("submit_kernel", {"source": source, **extra})
 
 
+def _judged(out):
+    """The last candidate the gates judged (on a GPU an equivalent kernel is judged and turned down for speed,
+    so the outcome itself holds no result)."""
+    return next(a.result for a in reversed(out.attempts) if a.result is not None)
+
+
+def _passes_all_but_speed(res, backend):
+    """Gates 1-3 passed; the performance gate measured on a GPU (and decided), said 'not measured' on CPU."""
+    assert [x.gate for x in res.gates] == ["static", "correctness", "fp64", "performance"], res.reason
+    assert all(x.passed for x in res.gates[:3]), res.reason
+    perf = res.gates[3]
+    if backend.name == "cpu":
+        assert perf.status == "not_measured" and res.decision == "verified" and not res.accepted
+    else:
+        assert perf.numbers["measured"] and perf.numbers["samples"] >= 5
+        assert res.decision == ("accepted" if perf.passed else "rejected")
+
+
 def test_a_good_candidate_passes_every_gate_that_can_run(session, llm_server, tmp_path, backend):
     g, name, src = _kernel(session)
     llm_server.push(reply("Memory-bound row softmax."), reply("Use exp2 with a folded log2(e)."),
                     submit(_equivalent(src), description="exp2 rewrite"))
     opt = AgentOptimizer(_model(), lambda c: session.evaluate(c), session.settings, tmp_path)
     out = opt.optimize_kernel(g, name, {"note": "no timings on CPU"}, {"device": backend.device})
-    res = out.result
-    assert res is not None and [x.gate for x in res.gates] == ["static", "correctness", "fp64", "performance"]
-    assert all(x.passed for x in res.gates[:3]), res.reason
+    res = _judged(out)
+    _passes_all_but_speed(res, backend)
     if backend.name == "cpu":
-        assert res.decision == "verified" and res.gates[3].status == "not_measured"
-        assert out.decision == "verified" and not res.accepted
+        assert out.decision == "verified"
     assert res.origin.startswith("agent")
-    assert len(llm_server.requests) == 3
+    # a candidate turned down for speed goes back to the repairer once more (the script has no answer left)
+    assert len(llm_server.requests) == (3 if res.decision in ("verified", "accepted") else 4)
 
 
-def test_a_bad_candidate_is_rejected_by_the_right_gate_and_repaired(session, llm_server, tmp_path):
+def test_a_bad_candidate_is_rejected_by_the_right_gate_and_repaired(session, llm_server, tmp_path, backend):
     g, name, src = _kernel(session)
     cheat = "import os\n" + src  # static gate: imports beyond triton/math
     line = next(ln for ln in src.splitlines() if "tl.store(" in ln)
@@ -91,7 +108,8 @@ def test_a_bad_candidate_is_rejected_by_the_right_gate_and_repaired(session, llm
     out = opt.optimize_kernel(g, name, {}, {})
     decisions = [a.result.decision for a in out.attempts if a.result is not None]
     failed = [a.result.failed_gate.gate for a in out.attempts if a.result is not None and a.result.failed_gate]
-    assert decisions[-1] in ("verified", "accepted") and decisions[:2] == ["rejected", "rejected"]
+    assert decisions[:2] == ["rejected", "rejected"] and len(decisions) == 3
+    _passes_all_but_speed(_judged(out), backend)
     assert failed[0] == "static" and failed[1] in ("correctness", "fp64")
     first_repair, second_repair = llm_server.requests[3], llm_server.requests[4]
     assert "Failed gate: static" in first_repair.text and "os" in first_repair.text
@@ -108,9 +126,12 @@ def test_the_optimizer_runs_the_agents_and_says_so(session, llm_server, tmp_path
                     agent_factory=agent_factory_for(ev, settings, str(tmp_path))).run()
     assert out.proposer == "agents"
     (k,) = out.kernels
-    assert k.proposer == "agents" and k.tried and k.tried[-1].decision in ("verified", "accepted")
+    assert k.proposer == "agents" and k.tried
+    _passes_all_but_speed(k.tried[-1], session.backend)
     if session.backend.name == "cpu":
         assert k.decision == "baseline_kept", "nothing is accepted for speed without a GPU"
+    else:
+        assert k.decision == ("accepted" if k.tried[-1].accepted else "baseline_kept")
     assert list(tmp_path.rglob("*.jsonl")), "a transcript is kept for audit"
 
 
@@ -133,12 +154,11 @@ def test_the_fusion_specialist_replaces_a_run_with_one_kernel(backend, llm_serve
     llm_server.push(submit(FUSED, launch=launch, description="one pass: reversed scan"))
     opt = AgentOptimizer(_model(), lambda c: session.evaluate(c), session.settings, tmp_path)
     out = opt.optimize_fusion(g, run, {}, {})
-    res = out.result
-    assert res is not None and res.kernels == (first, last), res
-    assert all(x.passed for x in res.gates[:3]), res.reason
-    assert out.candidate.is_fusion and out.candidate.launch.kernel == "fused_reverse_cumsum"
-    if backend.name == "cpu":
-        assert res.decision == "verified"
+    res = _judged(out)
+    assert res.kernels == (first, last), res
+    _passes_all_but_speed(res, backend)
+    cand = out.attempts[-1].candidate
+    assert cand.is_fusion and cand.launch.kernel == "fused_reverse_cumsum"
 
 
 def test_a_bad_fused_kernel_is_repaired_into_a_chunked_one(backend, llm_server, tmp_path):
@@ -157,7 +177,6 @@ def test_a_bad_fused_kernel_is_repaired_into_a_chunked_one(backend, llm_server, 
     assert first.result is not None and first.result.failed_gate.gate == "static"
     assert "os" in first.result.reason
     assert second.role == "repairer" and "Failed gate: static" in llm_server.requests[1].text
-    res = out.result
-    assert res is not None and res.kernels == tuple(run) and all(x.passed for x in res.gates[:3]), res
-    if backend.name == "cpu":
-        assert out.decision == "verified"
+    res = _judged(out)
+    assert res.kernels == tuple(run)
+    _passes_all_but_speed(res, backend)
