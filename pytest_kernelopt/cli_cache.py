@@ -1,4 +1,4 @@
-"""``kernelopt cache list | show | verify | prune | export``: the cache from a shell or a CI job.
+"""``kernelopt cache list | show | verify | prune | retire | export``: the cache from a shell or a CI job.
 
 Exit codes are the contract with CI: 0 all good, 1 problems found (corrupt,
 stale or retired entries for ``verify``; a corrupt entry for ``show``), 2 a
@@ -50,6 +50,12 @@ def add_cache_parser(subparsers: Any) -> argparse.ArgumentParser:
                        help="also remove entries recorded under another environment on this device kind")
     prune.add_argument("--dry-run", action="store_true", help="print what would be removed, remove nothing")
 
+    retire = sub.add_parser("retire", parents=[common],
+                            help="move one entry to retired/ with a reason (a win that did not reproduce, say); "
+                                 "the next search decides that kernel afresh")
+    retire.add_argument("key", metavar="KEY", help="the entry's digest or a unique prefix of it")
+    retire.add_argument("--reason", required=True, help="why it is retired (kept in its entry.json)")
+
     export = sub.add_parser("export", parents=[common], help="write all valid entries to one bundle")
     export.add_argument("path", metavar="PATH", help="output file: .tar.gz/.tgz for an archive, else JSON")
     p.set_defaults(cache_parser=p)
@@ -71,7 +77,7 @@ def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
         parser = getattr(args, "cache_parser", None)
         if parser is not None:
             parser.print_help(sys.stderr)
-        print("kernelopt cache: choose a command: list, show, verify, prune, export", file=sys.stderr)
+        print("kernelopt cache: choose a command: list, show, verify, prune, retire, export", file=sys.stderr)
         return 2
     if command == "list":
         return _list(cache, args.json)
@@ -79,6 +85,8 @@ def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
         return _show(cache, args.key, args.source)
     if command == "export":
         return _export(cache, args.path)
+    if command == "retire":
+        return _retire(cache, args.key, args.reason)
     env = environment if environment is not None else _environment_if_needed(cache, command, args)
     if command == "verify":
         return _verify(cache, env, reverify, args.any_device)
@@ -120,6 +128,17 @@ def _list(cache: KernelCache, as_json: bool) -> int:
     bad = sum(s.problem is not None for s in scanned)
     note = f", {bad} corrupt (run `kernelopt cache verify`)" if bad else ""
     print(f"{len(scanned)} entries in {cache.root}{note}")
+    return 0
+
+
+def _retire(cache: KernelCache, key: str, reason: str) -> int:
+    try:
+        s = cache.get(key)
+    except KeyError as e:
+        print(f"kernelopt cache retire: {e.args[0]} (see `kernelopt cache list`)", file=sys.stderr)
+        return 2
+    dest = cache.retire(s.path, reason)
+    print(f"retired {s.path.name[:12]} -> {dest}: {reason}")
     return 0
 
 

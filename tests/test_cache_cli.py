@@ -89,6 +89,20 @@ def test_show_by_prefix_and_its_errors(tmp_path, capsys):
     assert rc == 1 and "CORRUPT: kernel.py is missing" in out
 
 
+def test_retire_moves_one_entry_out_of_the_lookup_with_its_reason(tmp_path, capsys):
+    cache = KernelCache(tmp_path)
+    a, b = store(cache, "k_a"), store(cache, "k_b")
+    rc, out, _ = cli(capsys, tmp_path, "retire", a.digest[:10], "--reason", "did not reproduce: 0.988x")
+    assert rc == 0 and f"retired {a.digest[:12]}" in out
+    assert cache.lookup(a.key) is None and cache.lookup(b.key) is not None
+    (retired,) = cache.retired()
+    assert json.loads((retired / "entry.json").read_text())["retired"]["reason"] == "did not reproduce: 0.988x"
+    rc, _, err = cli(capsys, tmp_path, "retire", a.digest[:10], "--reason", "again")
+    assert rc == 2 and "0 cache entries match" in err
+    with pytest.raises(SystemExit):  # --reason is required: a retirement says why
+        parse("cache", "retire", b.digest)
+
+
 def test_verify_ok_stale_corrupt_and_other_devices(tmp_path, capsys):
     cache = KernelCache(tmp_path)
     store(cache, "k_gpu")
@@ -202,7 +216,7 @@ def test_usage_errors_exit_2_and_every_option_has_help(tmp_path, capsys):
     parser = argparse.ArgumentParser()
     cache_parser = add_cache_parser(parser.add_subparsers())
     subs = next(a for a in cache_parser._actions if isinstance(a, argparse._SubParsersAction))
-    assert set(subs.choices) == {"list", "show", "verify", "prune", "export"}
+    assert set(subs.choices) == {"list", "show", "verify", "prune", "retire", "export"}
     for p in [cache_parser, *subs.choices.values()]:
         for action in p._actions:
             if not isinstance(action, argparse._HelpAction):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -87,6 +88,8 @@ def test_unused_plugin_imports_nothing_heavy_and_creates_no_folder(tmp_path):
     # pytest-benchmark (another plugin) makes .benchmarks/ on every run; it is switched off to test ours
     before = {p.name for p in tmp_path.iterdir()}
     env = {"PYTHONDONTWRITEBYTECODE": "1", "PATH": "/usr/bin:/bin"}
+    if os.environ.get("PYTHONPATH"):  # where the package is installed by --target (the GPU machine), not in a venv
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, env=env,
                           timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
