@@ -2,6 +2,7 @@
 
 For each problem file given: build it, torch.compile it, call it once and compare with eager.  Prints
 the wall time of the whole loop (this is what `pytest --kernelopt-problems` in verify mode is held to).
+benchmarks/plain_compile_test.py runs the same check per problem inside pytest.
 """
 
 import sys
@@ -13,9 +14,8 @@ import torch  # noqa: E402
 
 from pytest_kernelopt.problems import ProblemSpec, build_problem  # noqa: E402
 
-device = "cuda" if torch.cuda.is_available() else "cpu"
-paths = [Path(p) for p in sys.argv[1:]]
-for path in paths:
+
+def compile_and_check(path: Path, device: str) -> None:
     problem = build_problem(ProblemSpec.from_file(path), device)
     compiled = torch.compile(problem.module)
     with torch.no_grad():
@@ -23,6 +23,14 @@ for path in paths:
         ref = problem.module(*problem.example_inputs)
     torch.testing.assert_close(out, ref, rtol=1e-3, atol=1e-3)
     torch._dynamo.reset()
-if device == "cuda":
-    torch.cuda.synchronize()
-print(f"plain compile + one check: {len(paths)} problems in {time.perf_counter() - t_start:.1f}s (process incl. imports)")
+
+
+if __name__ == "__main__":
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    paths = [Path(p) for p in sys.argv[1:]]
+    for path in paths:
+        compile_and_check(path, device)
+    if device == "cuda":
+        torch.cuda.synchronize()
+    print(f"plain compile + one check: {len(paths)} problems in {time.perf_counter() - t_start:.1f}s "
+          "(process incl. imports)")

@@ -16,14 +16,6 @@ PROBLEMS = sorted(Path(os.environ.get("KERNELOPT_PLAIN_PROBLEMS", "examples/prob
 @pytest.mark.parametrize("path", PROBLEMS, ids=[p.stem for p in PROBLEMS])
 def test_plain_compile(path):
     import torch
+    from plain_compile_check import compile_and_check  # benchmarks/ is on sys.path (pytest's rootdir insertion)
 
-    from pytest_kernelopt.problems import ProblemSpec, build_problem
-
-    device = "cuda" if torch.cuda.is_available() else "cpu"
-    problem = build_problem(ProblemSpec.from_file(path), device)
-    compiled = torch.compile(problem.module)
-    with torch.no_grad():
-        out = compiled(*problem.example_inputs)
-        ref = problem.module(*problem.example_inputs)
-    torch.testing.assert_close(out, ref, rtol=1e-3, atol=1e-3)
-    torch._dynamo.reset()
+    compile_and_check(path, "cuda" if torch.cuda.is_available() else "cpu")

@@ -199,7 +199,7 @@ def profile_module(session: Any, iterations: int = 5) -> ModuleProfile:
     all_kernels = sum(per_name.values())
     prof_out = ModuleProfile("cuda", True, call_us, tuple(kernels), max(0.0, all_kernels - triton_total), facts,
                              "torch.profiler device times; share = kernel time / whole compiled call (CUDA events)")
-    if not getattr(session.settings, "ncu", True):
+    if not session.settings.ncu:
         return replace(prof_out, ncu_note="Nsight Compute metrics switched off (ncu=false)")
     from .ncu import collect
 
