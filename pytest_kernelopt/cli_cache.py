@@ -131,11 +131,18 @@ def _list(cache: KernelCache, as_json: bool) -> int:
     return 0
 
 
-def _retire(cache: KernelCache, key: str, reason: str) -> int:
+def _entry_or_none(cache: KernelCache, key: str, command: str) -> ScanResult | None:
+    """The one entry ``key`` names; None (after saying why on stderr) when none or several match."""
     try:
-        s = cache.get(key)
+        return cache.get(key)
     except KeyError as e:
-        print(f"kernelopt cache retire: {e.args[0]} (see `kernelopt cache list`)", file=sys.stderr)
+        print(f"kernelopt cache {command}: {e.args[0]} (see `kernelopt cache list`)", file=sys.stderr)
+        return None
+
+
+def _retire(cache: KernelCache, key: str, reason: str) -> int:
+    s = _entry_or_none(cache, key, "retire")
+    if s is None:
         return 2
     dest = cache.retire(s.path, reason)
     print(f"retired {s.path.name[:12]} -> {dest}: {reason}")
@@ -143,10 +150,8 @@ def _retire(cache: KernelCache, key: str, reason: str) -> int:
 
 
 def _show(cache: KernelCache, key: str, with_source: bool) -> int:
-    try:
-        s = cache.get(key)
-    except KeyError as e:
-        print(f"kernelopt cache show: {e.args[0]} (see `kernelopt cache list`)", file=sys.stderr)
+    s = _entry_or_none(cache, key, "show")
+    if s is None:
         return 2
     print(f"path: {s.path}")
     if s.entry is None:

@@ -132,7 +132,7 @@ def collect(spec: Any, kernel_names: list[str], *, training: bool = False, timeo
                "--metrics", ",".join(METRICS), "-k", regex, sys.executable, "-m", "pytest_kernelopt.ncu_target",
                spec_path]
         try:
-            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=os.getcwd())
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return NcuReport(False, note=f"ncu did not finish in {timeout:.0f}s: metrics not collected")
         except OSError as e:

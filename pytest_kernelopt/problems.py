@@ -167,12 +167,13 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
             raise ProblemFormatError(f"{spec.ref}: Model(*get_init_inputs()) failed: {type(e).__name__}: {e}") from e
         model = model.to(device).eval() if hasattr(model, "to") else model
 
-        on_device = [device != "cpu"]
+        on_device = device != "cpu"
 
         def draw(s: int) -> tuple:
+            nonlocal on_device
             torch.manual_seed(seed + 1000 + s)
             inputs = None
-            if on_device[0]:
+            if on_device:
                 # tensors made without a device argument are made on the GPU: a problem's inputs can be
                 # gigabytes, which the CPU generator takes seconds to fill.  A get_inputs() that needs CPU
                 # tensors (numpy, a CPU generator) fails here once and is drawn on the CPU from then on.
@@ -180,7 +181,7 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
                     with torch.device(device):
                         inputs = mod.get_inputs()
                 except Exception:
-                    on_device[0] = False
+                    on_device = False
                     torch.manual_seed(seed + 1000 + s)
             if inputs is None:
                 inputs = mod.get_inputs()

@@ -103,8 +103,11 @@ def hardware_facts(device: str) -> dict[str, Any]:
     return facts
 
 
+TINY_KERNEL_US = 8.0  # below this a kernel's time is mostly launch and latency
+
+
 def _classify(time_us: float, roofline: float | None) -> str:
-    if time_us < 8.0:
+    if time_us < TINY_KERNEL_US:
         return "launch/latency-bound (tiny kernel)"
     if roofline is not None and roofline > 0.7:
         return "memory-bound, near the roofline"
@@ -117,7 +120,7 @@ def _classify_ncu(m: dict[str, float]) -> str:
     """Bottleneck class from measured counters (preferred over the estimate when ncu ran)."""
     dram, sm = m.get("dram_throughput_pct", 0.0), m.get("sm_throughput_pct", 0.0)
     occ = m.get("achieved_occupancy_pct")
-    if m.get("duration_ns", 1e9) / max(m.get("launches", 1.0), 1.0) < 8000:
+    if m.get("duration_ns", 1e9) / max(m.get("launches", 1.0), 1.0) < TINY_KERNEL_US * 1000:
         return "launch/latency-bound (tiny kernel)"
     if dram >= 70:
         return f"memory-bound, near the roofline (ncu: DRAM {dram:.0f}% of peak)"

@@ -1,0 +1,70 @@
+"""Drawing a problem file's inputs: on the device when it can, on the CPU when get_inputs() needs it."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt.problems import ProblemSpec, build_problem  # noqa: E402
+
+MODEL = """
+import torch
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+def get_init_inputs():
+    return []
+"""
+
+
+def _problem(tmp_path, name: str, get_inputs: str):
+    path = tmp_path / f"{name}.py"
+    path.write_text(MODEL + textwrap.dedent(get_inputs))
+    return ProblemSpec.from_file(path)
+
+
+def test_inputs_are_made_on_the_device_not_copied_there(tmp_path):
+    """A tensor made without a device argument is made on the target device ("meta" here)."""
+    spec = _problem(tmp_path, "plain_inputs", """
+        made_on = []
+
+        def get_inputs():
+            x = torch.randn(4, 8)
+            made_on.append(x.device.type)
+            return [x]
+    """)
+    problem = build_problem(spec, "meta")
+    from pytest_kernelopt.problems import load_problem_module
+
+    assert problem.example_inputs[0].device.type == "meta"
+    assert load_problem_module(spec.ref).made_on == ["meta"], "drawn on the device, not on the CPU and copied"
+
+
+def test_a_get_inputs_that_needs_cpu_tensors_falls_back_to_the_cpu_for_good(tmp_path):
+    spec = _problem(tmp_path, "numpy_inputs", """
+        calls = []
+
+        def get_inputs():
+            calls.append(1)
+            x = torch.randn(4, 8)
+            return [torch.from_numpy(x.numpy() * 2)]  # .numpy() fails on a device tensor
+    """)
+    on_cpu = build_problem(spec, "cpu").draw_inputs(3)[0]
+    problem = build_problem(spec, "meta")
+    assert problem.example_inputs[0].device.type == "meta"
+    from pytest_kernelopt.problems import load_problem_module
+
+    mod = load_problem_module(spec.ref)
+    before = len(mod.calls)
+    again = problem.draw_inputs(3)[0]
+    assert len(mod.calls) == before + 1, "after the first failure, inputs are drawn on the CPU directly"
+    assert again.device.type == "meta" and again.shape == on_cpu.shape
+    # the fallback re-seeds before drawing: the CPU draw of a seed is the same whichever device it goes to
+    assert torch.equal(build_problem(spec, "cpu").draw_inputs(3)[0], on_cpu)
