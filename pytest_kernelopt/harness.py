@@ -256,6 +256,7 @@ class Harness:
         from .report import table
 
         rows = []
+        uncovered = 0
         for nodeid, r in self.results:
             count = lambda *d: sum(k.decision in d for k in r.kernels)  # noqa: E731
             spd = [k for k in r.kernels if k.speedup]
@@ -264,13 +265,22 @@ class Harness:
                      if best is not None and best.ci and None not in best.ci else
                      ("not measured" if r.backend != "cuda" else "-"))
             failed = sorted({g for k in r.kernels for g in k.failed_gates})
-            rows.append([nodeid[-60:], str(count("accepted")), str(count("baseline_kept", "verified", "skipped")),
-                         str(count("cached")), speed, ",".join(failed) or "-", str(len(r.regressions))])
-        lines = [table(rows, ["test", "optimized", "kept", "from cache", "best speedup [CI]", "failed gates",
-                              "regressions"])]
+            # a fused record ("a+b") covers several kernels; the rest ran as Inductor compiled them
+            no_entry = max(0, r.triton_kernels - len({n for k in r.kernels for n in k.kernel.split("+")}))
+            uncovered += no_entry
+            rows.append([nodeid[-60:], str(r.triton_kernels), str(count("accepted")),
+                         str(count("baseline_kept", "verified", "skipped")), str(count("cached")), str(no_entry),
+                         speed, ",".join(failed) or "-", str(len(r.regressions))])
+        lines = [table(rows, ["test", "Triton kernels", "optimized", "kept", "from cache", "no cache entry",
+                              "best speedup [CI]", "failed gates", "regressions"])]
         lines.append(f"backend: {self.backend_description or self.settings.backend}; mode: {self.settings.mode}")
+        if uncovered and self.settings.mode == "verify":
+            lines.append(f"{uncovered} Triton kernel(s) have no cache entry and ran as Inductor compiled them; "
+                         "`pytest --kernelopt` on a GPU searches them")
         if any(r.backend != "cuda" for _, r in self.results):
-            lines.append("performance was not measured (no GPU): kernels were verified for correctness only")
+            checked = any(k.decision in ("cached", "verified") for _, r in self.results for k in r.kernels)
+            lines.append("performance was not measured (no GPU)"
+                         + (": kernels were verified for correctness only" if checked else ""))
         return lines
 
     # -- pytest-xdist: workers hand their results to the controller ------------------------------
@@ -289,7 +299,7 @@ class Harness:
         doc = {"mode": self.settings.mode, "backend": self.backend_description,
                "settings": dataclasses.asdict(self.settings),
                "tests": [{"test": nodeid, "backend": r.backend, "mode": r.mode, "seconds": r.seconds,
-                          "setup_seconds": r.setup_seconds,
+                          "setup_seconds": r.setup_seconds, "triton_kernels": r.triton_kernels,
                           "regressions": r.regressions, "perf": r.perf, "proposer": r.proposer,
                           "kernels": [dataclasses.asdict(k) for k in r.kernels]} for nodeid, r in self.results]}
         p = Path(path)

@@ -111,6 +111,7 @@ class RunRecord:
     proposer: str = ""
     outcome: Any = None  # the optimizer's ProblemOutcome in optimize mode
     setup_seconds: float | None = None  # building the problem and capturing (compiling) it, before ``seconds``
+    triton_kernels: int = 0  # Triton kernels in the compiled module (vendor calls not counted)
 
 
 def _numbers_text(result: Any, settings: Settings) -> str:
@@ -214,7 +215,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
     if settings.perf:
         perf = _perf_check(evaluator, settings, applied, regressions)
     return RunRecord(name, backend.name, settings.mode, records, applied, regressions, time.perf_counter() - t0,
-                     perf, proposer, outcome)
+                     perf, proposer, outcome, triton_kernels=sum(len(g.kernels) for g in evaluator.graphs))
 
 
 def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressions: list[str]) -> dict[str, Any]:

@@ -150,6 +150,10 @@ def test_verify_mode_with_ini_marker_report_and_junit(pytester):
     assert report["mode"] == "verify" and report["settings"]["seeds"] == 2  # session settings: from ini
     assert report["settings"]["cache_dir"] == "mycache"
     assert report["tests"][0]["test"].endswith("test_softmax")
+    assert report["tests"][0]["triton_kernels"] == 1
+    # one Triton kernel, nothing cached for it: the table says so and tells the user how to search it
+    result.stdout.fnmatch_lines(["*test_mod.py::test_softmax*1*0*0*0*1*",
+                                 "*1 Triton kernel(s) have no cache entry*pytest --kernelopt*"])
     junit = (pytester.path / "out" / "j.xml").read_text()
     assert 'name="kernelopt_mode" value="verify"' in junit
 
@@ -234,6 +238,9 @@ def test_cached_kernel_is_reverified_and_applied(pytester, backend):
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-cache-dir=kc")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines([f"*KERNELS*('{name}', 'cached', 'cache')*"])
+    row = next(ln for ln in result.stdout.lines if ln.startswith("test_mod.py::test_softmax"))
+    assert row.split()[1:6] == ["1", "0", "0", "1", "0"], row  # kernels, optimized, kept, from cache, no entry
+    assert "have no cache entry" not in result.stdout.str()
 
 
 def test_cached_kernel_that_fails_a_gate_fails_the_test_with_numbers(pytester, backend):

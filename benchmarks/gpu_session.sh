@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
+# in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead agents bench.
+#   demo      the issue's two runs: `pytest --kernelopt --kernelopt-problems examples/problems` (optimize,
+#             writes kernels_cache/), then the same without --kernelopt, served from the cache; timed
+#   overhead  the cached-run bar (benchmarks/cached_run_overhead.py)
+# Every step writes under $W; after each step $W is packed into $OUT/results.tgz (with kernels_cache/), so
+# a step cut off by its timeout loses only itself.  Python writes bytecode caches (under /tmp/pyc) as on a
+# user's machine: the device sets PYTHONDONTWRITEBYTECODE, which makes every process compile its imports.
+set -u
+export PYTHONUNBUFFERED=1
+unset PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX=/tmp/pyc
+W=/tmp/w; mkdir -p $W
+log=$W/session.txt
+if ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
+fi
+# the package itself, so that pytest finds the plugin by its entry point (pytester's subprocesses too)
+python3 -m pip install -q --no-index --no-deps --no-build-isolation --no-compile --target /tmp/site . \
+  || echo "package install failed: the plugin is loaded by name only" | tee -a $log
+export PYTHONPATH=$PWD:/tmp/site
+pack() { cp $log $OUT/session.txt; tar czf $OUT/results.tgz -C $W . -C $PWD kernels_cache 2>/dev/null; }
+timed() { local t0=$(date +%s%N); "$@"; local rc=$? ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  echo "rc=$rc wall=$((ms / 1000)).$(printf %03d $((ms % 1000)))s: $*" | tee -a $log; }
+PROBS=${PROBS:-examples/problems}
+for step in ${STEPS:-env tests}; do case $step in
+env) { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  python3 -c "import sys, torch, triton; print(sys.version.split()[0], torch.__version__, triton.__version__, 'dont_write_bytecode', sys.dont_write_bytecode)"
+  python3 -c "import openai; print('openai', openai.__version__)" 2>&1 | tail -1; } 2>&1 | tee -a $log ;;
+tests) echo "== tests on the GPU: ${TESTS:-tests/test_plugin.py tests/test_agents_e2e.py}" | tee -a $log
+  timed timeout ${T_TESTS:-500} python3 -m pytest -q -rfEs -p no:cacheprovider --durations=15 \
+    ${TESTS:-tests/test_plugin.py tests/test_agents_e2e.py} > $W/tests.log 2>&1
+  tail -40 $W/tests.log | tee -a $log ;;
+demo) echo "== optimize run, then the cached run" | tee -a $log
+  timed timeout ${T_OPT:-330} python3 -m pytest -p no:cacheprovider --kernelopt --kernelopt-problems $PROBS \
+    --kernelopt-report=$W/optimize_run.json > $W/optimize_run.log 2>&1
+  grep -v Warning $W/optimize_run.log | tail -22 | tee -a $log
+  timed timeout ${T_CACHED:-90} python3 -m pytest -p no:cacheprovider --kernelopt-problems $PROBS \
+    --kernelopt-report=$W/cached_run.json > $W/cached_run.log 2>&1
+  grep -v Warning $W/cached_run.log | tail -16 | tee -a $log ;;
+overhead) echo "== cached-run overhead" | tee -a $log
+  timeout ${T_OVERHEAD:-240} python3 benchmarks/cached_run_overhead.py --rounds ${ROUNDS:-4} --report $W/overhead.json \
+    --log $W/overhead.log ${PROFILE:+--profile $W/profile} $PROBS 2>&1 | tee -a $log ;;
+agents) echo "== agents on the GPU (scripted model)" | tee -a $log
+  timeout ${T_AGENTS:-90} python3 benchmarks/agents_gpu.py $W/agents.json 1024 4096 2>&1 | grep -v Warning | tee -a $log ;;
+bench) echo "== offline tuner over the examples, empty cache" | tee -a $log
+  timed timeout ${T_BENCH:-420} python3 -m pytest_kernelopt.cli bench $PROBS --proposer tuner --cache-dir /tmp/kc \
+    --report $W/bench.json > $W/bench.log 2>&1
+  grep -v Warning $W/bench.log | tail -25 | tee -a $log ;;
+esac; pack; done
