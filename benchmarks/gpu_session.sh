@@ -29,7 +29,7 @@ env) { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   python3 -c "import sys, torch, triton; print(sys.version.split()[0], torch.__version__, triton.__version__, 'dont_write_bytecode', sys.dont_write_bytecode)"
   python3 -c "import openai; print('openai', openai.__version__)" 2>&1 | tail -1; } 2>&1 | tee -a $log ;;
 tests) echo "== tests on the GPU: ${TESTS:-tests/test_plugin.py tests/test_agents_e2e.py}" | tee -a $log
-  timed timeout ${T_TESTS:-500} python3 -m pytest -q -rfEs -p no:cacheprovider --durations=15 \
+  timed timeout ${T_TESTS:-500} python3 -m pytest -v -rfEs -p no:cacheprovider --durations=15 \
     ${TESTS:-tests/test_plugin.py tests/test_agents_e2e.py} > $W/tests.log 2>&1
   tail -40 $W/tests.log | tee -a $log ;;
 demo) echo "== optimize run, then the cached run" | tee -a $log

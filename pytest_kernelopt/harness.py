@@ -165,30 +165,22 @@ class Harness:
         from .gates.cascade import EvaluationSession
         from .optimize import LocalEvaluator
         from .problems import problem_from_objects
-        from .session import run_kernelopt
+        from .session import cache_precheck, run_kernelopt
 
         inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
         problem = problem_from_objects(module, inputs, nodeid, settings.base_seed)
         say = self.progress(nodeid)
-        record = self._optimize_isolated(problem, settings, backend, nodeid, say)
         evaluator = LocalEvaluator(EvaluationSession(problem, settings, backend))
+        record = None
+        if settings.mode == "optimize" and settings.isolate:
+            # the cached kernels are re-verified here first; a worker starts only if something is left to search
+            record, left = cache_precheck(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
+            if left:
+                record = self._optimize_isolated(problem, settings, backend, nodeid, say)
+                if record is not None:
+                    self._recheck_worker_winners(record, evaluator, settings)
         if record is None:
             record = run_kernelopt(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
-        else:
-            # winners were judged in the worker; here each gets a quick re-check before it is put in place
-            kept = []
-            for cand in record.applied:
-                try:
-                    res = evaluator.evaluate(cand, perf=False, seeds=settings.verify_seeds, aot=False)
-                    reason = res.reason
-                    ok = res.decision in ("verified", "accepted")
-                except (KeyError, ValueError) as e:  # this process compiled the module differently
-                    ok, reason = False, f"{type(e).__name__}: {e}"
-                if ok:
-                    kept.append(cand)
-                else:
-                    record.regressions.append(f"kernel accepted in the worker failed its re-check here: {reason}")
-            record.applied = kept
         from .substitute import apply_permanently
 
         if record.applied:
@@ -197,6 +189,23 @@ class Harness:
         return KernelOptResult(evaluator.session.captured, record.kernels, record.regressions, backend.name,
                                settings.mode, record.perf, settings)
 
+    @staticmethod
+    def _recheck_worker_winners(record: Any, evaluator: Any, settings: Settings) -> None:
+        """Winners were judged in the worker; here each gets a quick re-check before it is put in place."""
+        kept = []
+        for cand in record.applied:
+            try:
+                res = evaluator.evaluate(cand, perf=False, seeds=settings.verify_seeds, aot=False)
+                reason = res.reason
+                ok = res.decision in ("verified", "accepted")
+            except (KeyError, ValueError) as e:  # this process compiled the module differently
+                ok, reason = False, f"{type(e).__name__}: {e}"
+            if ok:
+                kept.append(cand)
+            else:
+                record.regressions.append(f"kernel accepted in the worker failed its re-check here: {reason}")
+        record.applied = kept
+
     def _optimize_isolated(self, problem: Any, settings: Settings, backend: Any, nodeid: str,
                            say: Callable[[str], None]) -> Any:
         """Optimize mode: search in a worker process, so a crashing candidate costs one candidate.
@@ -204,8 +213,6 @@ class Harness:
         Needs a module (and inputs) that pickle; otherwise the search runs in
         this process, and the progress line says so.
         """
-        if settings.mode != "optimize" or not settings.isolate:
-            return None
         if problem.spec is None:
             say(f"{nodeid}: module does not pickle, so candidates are evaluated in this process (no isolation)")
             return None
@@ -226,19 +233,14 @@ class Harness:
                     record_property: Callable[[str, Any], None] | None = None) -> Any:
         backend = self.backend(settings)
         from .problems import ProblemSpec
-        from .session import make_evaluator, run_kernelopt
+        from .session import problem_id_for, release_memory, run_problem_spec
 
-        t0 = time.perf_counter()
-        evaluator = make_evaluator(ProblemSpec.from_file(path), settings, backend)
-        setup = time.perf_counter() - t0
         try:
-            record = run_kernelopt(evaluator, settings, backend, name=path.stem, problem_id=str(path),
-                                   progress=self.progress(nodeid))
-            record.setup_seconds = setup
+            record = run_problem_spec(ProblemSpec.from_file(path), settings, backend, name=path.stem,
+                                      problem_id=problem_id_for(path, self.config.rootpath),
+                                      progress=self.progress(nodeid))
         finally:
-            evaluator.close()
-            del evaluator
-            _release_memory()
+            release_memory()
         self._finish(nodeid, record, record_property)
         return record
 
@@ -265,8 +267,7 @@ class Harness:
                      if best is not None and best.ci and None not in best.ci else
                      ("not measured" if r.backend != "cuda" else "-"))
             failed = sorted({g for k in r.kernels for g in k.failed_gates})
-            # a fused record ("a+b") covers several kernels; the rest ran as Inductor compiled them
-            no_entry = max(0, r.triton_kernels - len({n for k in r.kernels for n in k.kernel.split("+")}))
+            no_entry = len(r.uncached)
             uncovered += no_entry
             rows.append([nodeid[-60:], str(r.triton_kernels), str(count("accepted")),
                          str(count("baseline_kept", "verified", "skipped")), str(count("cached")), str(no_entry),
@@ -300,31 +301,12 @@ class Harness:
                "settings": dataclasses.asdict(self.settings),
                "tests": [{"test": nodeid, "backend": r.backend, "mode": r.mode, "seconds": r.seconds,
                           "setup_seconds": r.setup_seconds, "triton_kernels": r.triton_kernels,
+                          "uncached": r.uncached,
                           "regressions": r.regressions, "perf": r.perf, "proposer": r.proposer,
                           "kernels": [dataclasses.asdict(k) for k in r.kernels]} for nodeid, r in self.results]}
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(json.dumps(doc, indent=2, default=str))
-
-
-RELEASE_COLLECT_BYTES = 256 * 2**20
-
-
-def _release_memory() -> None:
-    """One problem's tensors at a time: a benchmark problem's inputs can be gigabytes."""
-    import gc
-
-    import torch
-
-    torch._dynamo.reset()
-    if torch.cuda.is_available():
-        # a full collection costs a tenth of a second per problem; it is needed only when reference cycles
-        # still hold device memory worth returning before the next problem
-        if torch.cuda.memory_allocated() > RELEASE_COLLECT_BYTES:
-            gc.collect()
-        torch.cuda.empty_cache()
-    else:
-        gc.collect()
 
 
 def _record_to_json(r: Any) -> dict[str, Any]:

@@ -76,6 +76,7 @@ class KernelOutcome:
     result: CascadeResult | None = None
     tried: list[CascadeResult] = field(default_factory=list)
     note: str = ""
+    screened: int = 0  # candidates timed in the tuner's screening (a search happened even when none was gated)
 
     @property
     def speedup(self) -> float | None:
@@ -147,15 +148,20 @@ class Optimizer:
     def run(self, skip: Callable[[KernelGraph, str], str | None] | None = None) -> ProblemOutcome:
         t0 = time.perf_counter()
         proposer = choose_proposer(self.settings)
-        prof = self.ev.profile()
-        order = [k.kernel for k in prof.hottest_first()]
-        deadline = t0 + self.settings.problem_time_budget
-        outcomes: list[KernelOutcome] = []
         from .tuner import iter_kernels
 
+        reasons = {(g.index, n): skip(g, n) if skip else None for g, n in iter_kernels(self.ev.graphs)}
+        fuse = proposer == "agents" and self.agent_factory is not None and any(
+            not (skip and skip(g, "+".join(run))) for g in self.ev.graphs for run in g.contiguous_runs())
+        # the profile costs a child process under ncu and timed runs: only worth it when something is searched
+        searching = proposer != "none" and (fuse or any(r is None for r in reasons.values()))
+        prof = self.ev.profile() if searching else None
+        order = [k.kernel for k in prof.hottest_first()] if prof is not None else None
+        deadline = t0 + self.settings.problem_time_budget
+        outcomes: list[KernelOutcome] = []
         for graph, name in iter_kernels(self.ev.graphs, order):
             kind = graph.kernels[name].kind
-            reason = skip(graph, name) if skip else None
+            reason = reasons[(graph.index, name)]
             if reason:
                 outcomes.append(KernelOutcome(name, graph.index, kind, "skipped", proposer, note=reason))
                 continue
@@ -174,11 +180,13 @@ class Optimizer:
             else:
                 outcomes.append(self._tune(graph, name, min(deadline, time.perf_counter()
                                                             + self.settings.kernel_time_budget)))
-        if proposer == "agents":
+        if fuse:
             outcomes.extend(self._fusions(prof, deadline, skip))
         joint = self._joint(outcomes)
         note = "" if self.ev.measures_time else ("CPU backend: correctness verified, performance not measured; "
                                                  "nothing accepted for speed")
+        if not searching and proposer != "none":
+            note = "; ".join(filter(None, (note, "nothing to search: every kernel is in the cache")))
         return ProblemOutcome(self.name, self.ev.backend_name, proposer, outcomes, time.perf_counter() - t0,
                               joint, prof, note)
 
@@ -219,8 +227,10 @@ class Optimizer:
         note = (f"{len(cands)} configs screened (baseline {base_ms:.4f} ms), {len(ranked)} at least "
                 f"{s.min_speedup:g}x faster, {len(tried)} gated")
         if best is None:
-            return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried, note=note)
-        return KernelOutcome(name, graph.index, kind, "accepted", "tuner", best[1], best[0], tried, note)
+            return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried, note=note,
+                                 screened=len(cands))
+        return KernelOutcome(name, graph.index, kind, "accepted", "tuner", best[1], best[0], tried, note,
+                             screened=len(cands))
 
     def _agents(self, graph: KernelGraph, name: str, prof: Any) -> KernelOutcome:
         kind = graph.kernels[name].kind

@@ -40,24 +40,41 @@ def make_evaluator(spec: Any, settings: Settings, backend: Backend) -> Any:
     return LocalEvaluator(EvaluationSession(build_problem(spec, backend.device, settings.base_seed), settings, backend))
 
 
+def problem_id_for(path: str | Path, root: str | Path) -> str:
+    """How the cache records a problem file: relative to ``root`` (pytest's rootdir) when under it, so a
+    committed entry names the file the same way in every checkout; otherwise the path as given."""
+    try:
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def cache_key(graph: Any, names: tuple[str, ...], inputs: list, device: str) -> Any:
     from .cache import CacheKey
 
     return CacheKey.from_inputs([graph.kernels[n] for n in names], inputs, device)
 
 
-def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, problem_id: str) -> None:
+def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, problem_id: str) -> set[tuple[int, str]]:
+    """Write the run's decisions to the cache; returns the (graph, kernel or fused label) pairs written."""
     graphs = {g.index: g for g in evaluator.graphs}
+    written: set[tuple[int, str]] = set()
     for k in outcome.kernels:
         g = graphs[k.graph]
         if k.decision == "accepted" and k.winner is not None and k.result is not None:
             names = tuple(k.winner.replaces)
             cache.store_accepted(cache_key(g, names, evaluator.inputs, device), k.winner,
                                  [g.kernels[n] for n in names], k.result, problem_id=problem_id)
-        elif k.decision == "baseline_kept" and k.tried:
+            written.update((k.graph, n) for n in names)  # a fused winner replaces each kernel of its run
+        elif k.decision == "baseline_kept" and (k.tried or k.screened):
+            # searched and lost: candidates gated, or screened and none came close to the bar
             names = tuple(k.kernel.split("+"))
             cache.store_baseline_kept(cache_key(g, names, evaluator.inputs, device), [g.kernels[n] for n in names],
                                       problem_id=problem_id, attempts=k.tried, reason=k.note)
+        else:
+            continue
+        written.add((k.graph, "+".join(names)))
+    return written
 
 
 def optimize_problem_file(path: str | Path, settings: Settings, backend: Backend, *, use_cache: bool = True,
@@ -66,15 +83,106 @@ def optimize_problem_file(path: str | Path, settings: Settings, backend: Backend
     from .problems import ProblemSpec
 
     spec = ProblemSpec.from_file(path)
-    evaluator = make_evaluator(spec, settings, backend)
     try:
-        record = run_kernelopt(evaluator, settings, backend, name=spec.name, problem_id=str(path),
-                               progress=progress, use_cache=use_cache)
+        record = run_problem_spec(spec, settings, backend, name=spec.name, problem_id=str(path), progress=progress,
+                                  use_cache=use_cache)
     finally:
-        evaluator.close()
+        release_memory()
     if record.regressions:
         raise RuntimeError("; ".join(record.regressions))
     return record.outcome
+
+
+def cache_precheck(evaluator: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
+                   progress: ProgressFn | None = None) -> tuple[RunRecord, int]:
+    """Optimize mode, before a worker process is started: a verify run here, and what is left to search.
+
+    When nothing is left (every kernel has a cache entry, re-verified here), the
+    verify run's record stands for the optimize run: no worker, no profile.
+    """
+    from .optimize import KernelOutcome, choose_proposer
+
+    proposer = choose_proposer(settings)
+    record = run_kernelopt(evaluator, replace_mode(settings, "verify"), backend, name=name, problem_id=problem_id,
+                           progress=progress)
+    left = record.left_to_search(proposer)
+    if not left:
+        record.mode, record.proposer = settings.mode, proposer
+        record.outcome = ProblemOutcome(
+            name, backend.name, proposer,
+            [KernelOutcome(k.kernel, k.graph, k.kind, "skipped", proposer, note="in the cache (re-verified above)")
+             for k in record.kernels], record.seconds, note="nothing to search: every kernel is in the cache")
+    return record, left
+
+
+def _precheck_spec(spec: Any, settings: Settings, backend: Backend, **kw: Any) -> tuple[RunRecord, int, float]:
+    import time
+
+    t0 = time.perf_counter()
+    local = make_evaluator(spec, replace_mode(settings, "verify"), backend)
+    setup = time.perf_counter() - t0
+    try:
+        record, left = cache_precheck(local, settings, backend, **kw)
+    finally:
+        local.close()
+    return record, left, setup
+
+
+def replace_mode(settings: Settings, mode: str) -> Settings:
+    from dataclasses import replace
+
+    return replace(settings, mode=mode)
+
+
+def run_problem_spec(spec: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
+                     progress: ProgressFn | None = None, use_cache: bool = True) -> RunRecord:
+    """One problem file (or pickled module): re-verify its cached kernels and, in optimize mode, search the rest.
+
+    The search runs in a worker process (``isolate``), started only when
+    something is left to search: a module whose every kernel is in the cache
+    costs one compile in this process, not a worker and a profile.
+    """
+    import time
+
+    if settings.mode == "optimize" and settings.isolate and use_cache:
+        record, left, setup = _precheck_spec(spec, settings, backend, name=name, problem_id=problem_id,
+                                             progress=progress)
+        if not left:
+            record.setup_seconds = setup
+            return record
+        release_memory()  # the check's tensors go before the worker allocates its own
+        if progress is not None:
+            progress(f"{name}: {left} kernel(s) with no cache entry; searching them in a worker process")
+    t0 = time.perf_counter()
+    evaluator = make_evaluator(spec, settings, backend)
+    setup = time.perf_counter() - t0
+    try:
+        record = run_kernelopt(evaluator, settings, backend, name=name, problem_id=problem_id, progress=progress,
+                               use_cache=use_cache)
+        record.setup_seconds = setup
+    finally:
+        evaluator.close()
+    return record
+
+
+RELEASE_COLLECT_BYTES = 256 * 2**20
+
+
+def release_memory() -> None:
+    """One problem's tensors at a time: a benchmark problem's inputs can be gigabytes."""
+    import gc
+
+    import torch
+
+    torch._dynamo.reset()
+    if torch.cuda.is_available():
+        # a full collection costs a tenth of a second per problem; it is needed only when reference cycles
+        # still hold device memory worth returning before the next problem
+        if torch.cuda.memory_allocated() > RELEASE_COLLECT_BYTES:
+            gc.collect()
+        torch.cuda.empty_cache()
+    else:
+        gc.collect()
 
 
 # --------------------------------------------------------------------------- the pytest-facing run
@@ -112,6 +220,15 @@ class RunRecord:
     outcome: Any = None  # the optimizer's ProblemOutcome in optimize mode
     setup_seconds: float | None = None  # building the problem and capturing (compiling) it, before ``seconds``
     triton_kernels: int = 0  # Triton kernels in the compiled module (vendor calls not counted)
+    # what has no cache entry: kernels, and contiguous runs of kernels (which only the agents' fusion searches)
+    uncached: list[str] = field(default_factory=list)
+    uncached_runs: list[str] = field(default_factory=list)
+
+    def left_to_search(self, proposer: str) -> int:
+        """What an optimize run with ``proposer`` would search in this module (0: everything is cached)."""
+        if proposer == "none":
+            return 0
+        return len(self.uncached) + (len(self.uncached_runs) if proposer == "agents" else 0)
 
 
 def _numbers_text(result: Any, settings: Settings) -> str:
@@ -153,18 +270,25 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
 
         env = current_environment()
     for graph in evaluator.graphs if cache is not None else ():
-        for kname, kernel in graph.kernels.items():
-            entry = cache.lookup(cache_key(graph, (kname,), evaluator.inputs, device))
+        # a fused entry (one kernel for a contiguous run) first: when it applies, its kernels are not looked up
+        # alone.  A kept fused decision covers only the fusion: each kernel may still have an entry of its own.
+        replaced: set[str] = set()
+        for names in [*graph.contiguous_runs(), *((n,) for n in graph.kernels)]:
+            if replaced.intersection(names):
+                continue
+            entry = cache.lookup(cache_key(graph, names, evaluator.inputs, device))
             if entry is None:
                 continue
-            cached_names.add((graph.index, kname))
+            label = "+".join(names)
+            kind = graph.kernels[names[0]].kind if len(names) == 1 else "fusion"
+            cached_names.add((graph.index, label))
             if entry.is_baseline_kept:
-                records.append(KernelRecord(kname, graph.index, kernel.kind, "baseline_kept", "cache",
+                records.append(KernelRecord(label, graph.index, kind, "baseline_kept", "cache",
                                             note="cache: no candidate beat this kernel"))
                 continue
-            cand = entry.candidate(replaces=(kname,))
+            cand = entry.candidate(replaces=names)
             stale = entry.stale_reasons(env) if env is not None else ["environment unknown"]
-            say(f"{name}: re-verifying cached kernel for {kname}" + (f" (stale: {'; '.join(stale)})" if stale else ""))
+            say(f"{name}: re-verifying cached kernel for {label}" + (f" (stale: {'; '.join(stale)})" if stale else ""))
             # an entry recorded on this very environment gets a quick re-check; a stale one the full cascade
             # (--kernelopt-perf judges regressions of the whole module below, against its own floor)
             res = evaluator.evaluate(cand, perf=on_gpu and bool(stale),
@@ -176,13 +300,15 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                   if perf_gate is not None and perf_gate.numbers.get("measured") else entry.speedup_ci)
             if ok:
                 applied.append(cand)
-                records.append(KernelRecord(kname, graph.index, kernel.kind, "cached", "cache", spd, ci,
+                replaced.update(names)
+                cached_names.update((graph.index, n) for n in names)
+                records.append(KernelRecord(label, graph.index, kind, "cached", "cache", spd, ci,
                                             numbers={g.gate: g.numbers for g in res.gates},
                                             note=f"cache entry {entry.digest[:12]} re-verified"))
             else:
-                msg = f"cached kernel for {kname} (entry {entry.digest[:12]}) " + _numbers_text(res, settings)
+                msg = f"cached kernel for {label} (entry {entry.digest[:12]}) " + _numbers_text(res, settings)
                 regressions.append(msg)
-                records.append(KernelRecord(kname, graph.index, kernel.kind, "regression", "cache", spd, ci,
+                records.append(KernelRecord(label, graph.index, kind, "regression", "cache", spd, ci,
                                             [res.failed_gate.gate] if res.failed_gate else [], note=msg))
     proposer = ""
     outcome = None
@@ -198,7 +324,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                         agent_factory=agent_factory_for(evaluator, settings, transcripts))
         outcome = opt.run(skip=skip)
         if on_gpu and cache is not None:
-            _record(cache, evaluator, outcome, device, problem_id)
+            cached_names |= _record(cache, evaluator, outcome, device, problem_id)
         for k in outcome.kernels:
             if k.decision == "skipped" and (k.graph, k.kernel) in cached_names:
                 continue
@@ -214,8 +340,11 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
     perf = None
     if settings.perf:
         perf = _perf_check(evaluator, settings, applied, regressions)
+    uncached = [n for g in evaluator.graphs for n in g.kernels if (g.index, n) not in cached_names]
+    runs = ["+".join(r) for g in evaluator.graphs for r in g.contiguous_runs() if (g.index, "+".join(r)) not in cached_names]
     return RunRecord(name, backend.name, settings.mode, records, applied, regressions, time.perf_counter() - t0,
-                     perf, proposer, outcome, triton_kernels=sum(len(g.kernels) for g in evaluator.graphs))
+                     perf, proposer, outcome, triton_kernels=sum(len(g.kernels) for g in evaluator.graphs),
+                     uncached=uncached if use_cache else [], uncached_runs=runs if use_cache else [])
 
 
 def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressions: list[str]) -> dict[str, Any]:

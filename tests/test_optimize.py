@@ -22,8 +22,10 @@ class ScriptedEvaluator:
     def __init__(self, graphs, times, speedups, joint_ok=True):
         self.graphs, self.times, self.speedups, self.joint_ok = graphs, times, speedups, joint_ok
         self.evaluated = []
+        self.profiled = 0
 
     def profile(self):
+        self.profiled += 1
         ks = tuple(KernelProfile(n, g.index, g.kernels[n].kind, 1000, 10.0) for g in self.graphs for n in g.kernels)
         return ModuleProfile("cuda", True, 100.0, ks)
 
@@ -93,6 +95,41 @@ def test_winners_that_fail_together_keep_only_the_best(graphs):
     assert out.joint is not None and not out.joint.accepted
     assert len(accepted) == 1
     assert any("the combination with other winners failed" in k.note for k in out.kernels)
+
+
+def test_nothing_to_search_costs_no_profile(graphs):
+    """The profile runs a child process under ncu and timed calls: a module whose kernels are all in the cache
+    skips it, and the outcome says why nothing was searched."""
+    ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [0.5] * len(cands)), lambda c: 1.2)
+    out = Optimizer(ev, Settings(proposer="tuner")).run(skip=lambda g, name: "in the cache")
+    assert ev.profiled == 0 and ev.evaluated == []
+    assert out.profile is None and "nothing to search" in out.note
+    assert {k.decision for k in out.kernels} == {"skipped"}
+    first = next(n for g in graphs for n in g.kernels)
+    out = Optimizer(ev, Settings(proposer="tuner")).run(skip=lambda g, name: None if name == first else "cached")
+    assert ev.profiled == 1 and "nothing to search" not in out.note
+    assert [k.kernel for k in out.kernels if k.decision != "skipped"] == [first]
+
+
+def test_a_screened_search_that_lost_is_recorded_in_the_cache(graphs, tmp_path):
+    """Screening found no config near the bar, so nothing was gated: still a search, recorded as the baseline
+    kept, so the next optimize run does not screen the same kernel again."""
+    from types import SimpleNamespace
+
+    from pytest_kernelopt.cache import KernelCache
+    from pytest_kernelopt.session import _record
+
+    ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [1.0] * len(cands)), lambda c: 1.0)
+    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    screened = [k for k in out.kernels if k.screened]
+    assert screened and all(k.tried == [] and k.decision == "baseline_kept" for k in screened)
+    cache = KernelCache(tmp_path / "kc")
+    inputs = [SimpleNamespace(shape=(4, 64), dtype="torch.float32")]
+    written = _record(cache, SimpleNamespace(graphs=graphs, inputs=inputs), out, "cuda:sm90", "p")
+    assert written == {(k.graph, k.kernel) for k in screened}
+    entries = cache.scan()
+    assert len(entries) == len(screened) and all(e.entry.is_baseline_kept for e in entries)
+    assert all("0 at least 1.02x faster" in e.entry.meta["reason"] for e in entries)
 
 
 def test_proposer_choice(monkeypatch):

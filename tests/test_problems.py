@@ -68,3 +68,14 @@ def test_a_get_inputs_that_needs_cpu_tensors_falls_back_to_the_cpu_for_good(tmp_
     assert again.device.type == "meta" and again.shape == on_cpu.shape
     # the fallback re-seeds before drawing: the CPU draw of a seed is the same whichever device it goes to
     assert torch.equal(build_problem(spec, "cpu").draw_inputs(3)[0], on_cpu)
+
+
+def test_cache_records_problem_files_relative_to_the_rootdir(tmp_path):
+    from pytest_kernelopt.session import problem_id_for
+
+    (tmp_path / "probs").mkdir()
+    inside = tmp_path / "probs" / "p.py"
+    assert problem_id_for(inside, tmp_path) == "probs/p.py"
+    assert problem_id_for(tmp_path / "probs" / ".." / "probs" / "p.py", tmp_path) == "probs/p.py"
+    outside = tmp_path.parent / "elsewhere.py"
+    assert problem_id_for(outside, tmp_path / "probs") == str(outside)

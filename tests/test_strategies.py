@@ -33,7 +33,10 @@ FAST = hypothesis.settings(max_examples=150, deadline=None, derandomize=True, da
 
 
 def _find(strategy, condition):
-    return hypothesis.find(strategy, condition, settings=hypothesis.settings(FAST, max_examples=1000))
+    # find() stops at the first hit; the budget only matters for rare sizes (127 under a 2048-element budget turns
+    # up about 3 times in 1000 draws, and how often depends on which modules the process has imported, since
+    # hypothesis mixes literals from loaded source into its draws): 10000 makes a miss vanishingly unlikely
+    return hypothesis.find(strategy, condition, settings=hypothesis.settings(FAST, max_examples=10000))
 
 
 # --------------------------------------------------------------------------- strategies (no compiling)

@@ -1,0 +1,150 @@
+"""What a run serves from the cache: fused entries, and optimize runs with nothing left to search."""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from kernel_sources import FUSED_REVERSE_CUMSUM, reverse_cumsum_launch  # noqa: E402
+
+from pytest_kernelopt.cache import KernelCache  # noqa: E402
+from pytest_kernelopt.candidate import Candidate, LaunchSpec  # noqa: E402
+from pytest_kernelopt.config import Settings  # noqa: E402
+from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
+from pytest_kernelopt.gates.results import CascadeResult, GateResult  # noqa: E402
+from pytest_kernelopt.optimize import LocalEvaluator  # noqa: E402
+from pytest_kernelopt.problems import ProblemSpec, problem_from_objects  # noqa: E402
+from pytest_kernelopt.session import cache_key, device_key, run_kernelopt, run_problem_spec  # noqa: E402
+
+PROBLEM = '''
+import torch, torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.softmax(x * 0.5, dim=-1)
+
+def get_inputs():
+    return [torch.randn(4, 32)]
+
+def get_init_inputs():
+    return []
+'''
+
+
+class ReverseCumsum(torch.nn.Module):
+    def forward(self, x):
+        return torch.cumsum(x.flip(1), dim=1).flip(1)
+
+
+def _accepted(cand: Candidate) -> CascadeResult:
+    perf = GateResult("performance", "pass", "recorded", {"speedup": 1.3, "ci_low": 1.2, "ci_high": 1.4,
+                                                           "measured": True})
+    return CascadeResult(cand.replaces, cand.content_hash, (GateResult("static", "pass"), perf), "accepted")
+
+
+def _plus_one(src: str) -> str:
+    """A wrong kernel: adds 1.0 to what it stores (every gate after the static one rejects it)."""
+    line = next(ln for ln in src.splitlines() if "tl.store(" in ln)
+    value = line.split(",")[1].strip()
+    return src.replace(line, line.replace(f", {value},", f", {value} + 1.0,"))
+
+
+def test_a_fused_entry_is_served_and_its_kernels_are_not_looked_up_alone(tmp_path, backend):
+    x = torch.randn(4, 64, device=backend.device)
+    settings = Settings(seeds=2, cache_dir=str(tmp_path / "kc"))
+    session = EvaluationSession(problem_from_objects(ReverseCumsum(), (x,), "rcs"), settings, backend)
+    ev = LocalEvaluator(session)
+    g = ev.graphs[0]
+    (run,) = g.contiguous_runs()
+    device = device_key(backend)
+    cache = KernelCache(tmp_path / "kc")
+    launch = LaunchSpec.from_json(reverse_cumsum_launch(g, run, "fused_reverse_cumsum", rows=4, rblock=64))
+    fused = Candidate(tuple(run), FUSED_REVERSE_CUMSUM, launch=launch, origin="agents")
+    cache.store_accepted(cache_key(g, tuple(run), ev.inputs, device), fused, [g.kernels[n] for n in run],
+                         _accepted(fused), problem_id="rcs")
+    # a wrong single-kernel entry for the run's first kernel: applied, it would be a regression
+    wrong = Candidate((run[0],), _plus_one(g.kernels[run[0]].source), origin="tuner")
+    cache.store_accepted(cache_key(g, (run[0],), ev.inputs, device), wrong, [g.kernels[run[0]]], _accepted(wrong),
+                         problem_id="rcs")
+
+    record = run_kernelopt(ev, settings, backend, name="rcs", problem_id="rcs")
+    assert record.regressions == [], record.regressions
+    assert [(k.kernel, k.decision, k.kind) for k in record.kernels] == [("+".join(run), "cached", "fusion")]
+    assert record.applied == [fused]
+    assert record.uncached == [] and record.uncached_runs == []
+    assert record.left_to_search("agents") == 0
+
+
+def test_without_a_fused_entry_the_single_entries_apply_and_the_run_is_left_for_the_agents(tmp_path, backend):
+    x = torch.randn(4, 64, device=backend.device)
+    settings = Settings(seeds=2, cache_dir=str(tmp_path / "kc"))
+    ev = LocalEvaluator(EvaluationSession(problem_from_objects(ReverseCumsum(), (x,), "rcs"), settings, backend))
+    g = ev.graphs[0]
+    (run,) = g.contiguous_runs()
+    KernelCache(tmp_path / "kc").store_baseline_kept(cache_key(g, (run[1],), ev.inputs, device_key(backend)),
+                                                     [g.kernels[run[1]]], problem_id="rcs", reason="scripted")
+    record = run_kernelopt(ev, settings, backend, name="rcs", problem_id="rcs")
+    assert [(k.kernel, k.decision) for k in record.kernels] == [(run[1], "baseline_kept")]
+    assert record.uncached == [run[0]] and record.uncached_runs == ["+".join(run)]
+    assert record.left_to_search("tuner") == 1 and record.left_to_search("agents") == 2
+    assert record.left_to_search("none") == 0
+
+
+def _softmax_entry(tmp_path, backend) -> tuple[ProblemSpec, str]:
+    """A problem file and an accepted cache entry (an equivalent kernel) for its one Triton kernel."""
+    from pytest_kernelopt.capture import capture
+    from pytest_kernelopt.problems import build_problem, input_signature
+
+    path = tmp_path / "softmax_problem.py"
+    path.write_text(PROBLEM)
+    spec = ProblemSpec.from_file(path)
+    problem = build_problem(spec, backend.device)
+    g = capture(problem.module, problem.example_inputs, backend=backend).graphs[0]
+    (name,) = g.kernels
+    cand = Candidate((name,), g.kernels[name].source.replace("tl.store(", "tl.store(", 1), origin="tuner")
+    key = cache_key(g, (name,), input_signature(problem.example_inputs), device_key(backend))
+    KernelCache(tmp_path / "kc").store_accepted(key, cand, [g.kernels[name]], _accepted(cand), problem_id=str(path))
+    torch._dynamo.reset()
+    return spec, name
+
+
+class WorkerStarted(Exception):
+    pass
+
+
+def _no_worker(monkeypatch) -> list:
+    started: list = []
+
+    def refuse(spec, settings, **kw):
+        started.append(spec.name)
+        raise WorkerStarted(spec.name)
+
+    monkeypatch.setattr("pytest_kernelopt.isolate.IsolatedEvaluator", refuse)
+    return started
+
+
+def test_an_optimize_run_with_everything_cached_starts_no_worker(tmp_path, backend, monkeypatch):
+    spec, name = _softmax_entry(tmp_path, backend)
+    started = _no_worker(monkeypatch)
+    settings = Settings(mode="optimize", seeds=2, cache_dir=str(tmp_path / "kc"), proposer="tuner")
+    lines: list[str] = []
+    record = run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref, progress=lines.append)
+    assert started == []
+    assert record.mode == "optimize" and record.proposer == "tuner"
+    assert [(k.kernel, k.decision, k.source) for k in record.kernels] == [(name, "cached", "cache")]
+    assert record.regressions == [] and record.uncached == []
+    assert record.outcome is not None and "nothing to search" in record.outcome.note
+    assert [(k.kernel, k.decision) for k in record.outcome.kernels] == [(name, "skipped")]
+    assert any("re-verifying cached kernel" in ln for ln in lines)
+
+
+def test_an_optimize_run_with_an_uncached_kernel_searches_in_a_worker(tmp_path, backend, monkeypatch):
+    spec, _ = _softmax_entry(tmp_path, backend)
+    started = _no_worker(monkeypatch)
+    settings = Settings(mode="optimize", seeds=2, cache_dir=str(tmp_path / "empty"), proposer="tuner")
+    lines: list[str] = []
+    with pytest.raises(WorkerStarted):
+        run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref, progress=lines.append)
+    assert started == ["softmax_problem"]
+    assert any("1 kernel(s) with no cache entry; searching them in a worker process" in ln for ln in lines)
