@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
-# in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead agents bench.
+# in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench.
 #   demo      the issue's two runs: `pytest --kernelopt --kernelopt-problems examples/problems` (optimize,
 #             writes kernels_cache/), then the same without --kernelopt, served from the cache; timed
 #   overhead  the cached-run bar (benchmarks/cached_run_overhead.py)
@@ -42,6 +42,10 @@ demo) echo "== optimize run, then the cached run" | tee -a $log
 overhead) echo "== cached-run overhead" | tee -a $log
   timeout ${T_OVERHEAD:-240} python3 benchmarks/cached_run_overhead.py --rounds ${ROUNDS:-4} --report $W/overhead.json \
     --log $W/overhead.log ${PROFILE:+--profile $W/profile} $PROBS 2>&1 | tee -a $log ;;
+perf) echo "== the CI performance gate: --kernelopt-perf re-measures each module with its cached kernels" | tee -a $log
+  timed timeout ${T_PERF:-120} python3 -m pytest -p no:cacheprovider --kernelopt-problems $PROBS --kernelopt-perf \
+    --kernelopt-report=$W/perf_run.json > $W/perf_run.log 2>&1
+  grep -v Warning $W/perf_run.log | tail -16 | tee -a $log ;;
 agents) echo "== agents on the GPU (scripted model)" | tee -a $log
   timeout ${T_AGENTS:-90} python3 benchmarks/agents_gpu.py $W/agents.json 1024 4096 2>&1 | grep -v Warning | tee -a $log ;;
 bench) echo "== offline tuner over the examples, empty cache" | tee -a $log

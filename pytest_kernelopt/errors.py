@@ -37,3 +37,7 @@ class TritonOOBError(KernelOptError):
 
 class ProblemFormatError(KernelOptError):
     """A file is not in the ``Model`` / ``get_inputs()`` / ``get_init_inputs()`` format."""
+
+
+class DeviceWarning(UserWarning):
+    """The module under test is not on the backend's device, so Inductor generates no Triton kernels for it."""

@@ -168,6 +168,7 @@ class Harness:
         from .session import cache_precheck, run_kernelopt
 
         inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+        _warn_if_off_device(nodeid, inputs, backend)
         problem = problem_from_objects(module, inputs, nodeid, settings.base_seed)
         say = self.progress(nodeid)
         evaluator = LocalEvaluator(EvaluationSession(problem, settings, backend))
@@ -176,7 +177,7 @@ class Harness:
             # the cached kernels are re-verified here first; a worker starts only if something is left to search
             record, left = cache_precheck(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
             if left:
-                record = self._optimize_isolated(problem, settings, backend, nodeid, say)
+                record = self._optimize_isolated(problem, settings, backend, nodeid, say, left)
                 if record is not None:
                     self._recheck_worker_winners(record, evaluator, settings)
         if record is None:
@@ -207,7 +208,7 @@ class Harness:
         record.applied = kept
 
     def _optimize_isolated(self, problem: Any, settings: Settings, backend: Any, nodeid: str,
-                           say: Callable[[str], None]) -> Any:
+                           say: Callable[[str], None], left: int) -> Any:
         """Optimize mode: search in a worker process, so a crashing candidate costs one candidate.
 
         Needs a module (and inputs) that pickle; otherwise the search runs in
@@ -217,8 +218,9 @@ class Harness:
             say(f"{nodeid}: module does not pickle, so candidates are evaluated in this process (no isolation)")
             return None
         from .isolate import IsolatedEvaluator
-        from .session import run_kernelopt
+        from .session import run_kernelopt, searching_note
 
+        say(searching_note(nodeid, left))
         evaluator = IsolatedEvaluator(problem.spec, settings)
         try:
             return run_kernelopt(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
@@ -307,6 +309,21 @@ class Harness:
         p = Path(path)
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(json.dumps(doc, indent=2, default=str))
+
+
+def _warn_if_off_device(nodeid: str, inputs: tuple, backend: Any) -> None:
+    """On a GPU, CPU tensors compile to Inductor's C++ code: no Triton kernel to check or optimize."""
+    import warnings
+
+    import torch
+
+    tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
+    if backend.name == "cuda" and tensors and not any(x.is_cuda for x in tensors):
+        from .errors import DeviceWarning
+
+        warnings.warn(DeviceWarning(
+            f"{nodeid}: the inputs are CPU tensors, so Inductor compiles the module to C++ and there is no Triton "
+            "kernel to check or optimize; move the module and its inputs to 'cuda'"), stacklevel=3)
 
 
 def _record_to_json(r: Any) -> dict[str, Any]:

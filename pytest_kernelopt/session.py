@@ -134,6 +134,10 @@ def replace_mode(settings: Settings, mode: str) -> Settings:
     return replace(settings, mode=mode)
 
 
+def searching_note(name: str, left: int) -> str:
+    return f"{name}: {left} kernel(s) with no cache entry; searching them in a worker process"
+
+
 def run_problem_spec(spec: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
                      progress: ProgressFn | None = None, use_cache: bool = True) -> RunRecord:
     """One problem file (or pickled module): re-verify its cached kernels and, in optimize mode, search the rest.
@@ -152,7 +156,7 @@ def run_problem_spec(spec: Any, settings: Settings, backend: Backend, *, name: s
             return record
         release_memory()  # the check's tensors go before the worker allocates its own
         if progress is not None:
-            progress(f"{name}: {left} kernel(s) with no cache entry; searching them in a worker process")
+            progress(searching_note(name, left))
     t0 = time.perf_counter()
     evaluator = make_evaluator(spec, settings, backend)
     setup = time.perf_counter() - t0
