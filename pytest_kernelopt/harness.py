@@ -261,6 +261,7 @@ class Harness:
 
         rows = []
         uncovered = 0
+        perf_column = any(r.perf is not None for _, r in self.results)
         for nodeid, r in self.results:
             count = lambda *d: sum(k.decision in d for k in r.kernels)  # noqa: E731
             spd = [k for k in r.kernels if k.speedup]
@@ -274,8 +275,15 @@ class Harness:
             rows.append([nodeid[-60:], str(r.triton_kernels), str(count("accepted")),
                          str(count("baseline_kept", "verified", "skipped")), str(count("cached")), str(no_entry),
                          speed, ",".join(failed) or "-", str(len(r.regressions))])
-        lines = [table(rows, ["test", "Triton kernels", "optimized", "kept", "from cache", "no cache entry",
-                              "best speedup [CI]", "failed gates", "regressions"])]
+            if perf_column:
+                p = r.perf or {}
+                rows[-1].insert(7, f"{p['speedup']:.3f}x [{p['ci_low']:.3f}, {p['ci_high']:.3f}]"
+                                if p.get("measured") else "-")
+        header = ["test", "Triton kernels", "optimized", "kept", "from cache", "no cache entry", "best speedup [CI]",
+                  "failed gates", "regressions"]
+        if perf_column:  # --kernelopt-perf: the whole module with its kernels, measured in this run
+            header.insert(7, "module now [CI]")
+        lines = [table(rows, header)]
         lines.append(f"backend: {self.backend_description or self.settings.backend}; mode: {self.settings.mode}")
         if uncovered and self.settings.mode == "verify":
             lines.append(f"{uncovered} Triton kernel(s) have no cache entry and ran as Inductor compiled them; "

@@ -227,12 +227,15 @@ class RunRecord:
     # what has no cache entry: kernels, and contiguous runs of kernels (which only the agents' fusion searches)
     uncached: list[str] = field(default_factory=list)
     uncached_runs: list[str] = field(default_factory=list)
+    untunable: list[str] = field(default_factory=list)  # uncached kernels the offline tuner has no config for
 
     def left_to_search(self, proposer: str) -> int:
-        """What an optimize run with ``proposer`` would search in this module (0: everything is cached)."""
-        if proposer == "none":
-            return 0
-        return len(self.uncached) + (len(self.uncached_runs) if proposer == "agents" else 0)
+        """What an optimize run with ``proposer`` would search in this module (0: nothing, e.g. all cached)."""
+        if proposer == "agents":
+            return len(self.uncached) + len(self.uncached_runs)
+        if proposer == "tuner":
+            return len(self.uncached) - len(self.untunable)
+        return 0
 
 
 def _numbers_text(result: Any, settings: Settings) -> str:
@@ -344,11 +347,14 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
     perf = None
     if settings.perf:
         perf = _perf_check(evaluator, settings, applied, regressions)
-    uncached = [n for g in evaluator.graphs for n in g.kernels if (g.index, n) not in cached_names]
+    from .tuner import can_search
+
+    uncached = [(g, n) for g in evaluator.graphs for n in g.kernels if (g.index, n) not in cached_names]
     runs = ["+".join(r) for g in evaluator.graphs for r in g.contiguous_runs() if (g.index, "+".join(r)) not in cached_names]
     return RunRecord(name, backend.name, settings.mode, records, applied, regressions, time.perf_counter() - t0,
                      perf, proposer, outcome, triton_kernels=sum(len(g.kernels) for g in evaluator.graphs),
-                     uncached=uncached if use_cache else [], uncached_runs=runs if use_cache else [])
+                     uncached=[n for _, n in uncached] if use_cache else [], uncached_runs=runs if use_cache else [],
+                     untunable=[n for g, n in uncached if not can_search(g, n)] if use_cache else [])
 
 
 def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressions: list[str]) -> dict[str, Any]:

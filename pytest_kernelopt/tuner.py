@@ -85,6 +85,12 @@ def _distance(cfg: dict[str, int], trace: LaunchTrace) -> float:
     return d
 
 
+def can_search(graph: KernelGraph, kernel_name: str) -> bool:
+    """Whether the tuner has any launch configuration to try for this kernel (a split scan has none)."""
+    kernel = graph.kernels[kernel_name]
+    return bool(config_space(kernel, next((t for t in graph.traces if t.kernel == kernel_name), None)))
+
+
 def propose_configs(graph: KernelGraph, kernel_name: str, limit: int) -> list[Candidate]:
     """Up to ``limit`` config candidates, nearest to the baseline's config first.
 

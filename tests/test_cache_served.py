@@ -87,8 +87,19 @@ def test_without_a_fused_entry_the_single_entries_apply_and_the_run_is_left_for_
     record = run_kernelopt(ev, settings, backend, name="rcs", problem_id="rcs")
     assert [(k.kernel, k.decision) for k in record.kernels] == [(run[1], "baseline_kept")]
     assert record.uncached == [run[0]] and record.uncached_runs == ["+".join(run)]
+    assert record.untunable == [], "the tuner has launch configurations for both kernel kinds here"
     assert record.left_to_search("tuner") == 1 and record.left_to_search("agents") == 2
     assert record.left_to_search("none") == 0
+
+
+def test_a_kernel_the_tuner_cannot_search_leaves_nothing_for_it():
+    """A split scan (Inductor's triton_spl_*) has no launch configuration to try: with the tuner, an optimize
+    run would start a worker and profile the module only to say so, every time."""
+    from pytest_kernelopt.session import RunRecord
+
+    r = RunRecord("m", "cuda", "verify", [], [], [], 0.0, uncached=["triton_spl_0", "triton_poi_1"],
+                  uncached_runs=["triton_spl_0+triton_poi_1"], untunable=["triton_spl_0"])
+    assert r.left_to_search("tuner") == 1 and r.left_to_search("agents") == 3 and r.left_to_search("none") == 0
 
 
 def _softmax_entry(tmp_path, backend) -> tuple[ProblemSpec, str]:

@@ -288,6 +288,9 @@ def test_every_command_line_option_reaches_the_settings(pytester, backend):
     report = json.loads((pytester.path / "r.json").read_text())
     assert report["tests"][0]["perf"]["measured"] is False
     assert "could not run" in report["tests"][0]["perf"]["note"]
+    header = next(ln for ln in result.stdout.lines if ln.startswith("test ") and "module now" in ln)
+    row = next(ln for ln in result.stdout.lines if ln.startswith("test_mod.py::test_softmax"))
+    assert row[header.index("module now")] == "-", (header, row)  # not measured without a GPU
 
 
 def test_every_ini_key_reaches_the_settings(pytester):
