@@ -3,6 +3,7 @@
 # in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench.
 #   demo      the issue's two runs: `pytest --kernelopt --kernelopt-problems examples/problems` (optimize,
 #             writes kernels_cache/), then the same without --kernelopt, served from the cache; timed
+#             CACHE_DIR=DIR runs both against DIR (e.g. an empty one under $W) instead of kernels_cache/
 #   overhead  the cached-run bar (benchmarks/cached_run_overhead.py)
 # Every step writes under $W; after each step $W is packed into $OUT/results.tgz (with kernels_cache/), so
 # a step cut off by its timeout loses only itself.  Python writes bytecode caches (under /tmp/pyc) as on a
@@ -24,6 +25,7 @@ pack() { cp $log $OUT/session.txt; tar czf $OUT/results.tgz -C $W . -C $PWD kern
 timed() { local t0=$(date +%s%N); "$@"; local rc=$? ms=$(( ($(date +%s%N) - t0) / 1000000 ))
   echo "rc=$rc wall=$((ms / 1000)).$(printf %03d $((ms % 1000)))s: $*" | tee -a $log; }
 PROBS=${PROBS:-examples/problems}
+KC=${CACHE_DIR:+--kernelopt-cache-dir $CACHE_DIR}
 for step in ${STEPS:-env tests}; do case $step in
 env) { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   python3 -c "import sys, torch, triton; print(sys.version.split()[0], torch.__version__, triton.__version__, 'dont_write_bytecode', sys.dont_write_bytecode)"
@@ -33,10 +35,10 @@ tests) echo "== tests on the GPU: ${TESTS:-tests/test_plugin.py tests/test_agent
     ${TESTS:-tests/test_plugin.py tests/test_agents_e2e.py} > $W/tests.log 2>&1
   tail -40 $W/tests.log | tee -a $log ;;
 demo) echo "== optimize run, then the cached run" | tee -a $log
-  timed timeout ${T_OPT:-330} python3 -m pytest -p no:cacheprovider --kernelopt --kernelopt-problems $PROBS \
+  timed timeout ${T_OPT:-330} python3 -m pytest -p no:cacheprovider --kernelopt --kernelopt-problems $PROBS $KC \
     --kernelopt-report=$W/optimize_run.json > $W/optimize_run.log 2>&1
   grep -v Warning $W/optimize_run.log | tail -22 | tee -a $log
-  timed timeout ${T_CACHED:-90} python3 -m pytest -p no:cacheprovider --kernelopt-problems $PROBS \
+  timed timeout ${T_CACHED:-90} python3 -m pytest -p no:cacheprovider --kernelopt-problems $PROBS $KC \
     --kernelopt-report=$W/cached_run.json > $W/cached_run.log 2>&1
   grep -v Warning $W/cached_run.log | tail -16 | tee -a $log ;;
 overhead) echo "== cached-run overhead" | tee -a $log

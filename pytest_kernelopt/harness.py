@@ -285,9 +285,7 @@ class Harness:
             header.insert(7, "module now [CI]")
         lines = [table(rows, header)]
         lines.append(f"backend: {self.backend_description or self.settings.backend}; mode: {self.settings.mode}")
-        if uncovered and self.settings.mode == "verify":
-            lines.append(f"{uncovered} Triton kernel(s) have no cache entry and ran as Inductor compiled them; "
-                         "`pytest --kernelopt` on a GPU searches them")
+        lines += _uncovered_hint(uncovered, sum(len(r.untunable) for _, r in self.results), self.settings.mode)
         if any(r.backend != "cuda" for _, r in self.results):
             checked = any(k.decision in ("cached", "verified") for _, r in self.results for k in r.kernels)
             lines.append("performance was not measured (no GPU)"
@@ -357,3 +355,16 @@ def marker_kwargs(item: Any) -> dict[str, Any]:
 
 __all__ = ["CLI_OPTIONS", "FIELDS", "Harness", "KernelOptResult", "MARKER", "MODES", "marker_kwargs",
            "settings_from_config"]
+
+
+def _uncovered_hint(uncovered: int, untunable: int, mode: str) -> list[str]:
+    """What the summary says of kernels that ran as Inductor compiled them (no cache entry)."""
+    agents = "the agents search them (an LLM endpoint and --kernelopt-proposer=agents)"
+    tuner_cannot = "the offline tuner has no launch configuration to try for"
+    if uncovered and mode == "verify":
+        return [f"{uncovered} Triton kernel(s) have no cache entry and ran as Inductor compiled them; "
+                "`pytest --kernelopt` on a GPU searches them"
+                + (f" ({untunable} of them only with the agents: {tuner_cannot} them)" if untunable else "")]
+    if untunable and mode == "optimize":
+        return [f"{untunable} Triton kernel(s) have no cache entry and {tuner_cannot} them (split scans); {agents}"]
+    return []

@@ -102,6 +102,20 @@ def test_a_kernel_the_tuner_cannot_search_leaves_nothing_for_it():
     assert r.left_to_search("tuner") == 1 and r.left_to_search("agents") == 3 and r.left_to_search("none") == 0
 
 
+def test_the_summary_says_which_kernels_only_the_agents_search():
+    """`pytest --kernelopt` with the tuner leaves a split scan as it was: the summary must not promise otherwise."""
+    from pytest_kernelopt.harness import _uncovered_hint
+
+    (verify,) = _uncovered_hint(2, 1, "verify")
+    assert verify.startswith("2 Triton kernel(s) have no cache entry") and "pytest --kernelopt" in verify
+    assert "1 of them only with the agents" in verify
+    assert "only with the agents" not in _uncovered_hint(2, 0, "verify")[0]
+    (optimize,) = _uncovered_hint(1, 1, "optimize")
+    assert optimize.startswith("1 Triton kernel(s) have no cache entry and the offline tuner has no launch")
+    assert "--kernelopt-proposer=agents" in optimize
+    assert _uncovered_hint(0, 0, "verify") == [] and _uncovered_hint(1, 0, "optimize") == []
+
+
 def _softmax_entry(tmp_path, backend) -> tuple[ProblemSpec, str]:
     """A problem file and an accepted cache entry (an equivalent kernel) for its one Triton kernel."""
     from pytest_kernelopt.capture import capture
