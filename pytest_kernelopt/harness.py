@@ -353,10 +353,6 @@ def marker_kwargs(item: Any) -> dict[str, Any]:
     return dict(marker.kwargs)
 
 
-__all__ = ["CLI_OPTIONS", "FIELDS", "Harness", "KernelOptResult", "MARKER", "MODES", "marker_kwargs",
-           "settings_from_config"]
-
-
 def _uncovered_hint(uncovered: int, untunable: int, mode: str) -> list[str]:
     """What the summary says of kernels that ran as Inductor compiled them (no cache entry)."""
     agents = "the agents search them (an LLM endpoint and --kernelopt-proposer=agents)"
@@ -366,5 +362,11 @@ def _uncovered_hint(uncovered: int, untunable: int, mode: str) -> list[str]:
                 "`pytest --kernelopt` on a GPU searches them"
                 + (f" ({untunable} of them only with the agents: {tuner_cannot} them)" if untunable else "")]
     if untunable and mode == "optimize":
-        return [f"{untunable} Triton kernel(s) have no cache entry and {tuner_cannot} them (split scans); {agents}"]
+        return [f"{untunable} Triton kernel(s) have no cache entry and {tuner_cannot} them (e.g. split scans); "
+                + agents]
     return []
+
+
+__all__ = ["CLI_OPTIONS", "FIELDS", "Harness", "KernelOptResult", "MARKER", "MODES", "marker_kwargs",
+           "settings_from_config"]
+

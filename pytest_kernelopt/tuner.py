@@ -85,10 +85,13 @@ def _distance(cfg: dict[str, int], trace: LaunchTrace) -> float:
     return d
 
 
+def _trace(graph: KernelGraph, kernel_name: str) -> LaunchTrace | None:
+    return next((t for t in graph.traces if t.kernel == kernel_name), None)
+
+
 def can_search(graph: KernelGraph, kernel_name: str) -> bool:
     """Whether the tuner has any launch configuration to try for this kernel (a split scan has none)."""
-    kernel = graph.kernels[kernel_name]
-    return bool(config_space(kernel, next((t for t in graph.traces if t.kernel == kernel_name), None)))
+    return bool(config_space(graph.kernels[kernel_name], _trace(graph, kernel_name)))
 
 
 def propose_configs(graph: KernelGraph, kernel_name: str, limit: int) -> list[Candidate]:
@@ -99,7 +102,7 @@ def propose_configs(graph: KernelGraph, kernel_name: str, limit: int) -> list[Ca
     twice as large); far-away configs come after them.
     """
     kernel = graph.kernels[kernel_name]
-    trace = next((t for t in graph.traces if t.kernel == kernel_name), None)
+    trace = _trace(graph, kernel_name)
     space = config_space(kernel, trace)
     if trace is not None:
         space.sort(key=lambda c: (_distance(c, trace), sorted(c.items())))
