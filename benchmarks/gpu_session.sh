@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
-# in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench.
+# in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench screening.
 #   demo      the issue's two runs: `pytest --kernelopt --kernelopt-problems examples/problems` (optimize,
 #             writes kernels_cache/), then the same without --kernelopt, served from the cache; timed
 #             CACHE_DIR=DIR runs both against DIR (e.g. an empty one under $W) instead of kernels_cache/
@@ -54,4 +54,7 @@ bench) echo "== offline tuner over the examples, empty cache" | tee -a $log
   timed timeout ${T_BENCH:-420} python3 -m pytest_kernelopt.cli bench $PROBS --proposer tuner --cache-dir /tmp/kc \
     --report $W/bench.json > $W/bench.log 2>&1
   grep -v Warning $W/bench.log | tail -25 | tee -a $log ;;
+screening) echo "== the tuner's screening against the performance gate (A/A and the 3 fastest-screened configs)" | tee -a $log
+  timeout ${T_SCREEN:-300} python3 benchmarks/screening_vs_gate.py $W/screening.json \
+    ${SCREEN_PROBS:-examples/problems/conv_groupnorm.py} 2>&1 | grep -v Warning | tee -a $log ;;
 esac; pack; done

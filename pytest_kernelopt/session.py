@@ -238,6 +238,27 @@ class RunRecord:
         return 0
 
 
+def outcome_record(k: Any) -> KernelRecord:
+    """A searched kernel's record (from the optimizer's KernelOutcome).
+
+    An accepted kernel carries its winner's gate numbers; a kernel whose baseline stayed carries those of the
+    candidate that came nearest (the fastest one the performance gate timed), and its note says why that one
+    was turned down, so a near miss shows its speedup and interval against ``min_speedup``.
+    """
+    res = k.result
+    timed = [r for r in k.tried if r.speedup is not None]
+    shown = res if res is not None else (max(timed, key=lambda r: r.speedup) if timed else None)
+    perf_gate = res.gate("performance") if res is not None else None
+    failed = sorted({r.failed_gate.gate for r in k.tried if r.failed_gate is not None})
+    note = k.note
+    if res is None and shown is not None and shown.failed_gate is not None:
+        note = "; ".join(filter(None, (note, f"nearest candidate: {shown.reason}")))
+    return KernelRecord(
+        k.kernel, k.graph, k.kind, k.decision, k.proposer if k.decision == "accepted" else "baseline",
+        k.speedup, (perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high")) if perf_gate else None,
+        failed, numbers={g.gate: g.numbers for g in shown.gates} if shown is not None else {}, note=note)
+
+
 def _numbers_text(result: Any, settings: Settings) -> str:
     """A failed gate's numbers next to the thresholds they were held to."""
     g = result.failed_gate
@@ -335,13 +356,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
         for k in outcome.kernels:
             if k.decision == "skipped" and (k.graph, k.kernel) in cached_names:
                 continue
-            res = k.result
-            perf_gate = res.gate("performance") if res is not None else None
-            failed = sorted({r.failed_gate.gate for r in k.tried if r.failed_gate is not None})
-            records.append(KernelRecord(
-                k.kernel, k.graph, k.kind, k.decision, k.proposer if k.decision == "accepted" else "baseline",
-                k.speedup, (perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high")) if perf_gate else None,
-                failed, note=k.note))
+            records.append(outcome_record(k))
             if k.decision == "accepted" and k.winner is not None:
                 applied.append(k.winner)
     perf = None

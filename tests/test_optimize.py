@@ -79,6 +79,35 @@ def test_nothing_faster_keeps_the_baseline_and_says_why(graphs):
     assert out.speedup == 1.0
 
 
+def test_a_kept_kernel_reports_the_candidate_that_came_nearest(graphs):
+    """Every gated config lost on the performance gate: the record shows the fastest of them, with its interval
+    against min_speedup, rather than empty numbers."""
+    from pytest_kernelopt.session import outcome_record
+
+    screened: dict[str, float] = {}
+
+    def times(cands):  # all screen faster than the bar; the gate then measures 1.000x-1.016x (it passes 1.05)
+        ts = [0.9 - 0.001 * i for i in range(len(cands))]
+        screened.update({c.content_hash: t for c, t in zip(cands, ts)})
+        return 1.0, ts
+
+    ev = ScriptedEvaluator(graphs, times, lambda c: 1.0 + (0.9 - screened[c.content_hash]) * 2)
+    out = Optimizer(ev, Settings(min_speedup=1.05, proposer="tuner")).run()
+    kept = [k for k in out.kernels if k.tried]
+    assert kept and all(k.decision == "baseline_kept" for k in kept)
+    for k in kept:
+        rec = outcome_record(k)
+        best = max(r.speedup for r in k.tried)
+        assert rec.decision == "baseline_kept" and rec.source == "baseline" and rec.speedup is None
+        assert rec.numbers["performance"]["speedup"] == best and rec.failed_gates == ["performance"]
+        assert "nearest candidate: performance: scripted" in rec.note and "screened" in rec.note
+    # an accepted kernel carries its winner's numbers
+    ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [0.5] * len(cands)), lambda c: 1.2)
+    acc = [k for k in Optimizer(ev, Settings(proposer="tuner")).run().kernels if k.decision == "accepted"]
+    assert acc and all(outcome_record(k).numbers["performance"]["speedup"] == 1.2 for k in acc)
+    assert all("nearest" not in outcome_record(k).note for k in acc)
+
+
 def test_a_failed_screening_keeps_the_baseline(graphs):
     ev = ScriptedEvaluator(graphs, lambda cands: (None, [None] * len(cands)), lambda c: 2.0)
     out = Optimizer(ev, Settings(proposer="tuner")).run()
@@ -172,3 +201,23 @@ def test_timed_sample_of_a_training_module_runs_the_backward_kernels(backend):
             assert len(launched) == expected, (training, launched)
     finally:
         ns[name] = real
+
+
+def test_screening_times_the_baseline_through_the_same_swap_as_the_configs(graphs):
+    """The unswapped module screened slower than a swapped copy of itself on the H200: the screening's
+    reference is the baseline kernel's own source, swapped in like the configs are."""
+    from pytest_kernelopt.gates.perf import screening_reference
+    from pytest_kernelopt.tuner import propose_configs
+
+    session = type("S", (), {"captured": type("C", (), {"graphs": graphs})()})()
+    g = graphs[0]
+    names = list(g.kernels)
+    cands = propose_configs(g, names[0], limit=4)
+    ref = screening_reference(session, cands)
+    assert ref is not None and ref.replaces == (names[0],) and ref.configs == ()
+    assert ref.source == g.kernels[names[0]].source and ref.origin == "a/a"
+    import dataclasses
+
+    other = dataclasses.replace(cands[0], replaces=("triton_poi_other_9",))
+    assert screening_reference(session, [*cands, other]) is None  # different kernels: no common reference
+    assert screening_reference(session, []) is None
