@@ -46,9 +46,14 @@ class ScriptedEvaluator:
 
 
 @pytest.fixture(scope="module")
-def graphs(backend):
+def captured(backend):
     x = torch.randn(4, 64, device=backend.device)
-    return capture(lambda t: torch.cumsum(t.flip(1), 1).flip(1), (x,), backend=backend).graphs
+    return capture(lambda t: torch.cumsum(t.flip(1), 1).flip(1), (x,), backend=backend)
+
+
+@pytest.fixture(scope="module")
+def graphs(captured):
+    return captured.graphs
 
 
 def test_only_configs_that_clear_the_bar_are_gated_and_the_fastest_accepted_wins(graphs):
@@ -203,21 +208,23 @@ def test_timed_sample_of_a_training_module_runs_the_backward_kernels(backend):
         ns[name] = real
 
 
-def test_screening_times_the_baseline_through_the_same_swap_as_the_configs(graphs):
+def test_screening_times_the_baseline_through_the_same_swap_as_the_configs(captured, graphs):
     """The unswapped module screened slower than a swapped copy of itself on the H200: the screening's
     reference is the baseline kernel's own source, swapped in like the configs are."""
+    import dataclasses
+    from types import SimpleNamespace
+
     from pytest_kernelopt.gates.perf import screening_reference
     from pytest_kernelopt.tuner import propose_configs
 
-    session = type("S", (), {"captured": type("C", (), {"graphs": graphs})()})()
+    session = SimpleNamespace(captured=captured)
     g = graphs[0]
     names = list(g.kernels)
     cands = propose_configs(g, names[0], limit=4)
     ref = screening_reference(session, cands)
     assert ref is not None and ref.replaces == (names[0],) and ref.configs == ()
     assert ref.source == g.kernels[names[0]].source and ref.origin == "a/a"
-    import dataclasses
-
     other = dataclasses.replace(cands[0], replaces=("triton_poi_other_9",))
     assert screening_reference(session, [*cands, other]) is None  # different kernels: no common reference
+    assert screening_reference(session, [other]) is None  # a kernel the capture does not have
     assert screening_reference(session, []) is None

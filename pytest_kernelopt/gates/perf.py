@@ -141,9 +141,12 @@ def screening_reference(session: Any, candidates: list) -> Any:
     kernels = {c.replaces for c in candidates}
     if len(kernels) != 1 or len(next(iter(kernels))) != 1:
         return None
-    (name,) = next(iter(kernels))
-    source = next((g.kernels[name].source for g in session.captured.graphs if name in g.kernels), None)
-    return Candidate((name,), source, origin="a/a") if source else None
+    (ref,) = next(iter(kernels))
+    try:
+        graph, name = session.captured.find(ref)
+    except KeyError:
+        return None
+    return Candidate((ref,), graph.kernels[name].source, origin="a/a")
 
 
 def rank_candidates(session: Any, candidates: list, samples: int) -> tuple[float, list[float | None]]:
