@@ -61,6 +61,13 @@ def cmd_capture(args: argparse.Namespace) -> int:
             problem = build_problem(ProblemSpec.from_file(path), backend.device)
             cap = capture(problem.module, problem.example_inputs, training=bool(args.training), backend=backend)
             print(f"\n== {path}\n{cap.summary()}")
+            if args.dump:
+                out = Path(args.dump) / path.stem
+                out.mkdir(parents=True, exist_ok=True)
+                for graph in cap.graphs:
+                    for name, kernel in graph.kernels.items():
+                        (out / f"{name}.py").write_text(kernel.source)
+                print(f"kernel sources written to {out}/")
         except Exception as e:  # one bad file does not stop the others
             print(f"\n== {path}\nERROR: {type(e).__name__}: {e}")
             status = 1
@@ -113,6 +120,66 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 1 if failures else 0
 
 
+def _read_candidate(args: argparse.Namespace):
+    """The candidate a ``kernelopt judge`` call names: a JSON candidate, or a kernel source file."""
+    import json
+
+    from .candidate import Candidate, LaunchSpec
+
+    path = Path(args.candidate)
+    if not path.is_file():
+        raise SystemExit(f"kernelopt judge: no such candidate file: {path}")
+    text = path.read_text(errors="replace")
+    if path.suffix == ".json":
+        try:
+            data = json.loads(text)
+            if args.replaces:
+                data["replaces"] = args.replaces
+            return Candidate.from_json({"origin": "judge", **data})
+        except (ValueError, KeyError, TypeError) as e:
+            raise SystemExit(f"kernelopt judge: {path} is not a candidate in JSON "
+                             f"(replaces, source, configs, launch): {type(e).__name__}: {e}") from None
+    if not args.replaces:
+        raise SystemExit("kernelopt judge: --replaces KERNEL is required for a kernel source file "
+                         "(`kernelopt capture PROBLEM` lists the kernel names)")
+    try:
+        configs = tuple(json.loads(args.configs)) if args.configs else ()
+        launch = LaunchSpec.from_json(json.loads(args.launch)) if args.launch else None
+        return Candidate(tuple(args.replaces), text, configs=configs, launch=launch, origin="judge")
+    except (ValueError, KeyError, TypeError) as e:
+        raise SystemExit(f"kernelopt judge: bad --configs/--launch: {type(e).__name__}: {e}") from None
+
+
+def cmd_judge(args: argparse.Namespace) -> int:
+    """Judge one candidate through the four gates on one problem file; exit 0 only if it passed them all."""
+    import json
+    from dataclasses import replace
+
+    from .backends import prepare
+
+    prepare(args.backend)
+    from .backends import select_backend
+    from .problems import ProblemSpec
+    from .session import make_evaluator
+
+    candidate = _read_candidate(args)
+    settings = replace(_settings(args), mode="optimize")
+    backend = select_backend(settings.backend)
+    print(f"backend: {backend.description}; isolation {'on' if settings.isolate else 'off'}", file=sys.stderr)
+    evaluator = make_evaluator(ProblemSpec.from_file(args.problem), settings, backend)
+    try:
+        result = evaluator.evaluate(candidate)
+    finally:
+        evaluator.close()
+    if args.json:
+        print(json.dumps(result.to_json(), indent=2, default=str))
+    else:
+        for g in result.gates:
+            print(f"{g.gate:12} {g.status:13} {g.reason}")
+        print(f"decision: {result.decision}")
+    return 0 if result.decision in ("accepted", "verified") else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kernelopt", description=(
         "Make torch.compile'd modules faster without making them wrong: capture Inductor's Triton kernels, "
@@ -122,6 +189,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("capture", help="compile problem files and print their Triton kernels and vendor calls")
     _add_common(p)
+    p.add_argument("--dump", default=None, metavar="DIR",
+                   help="also write each Triton kernel's source to DIR/<problem>/<kernel>.py")
     p.set_defaults(func=cmd_capture)
 
     p = sub.add_parser("bench", help="optimize problem files and print the per-kernel decisions")
@@ -142,6 +211,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-isolate", action="store_true", help="evaluate candidates in this process (faster, unsafe)")
     p.add_argument("--report", default=None, help="write a JSON report to this path")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("judge", help="judge one candidate kernel through the four gates on a problem file "
+                                     "(exit 0: verified or accepted, 1: rejected)")
+    p.add_argument("problem", help="a problem file (Model / get_inputs / get_init_inputs)")
+    p.add_argument("candidate", help="a kernel source file (.py), or a candidate as JSON "
+                                     "({replaces, source, configs, launch})")
+    p.add_argument("--replaces", nargs="+", default=None, metavar="KERNEL",
+                   help="the Inductor kernel(s) the candidate replaces (see `kernelopt capture`)")
+    p.add_argument("--configs", default=None, help="launch configurations as JSON, e.g. '[{\"XBLOCK\": 64, "
+                                                   "\"num_warps\": 4}]'")
+    p.add_argument("--launch", default=None, help="a LaunchSpec as JSON (kernel, args, grid, num_warps, ...)")
+    p.add_argument("--backend", choices=["auto", "cuda", "cpu"], default="auto",
+                   help="where kernels run: auto (GPU if present, else the CPU interpreter), cuda or cpu")
+    p.add_argument("--seeds", type=int, default=None, help="seeds for the correctness gate (default 5)")
+    p.add_argument("--min-speedup", type=float, default=None, dest="min_speedup",
+                   help="lower confidence bound the speedup must reach (default 1.02)")
+    p.add_argument("--timeout", type=float, default=None, help="seconds the evaluation may take (default 300)")
+    p.add_argument("--training", action="store_true", default=None, help="also check the backward graph")
+    p.add_argument("--json", action="store_true", help="print the whole result (every gate's numbers) as JSON")
+    p.set_defaults(func=cmd_judge)
 
     from .cli_cache import add_cache_parser
 
