@@ -88,9 +88,10 @@ def replace_kernel_source(wrapper: str, kernel: str, new_source: str) -> str:
 
 
 def _load_module(source: str):
-    from torch._inductor.codecache import PyCodeCache
+    """A candidate's kernel module, built by the harness from allowlist-checked source (never imported)."""
+    from .kernel_loader import load_kernel_module
 
-    return PyCodeCache.load(source)
+    return load_kernel_module(source)
 
 
 def _override_configs(obj: Any, configs: Sequence[Mapping[str, int]]) -> None:
@@ -136,10 +137,39 @@ def cdiv(a: int, b: int) -> int:
     return -(-int(a) // int(b))
 
 
+_GRID_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+             ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b}
+_GRID_CALLS = {"cdiv": cdiv, "min": min, "max": max}
+
+
+def _grid_value(node: ast.AST, names: Mapping[str, Any]) -> Any:
+    """Evaluate a grid expression's tree: integers, names, + - * // %, unary minus, cdiv/min/max, tuples."""
+    if isinstance(node, ast.Expression):
+        return _grid_value(node.body, names)
+    if isinstance(node, ast.Tuple):
+        return tuple(_grid_value(e, names) for e in node.elts)
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name) and node.id in names:
+        return int(names[node.id])
+    if isinstance(node, ast.BinOp) and type(node.op) in _GRID_OPS:
+        return _GRID_OPS[type(node.op)](_grid_value(node.left, names), _grid_value(node.right, names))
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        v = _grid_value(node.operand, names)
+        return -v if isinstance(node.op, ast.USub) else v
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _GRID_CALLS \
+            and not node.keywords:
+        return _GRID_CALLS[node.func.id](*(_grid_value(a, names) for a in node.args))
+    raise SubstitutionError(f"grid expression element {ast.unparse(node)[:40]!r} is not allowed")
+
+
 def eval_grid(expr: str, names: Mapping[str, Any]) -> tuple[int, ...]:
-    code = compile(expr, "<grid>", "eval")
-    env = {"cdiv": cdiv, "min": min, "max": max}
-    val = eval(code, {"__builtins__": {}}, {**{k: v for k, v in names.items()}, **env})  # noqa: S307 (checked by gate 1)
+    """The launch grid of a LaunchSpec: its expression is data, evaluated here without ``eval``."""
+    try:
+        tree = ast.parse(expr, mode="eval")
+    except (SyntaxError, ValueError, MemoryError, RecursionError) as e:
+        raise SubstitutionError(f"grid {expr!r} does not parse: {type(e).__name__}") from None
+    val = _grid_value(tree, names)
     if isinstance(val, int):
         val = (val,)
     grid = tuple(int(v) for v in val)
@@ -311,15 +341,21 @@ def apply_permanently(captured: Any, candidates: Iterable[Candidate]) -> list[st
 
 def load_wrapper(graph: KernelGraph, candidates: Iterable[Candidate] = ()) -> Any:
     """Load ``graph``'s wrapper as a fresh module with the candidates in place."""
+    from .gates.allowlist import check_source
+
     text = graph.source
     fixed: list[Candidate] = []
     for cand in candidates:
         if cand.launch is None:
             (name,) = cand.replaces
-            text = replace_kernel_source(text, name, complete_source(graph.kernels[name], cand.source))
+            source = complete_source(graph.kernels[name], cand.source)
+            check_source(source)  # Inductor loads what the wrapper embeds: only checked source may go in
+            text = replace_kernel_source(text, name, source)
         else:
             fixed.append(cand)
-    mod = _load_module(text)
+    from torch._inductor.codecache import PyCodeCache
+
+    mod = PyCodeCache.load(text)  # Inductor's own wrapper, captured here; the kernels it embeds were checked above
     for cand in fixed:
         for name, obj in make_kernel_objects(graph, cand).items():
             setattr(mod, name, obj)
@@ -362,10 +398,8 @@ def substitute_during_compile(replacements: Mapping[str, Candidate]):
             graph = KernelGraph(0, "compile", "", "", device_str, {kernel_name: kernel},
                                 ())
             return make_kernel_objects(graph, cand)[kernel_name]
-        new = complete_source(kernel, cand.source)
-        if cand.configs:
-            return load_kernel_object(kernel_name, new, cand.configs)
-        return orig(self, kernel_name, new, device_str)
+        # built by the harness from checked source, never handed to Inductor's loader
+        return load_kernel_object(kernel_name, complete_source(kernel, cand.source), cand.configs)
 
     AsyncCompile.triton = triton
     try:

@@ -86,12 +86,18 @@ def test_constexprs_can_be_given_without_configs():
     assert len(result.configs) == 1
 
 
+def test_refuses_to_load_source_that_is_not_on_the_allowlist():
+    result = aot_compile(HAND_WRITTEN.replace("x + y", "x + undefined_name"), "add_kernel", signature=SIGNATURE,
+                         constexprs={"BLOCK": 128})
+    assert not result.ok and "AllowlistError" in result.first_error and "undefined_name" in result.first_error
+
+
 def test_rejects_a_broken_kernel_with_the_compilers_message():
-    broken = HAND_WRITTEN.replace("x + y", "x + undefined_name")
+    broken = HAND_WRITTEN.replace("x + y", "x + tl.arange(0, 3)")
     result = aot_compile(broken, "add_kernel", signature=SIGNATURE, constexprs={"BLOCK": 128})
     assert not result.ok
     msg = result.first_error
-    assert "undefined_name" in msg and "^" in msg  # the source with the compiler's caret
+    assert "power of 2" in msg and "^" in msg  # the source with the compiler's caret
     assert "at " in result.configs[0].error
 
 

@@ -7,17 +7,15 @@ first reason rejects.  Only a candidate that passed every other check is
 loaded, by the last check, to be compiled ahead of time for the target GPU
 (:func:`pytest_kernelopt.backends.aot.aot_compile`).
 
-What a candidate may contain:
-
-* imports of ``triton``, ``triton.language`` (and its submodules), ``math``
-  and Inductor's runtime helpers (``triton_helpers``, ``triton_heuristics``,
-  ``hints``, ``triton_helpers.libdevice`` / ``math``);
-* at module level only imports, constants, function definitions and
-  Inductor's ``triton_helpers.set_driver_to_*()`` call;
-* no torch, no streams, events, timers or threads, no file, network or
-  process access, no dynamic code (``eval``, ``getattr``, dunders), no
-  ``global`` / ``nonlocal``, no mutable default arguments, and no assignment
-  to an attribute (monkeypatching).
+What a candidate may contain is an allowlist, not a deny-list: the source --
+for a drop-in, completed with the original's imports and heuristics decorator,
+exactly as it will be loaded -- must be made only of the shapes Inductor
+emits (:mod:`pytest_kernelopt.gates.allowlist`: a closed list of import lines,
+literal decorator arguments, ``@triton.jit`` functions whose bodies use only
+parameters, locals and allowlisted Triton functions), and its launch
+configurations must be small integers.  Only then is it compiled, and the
+compile builds the module from the checked source in a namespace the harness
+constructs (:mod:`pytest_kernelopt.kernel_loader`).
 
 With ``compile_target=None`` the compile check is skipped and the numbers say
 ``compiled: False``; whoever reads the result decides what that means.
@@ -37,55 +35,8 @@ from .results import GateResult
 
 DEFAULT_COMPILE_TARGET = ("cuda", 90, 32)
 
-# --------------------------------------------------------------------------- what is allowed
-
-#: ``from <module> import <name>``: module -> the names allowed (None: any).  Any ``triton.language.*`` module
-#: may be imported from freely.
-ALLOWED_FROM = {
-    "triton": {"jit", "language", "cdiv", "next_power_of_2"},
-    "triton.language": None,
-    "math": None,
-    "torch._inductor.runtime": {"triton_helpers", "triton_heuristics", "hints"},
-    "torch._inductor.runtime.triton_helpers": {"libdevice", "math"},
-    "torch._inductor.runtime.hints": None,
-}
-#: ``import <module>`` (plus any ``triton.language.*``).
-ALLOWED_IMPORT = {"triton", "triton.language", "math"}
-#: attributes of ``triton`` itself a candidate may use (not ``triton.testing``, ``triton.runtime``, ...).
-TRITON_ATTRS = {"jit", "language", "cdiv", "next_power_of_2"}
-
-FORBIDDEN_MODULES = {
-    "os": "file/process access", "sys": "interpreter access", "subprocess": "process access",
-    "socket": "network access", "ctypes": "raw memory access", "importlib": "dynamic imports",
-    "builtins": "interpreter access", "pathlib": "file access", "shutil": "file access", "io": "file access",
-    "pickle": "file access", "marshal": "code loading", "signal": "process access", "urllib": "network access",
-    "http": "network access", "requests": "network access", "multiprocessing": "processes",
-    "threading": "threads", "concurrent": "threads", "asyncio": "concurrency", "time": "timers",
-    "timeit": "timers", "numpy": "numpy",
-}
-FORBIDDEN_CALLS = {
-    "open": "file access", "eval": "dynamic code", "exec": "dynamic code", "compile": "dynamic code",
-    "__import__": "dynamic imports", "globals": "interpreter access", "locals": "interpreter access",
-    "vars": "interpreter access", "getattr": "dynamic attribute access", "setattr": "monkeypatching",
-    "delattr": "monkeypatching", "breakpoint": "a debugger", "exit": "process exit", "quit": "process exit",
-    "memoryview": "raw memory access",
-}
-STREAMS_TIMERS_THREADS = {
-    "stream": "a stream", "Stream": "a stream", "current_stream": "a stream", "default_stream": "a stream",
-    "set_stream": "a stream", "synchronize": "a synchronization", "Event": "an event (timer)",
-    "elapsed_time": "a timer", "perf_counter": "a timer", "perf_counter_ns": "a timer", "monotonic": "a timer",
-    "monotonic_ns": "a timer", "process_time": "a timer", "time_ns": "a timer", "sleep": "a sleep",
-    "do_bench": "a benchmark timer", "do_bench_cudagraph": "a benchmark timer", "globaltimer": "a device timer",
-    "clock": "a device timer", "clock64": "a device timer", "Thread": "a thread", "Lock": "a lock",
-}
-#: methods of torch tensors that Triton tensors lack: calling one means tensor ops on host objects.
-TENSOR_METHODS = {"item", "cpu", "cuda", "numpy", "tolist", "data_ptr", "copy_", "zero_", "fill_", "clone",
-                  "detach", "backward", "record_stream", "untyped_storage", "storage", "pin_memory"}
-#: Inductor's heuristics decorators (``triton_heuristics.<name>``).
-HEURISTICS = {"pointwise", "reduction", "persistent_reduction", "cooperative_reduction", "split_scan",
-              "template", "user_autotune", "foreach"}
+# the shapes a candidate may contain are in :mod:`pytest_kernelopt.gates.allowlist`
 GRID_CALLS = {"cdiv", "min", "max"}
-DRIVER_CALLS = {"set_driver_to_cpu", "set_driver_to_gpu"}
 
 
 # --------------------------------------------------------------------------- the subject of the checks
@@ -155,11 +106,13 @@ def _params(fn: ast.FunctionDef) -> list[ast.arg]:
 
 
 def check_parses(s: Subject) -> str | None:
-    """The source is valid Python."""
+    """The source is valid Python within the size limits (a parser running out of memory is a rejection)."""
+    from .allowlist import AllowlistError, parse_bounded
+
     try:
-        s.tree = ast.parse(s.candidate.source)
-    except SyntaxError as e:
-        return f"source does not parse: line {e.lineno}: {e.msg}"
+        s.tree = parse_bounded(s.candidate.source)
+    except AllowlistError as e:
+        return str(e)
     return None
 
 
@@ -270,145 +223,28 @@ def check_grid_expression(s: Subject) -> str | None:
     return None
 
 
-def check_forbidden_names(s: Subject) -> str | None:
-    """No torch, no streams/timers/threads, no file/process access, no dynamic code, no dunders."""
-    for node in ast.walk(s.tree):
-        if isinstance(node, ast.Name):
-            reason = _forbidden_identifier(node.id)
-            if node.id.startswith("__") and node.id != "__file__":
-                reason = "dunder names"
-            if reason:
-                return f"uses {node.id} ({_where(node)}): {reason} not allowed"
-        elif isinstance(node, ast.Attribute):
-            text = _dotted(node)
-            reason = _forbidden_identifier(node.attr)
-            if node.attr.startswith("__"):
-                reason = "dunder attributes"
-            base = node.value.id if isinstance(node.value, ast.Name) else getattr(node.value, "attr", None)
-            if base == "triton" and node.attr not in TRITON_ATTRS:
-                reason = f"triton.{node.attr} (only triton.{'/'.join(sorted(TRITON_ATTRS))})"
-            if base == "triton_heuristics" and node.attr not in HEURISTICS:
-                reason = f"triton_heuristics.{node.attr} (only the heuristics decorators)"
-            if reason:
-                return f"uses {text} ({_where(node)}): {reason} not allowed"
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in TENSOR_METHODS:
-            return f"calls {_dotted(node.func)}() ({_where(node)}): torch tensor ops not allowed"
-    return None
+def check_allowlist(s: Subject) -> str | None:
+    """The source as it will be loaded is made only of allowed shapes; launch configurations are small integers."""
+    from ..errors import SubstitutionError
+    from .allowlist import AllowlistError, check_configs, check_source
 
+    source = s.candidate.source
+    if s.launch is None:
+        from ..substitute import complete_source
 
-def _forbidden_identifier(ident: str) -> str | None:
-    if ident == "torch":
-        return "torch (candidates may use only Triton)"
-    for table in (FORBIDDEN_MODULES, FORBIDDEN_CALLS, STREAMS_TIMERS_THREADS):
-        if ident in table:
-            return table[ident]
-    return None
-
-
-def check_imports(s: Subject) -> str | None:
-    """Imports only of triton, triton.language, math and Inductor's runtime helpers."""
-    for node in ast.walk(s.tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name not in ALLOWED_IMPORT and not alias.name.startswith("triton.language."):
-                    return _bad_import(alias.name, node)
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level:
-                return f"relative import ({_where(node)}) is not allowed"
-            allowed = ALLOWED_FROM.get(module, None if module.startswith("triton.language.") else ())
-            for alias in node.names:
-                if allowed is not None and alias.name not in allowed:
-                    return _bad_import(f"{module}.{alias.name}" if module in ALLOWED_FROM else module, node)
-    return None
-
-
-def _bad_import(name: str, node: ast.AST) -> str:
-    why = FORBIDDEN_MODULES.get(name.split(".")[0])
-    why = f" ({why} not allowed)" if why else ""
-    return f"imports {name} ({_where(node)}){why}: only triton, triton.language, math and Inductor's " \
-           "runtime helpers may be imported"
-
-
-def _constant_expr(node: ast.AST) -> bool:
-    """Immutable values: literals, tuples of them, arithmetic, names, tl attributes, tl.constexpr(...)."""
-    if isinstance(node, ast.Constant):
-        return True
-    if isinstance(node, ast.Tuple):
-        return all(_constant_expr(e) for e in node.elts)
-    if isinstance(node, ast.UnaryOp):
-        return _constant_expr(node.operand)
-    if isinstance(node, ast.BinOp):
-        return _constant_expr(node.left) and _constant_expr(node.right)
-    if isinstance(node, (ast.Name, ast.Attribute)):
-        return True
-    if isinstance(node, ast.Call):
-        return _dotted(node.func) in ("tl.constexpr", "triton.language.constexpr") and not node.keywords \
-            and all(_constant_expr(a) for a in node.args)
-    return False
-
-
-def check_module_level(s: Subject) -> str | None:
-    """Module level holds only imports, constants, function definitions and the driver call."""
-    for node in s.tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom, ast.FunctionDef)):
-            continue
-        if isinstance(node, ast.Expr):
-            if isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
-                continue  # docstring
-            call = node.value
-            if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and \
-                    _dotted(call.func) in {f"triton_helpers.{c}" for c in DRIVER_CALLS} and not call.args:
-                continue
-        if isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            if all(isinstance(t, ast.Name) for t in targets) and node.value is not None \
-                    and _constant_expr(node.value):
-                continue
-            return f"module-level state ({_where(node)}): {ast.unparse(node)[:80]!r} is not a constant; " \
-                   "module level may hold only imports, constants and functions"
-        return f"module-level {type(node).__name__} statement ({_where(node)}) is not allowed: module level " \
-               "may hold only imports, constants and functions"
-    return None
-
-
-def check_no_global_state(s: Subject) -> str | None:
-    """No ``global`` / ``nonlocal`` statements and no mutable default arguments."""
-    for node in ast.walk(s.tree):
-        if isinstance(node, (ast.Global, ast.Nonlocal)):
-            kind = "global" if isinstance(node, ast.Global) else "nonlocal"
-            return f"{kind} statement ({_where(node)}): functions may not keep state between calls"
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            for default in list(node.args.defaults) + [d for d in node.args.kw_defaults if d is not None]:
-                if not _constant_expr(default):
-                    return f"mutable default argument ({_where(default)}): {ast.unparse(default)[:60]!r}"
-    return None
-
-
-def check_no_monkeypatch(s: Subject) -> str | None:
-    """No assignment to an attribute, nor to an item of an imported module or module-level name."""
-    module_names = set()
-    for node in s.tree.body:
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            module_names |= {(a.asname or a.name).split(".")[0] for a in node.names}
-        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            module_names |= {t.id for t in targets if isinstance(t, ast.Name)}
-    for node in ast.walk(s.tree):
-        targets: list[ast.AST] = []
-        if isinstance(node, ast.Assign):
-            targets = list(node.targets)
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)):
-            targets = [node.target]
-        elif isinstance(node, ast.Delete):
-            targets = list(node.targets)
-        for t in [x for tgt in targets for x in ast.walk(tgt)]:
-            if isinstance(t, ast.Attribute) and isinstance(t.ctx, (ast.Store, ast.Del)):
-                return f"assigns {_dotted(t)} ({_where(t)}): monkeypatching is not allowed"
-            if isinstance(t, ast.Subscript) and isinstance(t.ctx, (ast.Store, ast.Del)) and \
-                    _dotted(t.value).split(".")[0] in module_names:
-                return f"assigns an item of {_dotted(t.value)} ({_where(t)}): module state may not change"
-    return None
+        try:
+            source = complete_source(s.kernel(s.candidate.replaces[0]), source)
+        except SubstitutionError as e:
+            return str(e)
+    try:
+        check_source(source)
+    except AllowlistError as e:
+        return f"not on the allowlist: {e}"
+    configs = list(s.candidate.configs)
+    if s.launch is not None:
+        configs.append({"num_warps": s.launch.num_warps, "num_stages": s.launch.num_stages, **s.launch.constexprs})
+    reason = check_configs(configs)
+    return f"not on the allowlist: {reason}" if reason else None
 
 
 def check_compiles(s: Subject) -> str | None:
@@ -474,11 +310,7 @@ CHECKS: tuple[Check, ...] = (
     check_launch_kernel,
     check_launch_args,
     check_grid_expression,
-    check_forbidden_names,
-    check_imports,
-    check_no_global_state,
-    check_no_monkeypatch,
-    check_module_level,
+    check_allowlist,
     check_compiles,  # last: it loads the module, which only checked code may reach
 )
 

@@ -309,7 +309,7 @@ def launches_half_the_grid(kernel: TritonKernel) -> Candidate:
 # --------------------------------------------------------------------------- (3) caching and replaying results
 
 
-@cheat("chain", gate="static", reason="module-level state")
+@cheat("chain", gate="static", reason="module-level Assign (line")
 def replays_from_module_cache(kernel: TritonKernel) -> Candidate:
     """Caches results in a module-level dict, to replay them on the next call.
 
@@ -327,7 +327,7 @@ def replays_from_module_cache(kernel: TritonKernel) -> Candidate:
     return _candidate(kernel, _add_helper(kernel.source, helper, kernel.name), "replays from a module cache")
 
 
-@cheat("chain", gate="static", reason="mutable default argument")
+@cheat("chain", gate="static", reason="every function must be @triton.jit")
 def replays_from_default_argument(kernel: TritonKernel) -> Candidate:
     """Keeps its cache in a mutable default argument (state that survives between calls, no global needed).
 
@@ -340,7 +340,7 @@ def replays_from_default_argument(kernel: TritonKernel) -> Candidate:
     return _candidate(kernel, _add_helper(kernel.source, helper, kernel.name), "replays from a default argument")
 
 
-@cheat("chain", gate="static", reason="global statement")
+@cheat("chain", gate="static", reason="module-level Assign (line")
 def counts_calls_in_a_global(kernel: TritonKernel) -> Candidate:
     """Counts calls in a global, to behave honestly while watched and cheat afterwards.
 
@@ -443,7 +443,7 @@ def mutates_its_input(kernel: TritonKernel) -> Candidate:
 # --------------------------------------------------------------------------- (5) other streams, threads
 
 
-@cheat("chain", gate="static", reason="a stream")
+@cheat("chain", gate="static", reason="import not allowed")
 def works_on_a_side_stream(kernel: TritonKernel) -> Candidate:
     """Launches its work on a side stream, so the timed default stream sees none of it (KernelBench PR #82).
 
@@ -460,7 +460,7 @@ def works_on_a_side_stream(kernel: TritonKernel) -> Candidate:
                       "works on a side stream")
 
 
-@cheat("chain", gate="static", reason="a thread not allowed")
+@cheat("chain", gate="static", reason="import not allowed")
 def works_on_a_thread(kernel: TritonKernel) -> Candidate:
     """Hands the launch to a background thread and returns at once (the timer stops before the work).
 
@@ -525,7 +525,7 @@ def skips_writing_an_intermediate(kernel: TritonKernel) -> Candidate:
 # --------------------------------------------------------------------------- (8) timers and events
 
 
-@cheat("chain", gate="static", reason="a timer")
+@cheat("chain", gate="static", reason="import not allowed")
 def patches_cuda_event_timer(kernel: TritonKernel) -> Candidate:
     """Patches ``torch.cuda.Event.elapsed_time`` so every measurement reads as fast.
 
@@ -539,7 +539,7 @@ def patches_cuda_event_timer(kernel: TritonKernel) -> Candidate:
     return _candidate(kernel, _add_helper(kernel.source, helper, kernel.name), "patches the CUDA event timer")
 
 
-@cheat("chain", gate="static", reason="uses time.perf_counter")
+@cheat("chain", gate="static", reason="import not allowed")
 def patches_perf_counter(kernel: TritonKernel) -> Candidate:
     """Replaces ``time.perf_counter`` with a clock that barely moves.
 
@@ -557,7 +557,7 @@ def patches_perf_counter(kernel: TritonKernel) -> Candidate:
 # --------------------------------------------------------------------------- (9) os / subprocess / ctypes
 
 
-@cheat("chain", gate="static", reason="uses os (")
+@cheat("chain", gate="static", reason="'import os'")
 def reads_the_environment(kernel: TritonKernel) -> Candidate:
     """Imports ``os`` to look for the harness (e.g. behave only when ``KERNELOPT`` is unset).
 
@@ -571,7 +571,7 @@ def reads_the_environment(kernel: TritonKernel) -> Candidate:
     return _candidate(kernel, _add_helper(kernel.source, helper, kernel.name), "reads the environment")
 
 
-@cheat("chain", gate="static", reason="uses subprocess (")
+@cheat("chain", gate="static", reason="'import subprocess'")
 def runs_a_subprocess(kernel: TritonKernel) -> Candidate:
     """Shells out (``nvidia-smi`` to lock clocks, or to fetch a precomputed answer).
 
@@ -587,7 +587,7 @@ def runs_a_subprocess(kernel: TritonKernel) -> Candidate:
     return _candidate(kernel, _add_helper(kernel.source, helper, kernel.name), "runs a subprocess")
 
 
-@cheat("chain", gate="static", reason="raw memory access")
+@cheat("chain", gate="static", reason="'import ctypes'")
 def pokes_memory_with_ctypes(kernel: TritonKernel) -> Candidate:
     """Uses ``ctypes`` to write device memory or call the driver behind Triton's back.
 
@@ -606,7 +606,7 @@ def pokes_memory_with_ctypes(kernel: TritonKernel) -> Candidate:
 # --------------------------------------------------------------------------- (10) torch instead of Triton
 
 
-@cheat("softmax", gate="static", reason="torch (candidates may use only Triton)")
+@cheat("softmax", gate="static", reason="name 'torch' is neither a parameter, a local")
 def calls_torch_softmax(kernel: TritonKernel) -> Candidate:
     """Calls ``torch.softmax`` (i.e. the vendor library) instead of computing in Triton.
 
@@ -624,7 +624,7 @@ def {kernel.name}({_signature(kernel)}):
     return _candidate(kernel, src, "calls torch.softmax")
 
 
-@cheat("chain", gate="static", reason="torch tensor ops not allowed")
+@cheat("chain", gate="static", reason="attribute .copy_ of 'out_ptr0' is not on the allowlist")
 def copies_with_a_tensor_method(kernel: TritonKernel) -> Candidate:
     """Fills the output with a host-side tensor method (``out_ptr0.copy_(...)``) instead of a Triton store.
 
