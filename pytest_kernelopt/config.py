@@ -31,7 +31,7 @@ class Settings:
     # gate 2: multi-seed correctness
     seeds: int = 5
     verify_seeds: int = 1  # re-checking a cached kernel recorded on this same environment
-    base_seed: int = 0
+    base_seed: int | None = None  # None: the gates' seeds are drawn from the OS for every run (and recorded)
     rtol: float | None = None  # None: per-dtype table above
     atol: float | None = None
     tiny_output_factor: float = 10.0  # outputs with max|x| < factor*atol are judged by a relative measure
@@ -70,7 +70,7 @@ class Settings:
             raise TypeError(f"unknown kernelopt {source}(s): {', '.join(unknown)}; known: {', '.join(sorted(names))}")
         clean = {}
         for k, v in overrides.items():
-            if v is None and k not in ("rtol", "atol", "model", "report"):
+            if v is None and k not in ("rtol", "atol", "model", "report", "base_seed"):
                 continue
             clean[k] = _coerce(k, v)
         new = dataclasses.replace(self, **clean)
@@ -101,6 +101,8 @@ def _coerce(name: str, value: Any) -> Any:
     f = {f.name: f for f in dataclasses.fields(Settings)}[name]
     t = str(f.type)
     if isinstance(value, str):
+        if "None" in t and value.strip().lower() in ("", "none", "os"):
+            return None
         if t.startswith("bool"):
             return value.strip().lower() in ("1", "true", "yes", "on")
         if t.startswith("int"):
@@ -118,7 +120,8 @@ FIELDS: dict[str, str] = {
     "strict_cache": "a corrupt or mismatched cache entry is an error instead of a warning and a miss",
     "seeds": "number of seeds (fresh inputs each) for the correctness gate",
     "verify_seeds": "seeds used to re-check a cached kernel recorded on this environment (stale ones get seeds)",
-    "base_seed": "seed the per-trial seeds are derived from",
+    "base_seed": "pin the gates' seeds to replay a run (default: drawn from the OS every run and recorded in the "
+                 "report as base_seed)",
     "rtol": "relative tolerance (default: per dtype, fp32 1e-4, fp16 1e-2, bf16 2e-2)",
     "atol": "absolute tolerance (default: per dtype, as rtol)",
     "tiny_output_factor": "outputs whose largest magnitude is below factor*atol are checked relatively",

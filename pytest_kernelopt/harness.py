@@ -169,7 +169,7 @@ class Harness:
 
         inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
         _warn_if_off_device(nodeid, inputs, backend)
-        problem = problem_from_objects(module, inputs, nodeid, settings.base_seed)
+        problem = problem_from_objects(module, inputs, nodeid, settings.base_seed or 0)
         say = self.progress(nodeid)
         evaluator = LocalEvaluator(EvaluationSession(problem, settings, backend))
         record = None

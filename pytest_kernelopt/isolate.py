@@ -1,10 +1,23 @@
-"""Evaluate candidates in a separate process, so a bad kernel costs one candidate, never the session.
+"""Judge candidates in worker processes the candidate cannot reach back from.
 
-A worker process captures the module once and then judges candidates sent to
-it over a pipe, reporting which gate it is in.  If the worker dies (segfault,
-illegal memory access, out of memory) or a candidate runs past the timeout,
-the candidate is rejected with that reason and the gate it was in, the worker
-is killed, and a fresh one is started for the next candidate.
+The parent process is the judge: it never loads a candidate.  A worker
+captures the module and collects records (:mod:`pytest_kernelopt.gates.trials`);
+the parent decides.
+
+* Gate 1's allowlist runs in the parent, on the source alone: a candidate that
+  fails it never reaches a worker.
+* The baseline record (the unmodified module and the float64 truth on every
+  seed of the run's :class:`~pytest_kernelopt.gates.trials.SeedPlan`) comes from
+  a *clean* worker, one that has loaded no candidate, and is kept in the parent.
+* Each candidate gets a worker of its own: it compiles the candidate (gate 1's
+  ahead-of-time compile, under the worker's time and memory limits), runs it on
+  the plan's seeds and sends the raw records; the parent judges gates 2 and 3,
+  tells the worker whether to time it, and judges gate 4 from the samples and
+  the timed outputs.  The worker is then ended: a worker that has loaded a
+  candidate never serves another.
+* Messages from a worker are data (:mod:`pytest_kernelopt.wire`), never pickles.
+* A worker that dies, hangs past ``timeout``, grows past the memory limit or
+  sends anything unexpected rejects the candidate, with the gate it was in.
 """
 
 from __future__ import annotations
@@ -25,7 +38,38 @@ from .problems import ProblemSpec, input_signature
 ProgressFn = Callable[[str], None]
 
 
-def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings) -> None:
+def max_worker_rss() -> int:
+    """Bytes a worker may hold in host memory before it is killed (``KERNELOPT_WORKER_MAX_RSS_GB``, else 80% of
+    this machine's memory)."""
+    env = os.environ.get("KERNELOPT_WORKER_MAX_RSS_GB")
+    if env:
+        return int(float(env) * 2**30)
+    try:
+        return int(0.8 * os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return 64 * 2**30
+
+
+def _rss(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+# --------------------------------------------------------------------------- the worker
+
+
+def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) -> None:
+    from . import wire
+
+    def send(kind: str, value: Any = None) -> None:
+        conn.send_bytes(wire.dumps((kind, value)))
+
     try:
         from .backends import prepare, select_backend
 
@@ -34,47 +78,67 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings) -> None:
         from .gates.cascade import EvaluationSession
         from .problems import build_problem
 
-        problem = build_problem(spec, backend.device, settings.base_seed)
-        session = EvaluationSession(problem, settings, backend)
-        conn.send(("ready", {"summary": session.captured.summary(), "graphs": session.captured.graphs,
-                             "inputs": input_signature(problem.example_inputs),
-                             "backend": backend.name, "measures_time": backend.measures_time,
-                             "description": backend.description}))
+        problem = build_problem(spec, backend.device, settings.base_seed or 0)
+        session = EvaluationSession(problem, settings, backend, plan=plan)
+        send("ready", {"summary": session.captured.summary(), "graphs": session.captured.graphs,
+                       "inputs": input_signature(problem.example_inputs), "backend": backend.name,
+                       "measures_time": backend.measures_time, "description": backend.description})
     except BaseException as e:  # report why the worker could not start, then exit
-        conn.send(("error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}"))
+        send("error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}")
         return
     while True:
         try:
-            msg = conn.recv()
+            msg = conn.recv()  # from the parent (trusted)
         except EOFError:
             return
         if msg is None:
             os._exit(0)  # nothing to flush; a normal interpreter shutdown takes seconds with torch loaded
         op, payload = msg
         try:
-            if op == "evaluate":
-                cands = [Candidate.from_json(c) for c in payload["candidates"]]
-                value = session.evaluate(cands if len(cands) > 1 else cands[0], perf=payload.get("perf", True),
-                                         seeds=payload.get("seeds"), aot=payload.get("aot", True),
-                                         progress=lambda stage: conn.send(("progress", stage))).to_json()
+            if op == "baseline":
+                send("result", session.baseline_record())
+            elif op == "trial":
+                _trial(conn, send, session, payload)
             elif op == "rank":
-                value = session.rank([Candidate.from_json(c) for c in payload])
+                send("result", session.rank([Candidate.from_json(c) for c in payload]))
             elif op == "profile":
                 from .profile import profile_module
 
-                value = profile_module(session)
+                send("result", profile_module(session))
             else:
                 raise ValueError(f"unknown request {op!r}")
-            reply = ("result", value)
         except BaseException as e:
-            reply = ("crash", f"{type(e).__name__}: {e}")
-        if _device_healthy():
-            conn.send(reply)
-            continue
-        # an illegal memory access leaves the CUDA context unusable: every later candidate would fail for the
-        # previous one's fault, so this worker answers, says it is ending, and the next request starts afresh
-        conn.send(("exit_after",) + reply)
-        os._exit(3)
+            send("crash", f"{type(e).__name__}: {str(e)[:1000]}")
+        if not _device_healthy():
+            # an illegal memory access leaves the CUDA context unusable: this worker ends
+            os._exit(3)
+
+
+def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: dict) -> None:
+    """One candidate (or a joint set): compile, run on the plan's seeds, and time when the parent says so."""
+    from .gates.cascade import static_gate_result
+    from .gates.trials import collect_candidate, collect_timing
+    from .substitute import KernelSwap
+
+    cands = [Candidate.from_json(c) for c in payload["candidates"]]
+    plan = session.plan.first(payload["seeds"]) if payload.get("seeds") else session.plan
+    send("progress", "gate:static")
+    statics = [static_gate_result(c, session.captured, session.backend, payload.get("aot", True)) for c in cands]
+    send("static", statics)
+    if not all(g.passed for g in statics):
+        return
+    send("progress", "gate:correctness")
+    try:
+        swap = KernelSwap(session.captured, cands)
+    except Exception as e:  # noqa: BLE001
+        send("load_failed", f"{type(e).__name__}: {str(e)[:1000]}")
+        return
+    send("runs", collect_candidate(session, swap, plan))
+    if conn.recv() != "time":
+        return
+    send("progress", "gate:performance")
+    timing, outs = collect_timing(session, swap, plan)
+    send("timing", {"timing": timing, "outs": outs})
 
 
 def _device_healthy() -> bool:
@@ -91,46 +155,63 @@ def _device_healthy() -> bool:
         return False
 
 
+# --------------------------------------------------------------------------- the parent
+
+
 @dataclass
 class WorkerInfo:
     summary: str
     started: float
 
 
+class WorkerFailure(Exception):
+    """The worker died, hung, grew too large or sent something unexpected; ``stage`` is the gate it was in."""
+
+    def __init__(self, reason: str, stage: str = "", timed_out: bool = False) -> None:
+        super().__init__(reason)
+        self.stage = stage
+        self.timed_out = timed_out
+
+
 class IsolatedEvaluator:
-    """Judges candidates for one problem in a worker process with a per-candidate timeout."""
+    """Judges candidates for one problem: collection in workers, judgement here (see the module docstring)."""
 
     def __init__(self, spec: ProblemSpec, settings: Settings, *, start_timeout: float | None = None) -> None:
+        from .gates.trials import SeedPlan
+
         self.spec = spec
         self.settings = settings
         self.start_timeout = start_timeout or max(600.0, settings.timeout)
+        self.plan = SeedPlan.make(settings.seeds, settings.base_seed)
+        self.max_rss = max_worker_rss()
         self._ctx = mp.get_context("spawn")
         self._proc: Any = None
         self._conn: Any = None
+        self._clean = False  # the live worker has loaded no candidate
         self.info: WorkerInfo | None = None
         self._ready: dict = {}
-        self._started = False
-        self.restarts = 0
+        self._baseline: Any = None
+        self._started = 0
+        self.restarts = 0  # workers started after one died or hung
+        self.workers_started = 0
 
     # -- worker lifecycle ----------------------------------------------------------------
     def _start(self) -> None:
         parent, child = self._ctx.Pipe()
-        proc = self._ctx.Process(target=_worker_main, args=(child, self.spec, self.settings), daemon=True)
+        proc = self._ctx.Process(target=_worker_main, args=(child, self.spec, self.settings, self.plan), daemon=True)
         proc.start()
         child.close()
-        if not parent.poll(self.start_timeout):
-            proc.kill()
-            raise RuntimeError(f"evaluation worker for {self.spec.name} did not start within {self.start_timeout:.0f}s")
-        try:
-            kind, payload = parent.recv()
-        except EOFError:
-            proc.join(5)
-            raise RuntimeError(f"evaluation worker for {self.spec.name} died while starting "
-                               f"({_describe_exit(proc.exitcode)})") from None
-        if kind != "ready":
-            proc.join(5)
-            raise RuntimeError(f"evaluation worker for {self.spec.name} failed to start: {payload}")
         self._proc, self._conn = proc, parent
+        try:
+            kind, payload = self._receive(self.start_timeout, "")
+        except WorkerFailure as e:
+            self._kill()
+            raise RuntimeError(f"evaluation worker for {self.spec.name} did not start: {e}") from None
+        if kind != "ready":
+            self._kill()
+            raise RuntimeError(f"evaluation worker for {self.spec.name} failed to start: {payload}")
+        self.workers_started += 1
+        self._clean = True
         self._ready = payload
         self.info = WorkerInfo(payload["summary"], time.time())
 
@@ -140,6 +221,7 @@ class IsolatedEvaluator:
                 self._proc.kill()
             self._proc.join(10)
         self._proc = self._conn = None
+        self._clean = False
 
     def close(self) -> None:
         if self._conn is not None:
@@ -157,97 +239,177 @@ class IsolatedEvaluator:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    # -- the Evaluator protocol ----------------------------------------------------------
-    def _ensure(self) -> None:
-        if self._proc is None or not self._proc.is_alive():
-            if self._started:
-                self.restarts += 1
-            self._start()
-            self._started = True
+    def _clean_worker(self) -> None:
+        """A live worker that has loaded no candidate (starting one if needed)."""
+        if self._proc is not None and self._proc.is_alive() and self._clean:
+            return
+        self._kill()
+        self._start()
 
-    @property
-    def graphs(self):
-        self._ensure()
-        return self._ready["graphs"]
+    def _receive(self, timeout: float, stage: str) -> tuple[str, Any]:
+        """The worker's next message, decoded as data; WorkerFailure on death, hang, memory or garbage."""
+        from . import wire
 
-    @property
-    def inputs(self) -> list:
-        self._ensure()
-        return self._ready["inputs"]
-
-    @property
-    def backend_name(self) -> str:
-        self._ensure()
-        return self._ready["backend"]
-
-    @property
-    def measures_time(self) -> bool:
-        self._ensure()
-        return self._ready["measures_time"]
-
-    def _request(self, op: str, payload: Any, timeout: float, progress: ProgressFn | None = None):
-        """Send one request; returns ("result", value) or ("died"/"timeout"/"crash", reason, last_stage)."""
-        self._ensure()
-        self._conn.send((op, payload))
-        stage = ""
         deadline = time.perf_counter() + timeout
         while True:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 self._kill()
-                return ("timeout", f"timed out after {timeout:.0f}s", stage)
-            if not self._conn.poll(min(remaining, 1.0)):
-                if not self._proc.is_alive():
+                raise WorkerFailure(f"timed out after {timeout:.0f}s", stage, timed_out=True)
+            if self._conn.poll(min(remaining, 0.5)):
+                try:
+                    data = self._conn.recv_bytes()
+                except (EOFError, ConnectionResetError, OSError):
+                    self._proc.join(5)
                     code = self._proc.exitcode
                     self._kill()
-                    return ("died", f"the evaluation process died ({_describe_exit(code)})", stage)
-                continue
-            try:
-                msg = self._conn.recv()
-                kind, value = msg[0], (msg[1:] if msg[0] == "exit_after" else msg[1])
-            except (EOFError, ConnectionResetError):
-                self._proc.join(5)
+                    raise WorkerFailure(f"the evaluation process died ({_describe_exit(code)})", stage) from None
+                try:
+                    kind, value = wire.loads(data)
+                except Exception as e:  # noqa: BLE001
+                    self._kill()
+                    raise WorkerFailure(f"the evaluation process sent something that is not data "
+                                        f"({type(e).__name__})", stage) from None
+                return kind, value
+            if not self._proc.is_alive():
                 code = self._proc.exitcode
                 self._kill()
-                return ("died", f"the evaluation process died ({_describe_exit(code)})", stage)
-            if kind == "exit_after":  # the worker answered and is ending (its CUDA context is broken)
-                kind, value = value
-                self._proc.join(10)
+                raise WorkerFailure(f"the evaluation process died ({_describe_exit(code)})", stage)
+            rss = _rss(self._proc.pid)
+            if rss > self.max_rss:
                 self._kill()
-            if kind == "progress":
-                stage = value
-                if progress:
-                    progress(value)
-            elif kind == "result":
-                return ("result", value, stage)
-            else:
-                self._kill()
-                return ("crash", f"evaluation raised {value}", stage)
+                raise WorkerFailure(f"the evaluation process exceeded the memory limit ({rss / 2**30:.1f} GiB > "
+                                    f"{self.max_rss / 2**30:.1f} GiB)", stage)
 
+    def _request(self, op: str, payload: Any, timeout: float) -> Any:
+        """One request answered by one "result" message (baseline, profile, rank)."""
+        self._conn.send((op, payload))
+        deadline = time.perf_counter() + timeout
+        while True:
+            kind, value = self._receive(max(0.0, deadline - time.perf_counter()), "")
+            if kind == "result":
+                return value
+            if kind == "crash":
+                self._kill()
+                raise WorkerFailure(f"evaluation raised {value}")
+            if kind != "progress":
+                self._kill()
+                raise WorkerFailure(f"unexpected message {kind!r}")
+
+    # -- what the optimizer reads ---------------------------------------------------------
+    def _ensure_info(self) -> None:
+        if not self._ready:
+            self._clean_worker()
+
+    @property
+    def graphs(self):
+        self._ensure_info()
+        return self._ready["graphs"]
+
+    @property
+    def inputs(self) -> list:
+        self._ensure_info()
+        return self._ready["inputs"]
+
+    @property
+    def backend_name(self) -> str:
+        self._ensure_info()
+        return self._ready["backend"]
+
+    @property
+    def measures_time(self) -> bool:
+        self._ensure_info()
+        return self._ready["measures_time"]
+
+    def baseline(self) -> Any:
+        """The baseline record, from a clean worker (collected once per evaluator)."""
+        if self._baseline is None:
+            self._clean_worker()
+            try:
+                self._baseline = self._request("baseline", None, self.settings.timeout)
+            except WorkerFailure as e:
+                raise RuntimeError(f"the baseline of {self.spec.name} could not be collected: {e}") from None
+        return self._baseline
+
+    # -- the Evaluator protocol ----------------------------------------------------------
     def evaluate(self, candidate: Candidate | list[Candidate], perf: bool = True, seeds: int | None = None,
                  aot: bool = True, progress: ProgressFn | None = None) -> CascadeResult:
+        from .capture import CapturedModule
+        from .gates.cascade import Judge, static_gate_result
+
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         t0 = time.perf_counter()
-        kind, value, stage = self._request("evaluate", {"candidates": [c.to_json() for c in cands], "perf": perf,
-                                                        "seeds": seeds, "aot": aot},
-                                           self.settings.timeout, progress)
-        if kind == "result":
-            return CascadeResult.from_json(value)
-        gate = stage.split(":", 1)[1] if stage else "static"
-        extra = " (hang or runaway kernel)" if kind == "timeout" else ""
-        return self._rejected(cands, gate, f"{value} in the {gate} gate{extra}; worker restarted", t0)
+        judge = Judge(self.settings, cands, t0)
+        index = CapturedModule(None, None, self.graphs, None, self.settings.training, 0.0)
+        # gate 1's allowlist here, on the source alone: a candidate that fails it never reaches a worker
+        allow = [static_gate_result(c, index, None, aot=False) for c in cands]
+        if not all(g.passed for g in allow):
+            judge.add_static(allow)
+            return judge.done("rejected")
+        baseline = self.baseline()
+        if seeds is not None:
+            baseline = baseline.view(self.plan.first(seeds))
+        stage = "gate:static"
+        try:
+            self._clean_worker()
+            self._clean = False  # from here on this worker is the candidate's, and ends with it
+            self._conn.send(("trial", {"candidates": [c.to_json() for c in cands], "seeds": seeds, "aot": aot}))
+            deadline = time.perf_counter() + self.settings.timeout
+            rec = None
+            while True:
+                kind, value = self._receive(max(0.0, deadline - time.perf_counter()), stage)
+                if kind == "progress":
+                    stage = value
+                    if progress:
+                        progress(value)
+                elif kind == "static":
+                    if not judge.add_static(list(value)):
+                        return judge.done("rejected")
+                elif kind == "load_failed":
+                    return judge.load_failed(RuntimeError(value))
+                elif kind == "runs":
+                    rec = value
+                    if not judge.correct(baseline, rec, progress):
+                        return judge.done("rejected")
+                    timed = perf and self.measures_time
+                    self._conn.send("time" if timed else "stop")
+                    if not timed:
+                        return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
+                                            backend_name=self.backend_name)
+                elif kind == "timing" and rec is not None:
+                    rec.timing, rec.timed_outputs = value["timing"], value["outs"]
+                    return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
+                                        backend_name=self.backend_name)
+                elif kind == "crash":
+                    raise WorkerFailure(f"evaluation raised {value}", stage)
+                else:
+                    raise WorkerFailure(f"unexpected message {kind!r}", stage)
+        except WorkerFailure as e:
+            if e.stage != "gate:static" or e.timed_out or "died" in str(e):
+                self.restarts += 1
+            gate = (e.stage or stage).split(":", 1)[-1] or "static"
+            extra = " (hang or runaway kernel)" if e.timed_out else ""
+            return self._rejected(cands, gate, f"{e} in the {gate} gate{extra}; worker restarted", t0)
+        finally:
+            self._kill()  # a worker that has loaded a candidate never judges another
 
     def rank(self, candidates):
-        kind, value, _ = self._request("rank", [c.to_json() for c in candidates], self.settings.timeout)
-        if kind == "result":
-            return value
-        return None, [None] * len(candidates)
+        """Screening (decides nothing): in a worker of its own, ended afterwards."""
+        try:
+            self._clean_worker()
+            self._clean = False
+            return self._request("rank", [c.to_json() for c in candidates], self.settings.timeout)
+        except WorkerFailure:
+            return None, [None] * len(candidates)
+        finally:
+            self._kill()
 
     def profile(self):
-        kind, value, _ = self._request("profile", None, self.settings.timeout)
-        if kind != "result":
-            raise RuntimeError(f"profiling failed: {value}")
-        return value
+        self._clean_worker()
+        try:
+            return self._request("profile", None, self.settings.timeout)
+        except WorkerFailure as e:
+            raise RuntimeError(f"profiling failed: {e}") from None
 
     def _rejected(self, cands: list[Candidate], gate: str, reason: str, t0: float) -> CascadeResult:
         gates = [GateResult(g, "pass", "passed before the crash") for g in _before(gate)]

@@ -37,7 +37,7 @@ def make_evaluator(spec: Any, settings: Settings, backend: Backend) -> Any:
     from .gates.cascade import EvaluationSession
     from .problems import build_problem
 
-    return LocalEvaluator(EvaluationSession(build_problem(spec, backend.device, settings.base_seed), settings, backend))
+    return LocalEvaluator(EvaluationSession(build_problem(spec, backend.device, settings.base_seed or 0), settings, backend))
 
 
 def problem_id_for(path: str | Path, root: str | Path) -> str:
@@ -418,7 +418,7 @@ def reverify_entry(entry: Any, settings: Settings | None = None, say: ProgressFn
     from .gates.cascade import EvaluationSession
     from .problems import ProblemSpec, build_problem
 
-    session = EvaluationSession(build_problem(ProblemSpec.from_file(path), backend.device, settings.base_seed),
+    session = EvaluationSession(build_problem(ProblemSpec.from_file(path), backend.device, settings.base_seed or 0),
                                 settings, backend)
     by_hash = {k.content_hash: (g, n) for g in session.captured.graphs for n, k in g.kernels.items()}
     found = [by_hash.get(h) for h in entry.key.baseline_hashes]

@@ -26,6 +26,7 @@ from .fp64 import Fp64Gate
 from .perf import PerfGate, rank_candidates
 from .results import CascadeResult, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
+from .trials import BaselineRecord, SeedPlan, collect_baseline, collect_candidate, collect_timing, scaled
 
 ProgressFn = Callable[[str], None]
 
@@ -48,11 +49,14 @@ def _nbytes(inputs: tuple) -> int:
     return sum(x.numel() * x.element_size() for x in inputs if hasattr(x, "element_size"))
 
 
-def static_gate_result(candidate: Candidate, captured: CapturedModule, backend: Backend,
-                       aot: bool = True) -> GateResult:
+def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: bool = True) -> GateResult:
+    """Gate 1 for one candidate against the captured graphs (``captured`` needs ``find``; ``backend`` a name)."""
     from .static import StaticGate
 
-    graph, _ = captured.find(candidate.replaces[0])
+    try:
+        graph, _ = captured.find(candidate.replaces[0])
+    except KeyError as e:
+        return GateResult("static", "fail", f"replaces unknown kernel {e}", {"compiled": False})
     kernels = {n: graph.kernels[n] for n in candidate.replaces if n in graph.kernels}
     target: tuple | None = ("cuda", 90, 32)
     if not aot:
@@ -64,11 +68,74 @@ def static_gate_result(candidate: Candidate, captured: CapturedModule, backend: 
     return StaticGate().check(candidate, kernels, compile_target=target)
 
 
+class Judge:
+    """Turns the static gate's results and the records of a trial into the cascade's result.
+
+    It reads records only (:mod:`.trials`), so it runs in whichever process holds
+    them: the one that collected them, or the parent of an isolated worker.
+    """
+
+    def __init__(self, settings: Settings, cands: Sequence[Candidate], t0: float) -> None:
+        self.settings = settings
+        self.cands = list(cands)
+        self.t0 = t0
+        self.gates: list[GateResult] = []
+        self.kernels = tuple(n for c in self.cands for n in c.replaces)
+        self.chash = self.cands[0].content_hash if len(self.cands) == 1 else hashlib.sha256(
+            "".join(c.content_hash for c in self.cands).encode()).hexdigest()
+        self.origin = self.cands[0].origin if len(self.cands) == 1 else "joint"
+
+    def done(self, decision: str) -> CascadeResult:
+        return CascadeResult(self.kernels, self.chash, tuple(self.gates), decision, self.origin,
+                             time.perf_counter() - self.t0)
+
+    def add_static(self, statics: list[GateResult]) -> bool:
+        failed = next((g for g in statics if not g.passed), None)
+        if failed is not None or len(statics) == 1:
+            self.gates.append(failed or statics[0])
+        else:
+            self.gates.append(GateResult("static", "pass", f"all {len(statics)} candidates pass",
+                                         {"candidates": len(statics)}))
+        return self.gates[-1].passed
+
+    def load_failed(self, e: BaseException) -> CascadeResult:
+        self.gates.append(GateResult("correctness", "fail", f"candidate could not be loaded: {type(e).__name__}: {e}"))
+        return self.done("rejected")
+
+    def correct(self, baseline: BaselineRecord, rec: Any, progress: ProgressFn | None = None) -> bool:
+        """Gates 2 and 3 on the records; True when both passed (the caller then times, or stops)."""
+        corr = CorrectnessGate().judge(self.settings, baseline, rec)
+        self.gates.append(corr)
+        if not corr.passed:
+            return False
+        if progress is not None:
+            progress("gate:fp64")
+        self.gates.append(Fp64Gate().judge(self.settings, baseline, rec, corr))
+        return self.gates[-1].passed
+
+    def finish(self, baseline: BaselineRecord, rec: Any, *, perf: bool, measures_time: bool,
+               backend_name: str) -> CascadeResult:
+        """The decision after gates 2-3 passed: gate 4 on the timing records, where timing was asked for."""
+        if not perf:
+            return self.done("verified")
+        corr = self.gates[-2] if len(self.gates) >= 2 else None
+        result = PerfGate().judge(self.settings, baseline, rec, measures_time, backend_name, corr)
+        self.gates.append(result)
+        if result.status == "not_measured":
+            return self.done("verified")
+        return self.done("accepted" if result.passed else "rejected")
+
+
 class EvaluationSession:
-    """Everything needed to judge candidates for one module, captured once."""
+    """Everything needed to judge candidates for one module, captured once.
+
+    ``plan`` fixes the seeds and input magnitudes (drawn from the OS unless
+    ``base_seed`` is set); an isolated worker is handed its parent's plan, so
+    baseline and candidate see the same inputs in different processes.
+    """
 
     def __init__(self, problem: Problem, settings: Settings, backend: Backend | str | None = None,
-                 captured: CapturedModule | None = None) -> None:
+                 captured: CapturedModule | None = None, plan: SeedPlan | None = None) -> None:
         self.settings = settings
         self.backend = backend if isinstance(backend, Backend) else select_backend(backend or settings.backend)
         self.problem = problem
@@ -76,33 +143,24 @@ class EvaluationSession:
         self.training = settings.training
         self.captured = captured or capture(problem.module, problem.example_inputs, training=self.training,
                                             backend=self.backend)
-        self._baseline: dict[int, RunResult] = {}
+        self.plan = plan or SeedPlan.make(settings.seeds, settings.base_seed)
+        self._baseline_record: BaselineRecord | None = None
         self._truth: dict[int, RunResult] = {}
         self._fp64_module: Any = None
-        self._seeds_override: int | None = None
-        self._aot = True
-        self._dtype_name: str | None = None
         self._drawn: dict[int, tuple] = {}  # seed -> inputs, oldest first, bounded by INPUT_CACHE_BYTES
         # nothing else runs here: a verify run whose module has no cached kernel pays for the capture alone
 
     @property
     def dtype_name(self) -> str:
         """The dtype of the first floating output of the baseline (the tolerance table's key)."""
-        if self._dtype_name is None:
-            self._dtype_name = "float32"
-            for t in flatten(self.baseline_run(self.seeds()[0]).outputs):
-                if hasattr(t, "is_floating_point") and t.is_floating_point():
-                    self._dtype_name = str(t.dtype).replace("torch.", "")
-                    break
-        return self._dtype_name
+        return self.baseline_record().dtype_name
 
     # -- what the gates compare against -------------------------------------------------
     def seeds(self) -> list[int]:
-        n = self._seeds_override or self.settings.seeds
-        return [self.settings.base_seed + i + 1 for i in range(n)]
+        return list(self.plan.seeds)
 
     def inputs(self, seed: int) -> tuple:
-        """The inputs of ``seed``, drawn once and kept while they fit (every run clones them first).
+        """The inputs of ``seed`` at its magnitude, drawn once and kept while they fit (every run clones them).
 
         Drawing is the problem's own ``get_inputs()`` and can take a second for a
         large problem; the gates ask for the same seed several times per candidate.
@@ -110,7 +168,7 @@ class EvaluationSession:
         hit = self._drawn.get(seed)
         if hit is not None:
             return hit
-        drawn = self.problem.draw_inputs(seed)
+        drawn = scaled(self.problem.draw_inputs(seed), self.plan.scale(seed))
         size = _nbytes(drawn)
         if size <= INPUT_CACHE_BYTES:
             while self._drawn and size + sum(map(_nbytes, self._drawn.values())) > INPUT_CACHE_BYTES:
@@ -118,15 +176,18 @@ class EvaluationSession:
             self._drawn[seed] = drawn
         return drawn
 
-    def baseline_run(self, seed: int, fresh: bool = False) -> RunResult:
-        if fresh or seed not in self._baseline:
+    def baseline_record(self) -> BaselineRecord:
+        """The baseline and the float64 truth on every seed of the plan (host copies), collected once."""
+        if self._baseline_record is None:
+            self._baseline_record = collect_baseline(self, self.plan)
+        return self._baseline_record
+
+    def baseline_run(self, seed: int, fresh: bool = False) -> Any:
+        if fresh or seed not in self.baseline_record().runs:
             with poisoned_allocations(self.captured.namespaces):
-                res = run_once(self.captured.compiled, self.module, self.inputs(seed), training=self.training,
-                               seed=seed)
-            if fresh:
-                return res
-            self._baseline[seed] = res
-        return self._baseline[seed]
+                return run_once(self.captured.compiled, self.module, self.inputs(seed), training=self.training,
+                                seed=seed)
+        return self.baseline_record().runs[seed]
 
     def truth(self, seed: int) -> RunResult:
         """The original eager module in float64 on the same inputs."""
@@ -141,68 +202,40 @@ class EvaluationSession:
     # -- the cascade ----------------------------------------------------------------------
     def evaluate(self, candidate: Candidate | Sequence[Candidate], progress: ProgressFn | None = None,
                  *, perf: bool = True, seeds: int | None = None, aot: bool = True) -> CascadeResult:
-        """``seeds`` overrides the number of correctness seeds; ``aot=False`` skips the ahead-of-time compile
-        in the static gate (for a cached kernel compiled on this very environment before: the correctness
-        gate compiles it again anyway when it runs it)."""
-        self._seeds_override = seeds
-        self._aot = aot
-        try:
-            return self._evaluate(candidate, progress, perf=perf)
-        finally:
-            self._seeds_override = None
-
-    def _evaluate(self, candidate: Candidate | Sequence[Candidate], progress: ProgressFn | None = None,
-                  *, perf: bool = True) -> CascadeResult:
         """Run the cascade on one candidate, or on several together (the final joint check).
 
-        ``perf=False`` stops after the float64 gate (used to screen candidates
-        before timing them); such a result is never ``accepted``.
+        ``seeds`` limits the correctness seeds to the plan's first ``seeds``;
+        ``aot=False`` skips the ahead-of-time compile in the static gate (for a
+        cached kernel compiled on this very environment before: the correctness
+        gate compiles it again anyway when it runs it).  ``perf=False`` stops
+        after the float64 gate; such a result is never ``accepted``.
         """
         from ..substitute import KernelSwap
 
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         say = progress or (lambda _msg: None)
         t0 = time.perf_counter()
-        gates: list[GateResult] = []
-        kernels = tuple(n for c in cands for n in c.replaces)
-        chash = cands[0].content_hash if len(cands) == 1 else hashlib.sha256(
-            "".join(c.content_hash for c in cands).encode()).hexdigest()
-        origin = cands[0].origin if len(cands) == 1 else "joint"
-
-        def done(decision: str) -> CascadeResult:
-            return CascadeResult(kernels, chash, tuple(gates), decision, origin, time.perf_counter() - t0)
-
+        judge = Judge(self.settings, cands, t0)
         say("gate:static")
-        statics = [static_gate_result(c, self.captured, self.backend, self._aot) for c in cands]
-        failed = next((g for g in statics if not g.passed), None)
-        if failed is not None or len(statics) == 1:
-            gates.append(failed or statics[0])
-        else:
-            gates.append(GateResult("static", "pass", f"all {len(statics)} candidates pass",
-                                    {"candidates": len(statics)}))
-        if not gates[-1].passed:
-            return done("rejected")
+        if not judge.add_static([static_gate_result(c, self.captured, self.backend, aot) for c in cands]):
+            return judge.done("rejected")
         say("gate:correctness")
         try:
             swap = KernelSwap(self.captured, cands)
         except Exception as e:
-            gates.append(GateResult("correctness", "fail", f"candidate could not be loaded: {type(e).__name__}: {e}"))
-            return done("rejected")
-        gates.append(CorrectnessGate().check(self, swap))
-        if not gates[-1].passed:
-            return done("rejected")
-        say("gate:fp64")
-        gates.append(Fp64Gate().check(self, swap, gates[-1]))
-        if not gates[-1].passed:
-            return done("rejected")
-        if not perf:
-            return done("verified")
-        say("gate:performance")
-        result = PerfGate().check(self, swap)
-        gates.append(result)
-        if result.status == "not_measured":
-            return done("verified")
-        return done("accepted" if result.passed else "rejected")
+            return judge.load_failed(e)
+        plan = self.plan if seeds is None else self.plan.first(seeds)
+        baseline = self.baseline_record()
+        if seeds is not None:
+            baseline = baseline.view(plan)
+        rec = collect_candidate(self, swap, plan)
+        if not judge.correct(baseline, rec, say):
+            return judge.done("rejected")
+        if perf and self.backend.measures_time:
+            say("gate:performance")
+            rec.timing, rec.timed_outputs = collect_timing(self, swap, plan)
+        return judge.finish(baseline, rec, perf=perf, measures_time=self.backend.measures_time,
+                            backend_name=self.backend.name)
 
     def rank(self, candidates: Sequence[Candidate], samples: int = 10) -> tuple[float | None, list[float | None]]:
         """Quick interleaved timing of candidates against the baseline (ms; None = failed to load).

@@ -1,63 +1,122 @@
-"""Gate 3: model-level float64 fallback -- the eager module in float64 is the ground truth."""
+"""Gate 3: model-level float64 fallback -- the eager module in float64 is the ground truth.
+
+Two checks, both on records (:mod:`.trials`):
+
+* **the fallback**: where the correctness gate found candidate and baseline
+  apart beyond tolerance, the candidate passes only if, on every such seed and
+  output, its relative L2 error against the float64 truth is at most
+  ``fp64_factor`` times the baseline's;
+* **the bias test**, always where the truth could be computed: the candidate's
+  mean signed error against the truth may not exceed the baseline's by more
+  than the statistical margin of such a mean (:data:`BIAS_SIGMAS` standard
+  errors of the candidate's per-element errors, plus the baseline's own
+  bias), once that excess also matters at the scale of the tolerance
+  (:data:`BIAS_TOL_FRACTION` of ``atol + rtol * mean|truth|``).  A kernel that
+  adds a small constant to every element stays inside the elementwise
+  tolerance but not this.
+"""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .compare import error_vs_truth, flatten
 from .results import GateResult
-from .runner import run_once
+
+BIAS_SIGMAS = 6.0
+BIAS_TOL_FRACTION = 0.05
+
+
+def _values(run: Any) -> list:
+    return flatten(run.outputs) + [run.grads[k] for k in sorted(run.grads)]
+
+
+def bias_excess(cand: Any, base: Any, truth: Any, rtol: float, atol: float) -> tuple[float, float, float] | None:
+    """(candidate bias, allowed bias, tolerance-scale floor) of one output, or None where it cannot be judged."""
+    import torch
+
+    if not (isinstance(cand, torch.Tensor) and cand.is_floating_point() and cand.numel() >= 64):
+        return None
+    c, b, t = cand.double().reshape(-1), base.double().reshape(-1), truth.double().reshape(-1)
+    ok = torch.isfinite(c) & torch.isfinite(b) & torch.isfinite(t)
+    if int(ok.sum()) < 64:
+        return None
+    ec, eb, t = (c - t)[ok], (b - t)[ok], t[ok]
+    n = ec.numel()
+    bias_c, bias_b = float(ec.mean()), float(eb.mean())
+    se = float(ec.std()) / math.sqrt(n)
+    allowed = abs(bias_b) + BIAS_SIGMAS * se
+    floor = BIAS_TOL_FRACTION * (atol + rtol * float(t.abs().mean()))
+    return bias_c, allowed, floor
 
 
 class Fp64Gate:
-    """Excuses a disagreement with the baseline only if the candidate is at least as accurate.
-
-    Where the correctness gate found candidate and baseline within tolerance
-    this gate passes with its numbers recorded.  Otherwise the candidate
-    passes only if, on every seed and output, its relative L2 error against the
-    float64 truth is at most ``fp64_factor`` times the baseline's.
-    """
+    """Excuses a disagreement with the baseline only if the candidate is at least as accurate; refuses bias."""
 
     name = "fp64"
 
     def check(self, session: Any, swap: Any, correctness: GateResult) -> GateResult:
-        s = session.settings
+        """Collect the candidate's runs in this process and judge them (the worker path judges records)."""
+        from .trials import collect_candidate
+
+        rec = collect_candidate(session, swap, session.plan)
+        return self.judge(session.settings, session.baseline_record(), rec, correctness)
+
+    def judge(self, s: Any, baseline: Any, rec: Any, correctness: GateResult) -> GateResult:
         within = bool(correctness.numbers.get("within_tolerance", True))
+        rtol, atol = s.tolerance(baseline.dtype_name)
+        seeds = [sd for sd in baseline.plan.seeds if sd in rec.runs]
+        available = [sd for sd in seeds if baseline.truths.get(sd) is not None]
+        numbers: dict[str, Any] = {"factor": s.fp64_factor, "decisive": not within,
+                                   "bias_sigmas": BIAS_SIGMAS, "bias_tol_fraction": BIAS_TOL_FRACTION}
+        # the bias test, on every seed with a truth
+        worst_bias = None
+        for seed in available:
+            truth = baseline.truths[seed]
+            for c, b, t in zip(_values(rec.runs[seed]), _values(baseline.runs[seed]), _values(truth)):
+                got = bias_excess(c, b, t, rtol, atol)
+                if got is None:
+                    continue
+                bias_c, allowed, floor = got
+                if worst_bias is None or abs(bias_c) - allowed > worst_bias[0] - worst_bias[1]:
+                    worst_bias = (abs(bias_c), allowed, floor, seed)
+                if abs(bias_c) > allowed and abs(bias_c) - allowed > floor:
+                    numbers.update(bias=bias_c, bias_allowed=allowed, bias_floor=floor, seed=seed)
+                    return GateResult("fp64", "fail", f"seed {seed}: the candidate's errors against the float64 "
+                                      f"truth are biased: mean signed error {bias_c:.3g}, the baseline's plus "
+                                      f"{BIAS_SIGMAS:g} standard errors allows {allowed:.3g} (a systematic offset, "
+                                      "not rounding)", numbers)
+        if worst_bias is not None:
+            numbers.update(bias=worst_bias[0], bias_allowed=worst_bias[1], bias_checked=True)
+        else:
+            numbers["bias_checked"] = False
         if within:
-            return GateResult("fp64", "pass", "within tolerance of the baseline: the float64 truth is not needed",
-                              {"decisive": False, "computed": False, "factor": s.fp64_factor})
-        seeds = correctness.numbers.get("seeds_beyond_tolerance") or session.seeds()[:1]
+            numbers["computed"] = bool(available)
+            return GateResult("fp64", "pass", "within tolerance of the baseline" + (
+                "; no bias against the float64 truth" if worst_bias is not None else
+                ": the float64 truth is not needed"), numbers)
+        beyond = correctness.numbers.get("seeds_beyond_tolerance") or seeds[:1]
+        missing = [sd for sd in beyond if baseline.truths.get(sd) is None]
+        if missing:
+            why = baseline.truth_errors.get(missing[0], "not computed")
+            numbers["fp64_available"] = False
+            return GateResult("fp64", "fail", "candidate differs from the baseline beyond tolerance and the "
+                              f"float64 reference could not be computed: {why}", numbers)
         worst_ratio = 0.0
         base_errs: list[float] = []
         cand_errs: list[float] = []
-        for seed in seeds:
-            try:
-                truth = session.truth(seed)
-            except Exception as e:
-                if within:
-                    return GateResult("fp64", "pass", "within tolerance; float64 reference unavailable "
-                                      f"({type(e).__name__}: {e})", {"fp64_available": False})
-                return GateResult("fp64", "fail", "candidate differs from the baseline beyond tolerance and the "
-                                  f"float64 reference could not be computed: {type(e).__name__}: {e}",
-                                  {"fp64_available": False})
-            base = session.baseline_run(seed)
-            with swap.applied():
-                cand = run_once(session.captured.compiled, session.module, session.inputs(seed),
-                                training=session.training, seed=seed)
-            t_vals = flatten(truth.outputs) + [truth.grads[k] for k in sorted(truth.grads)]
-            b_vals = flatten(base.outputs) + [base.grads[k] for k in sorted(base.grads)]
-            c_vals = flatten(cand.outputs) + [cand.grads[k] for k in sorted(cand.grads)]
-            eb, ec = error_vs_truth(b_vals, t_vals), error_vs_truth(c_vals, t_vals)
+        for seed in beyond:
+            t_vals = _values(baseline.truths[seed])
+            eb = error_vs_truth(_values(baseline.runs[seed]), t_vals)
+            ec = error_vs_truth(_values(rec.runs[seed]), t_vals)
             base_errs.extend(eb)
             cand_errs.extend(ec)
             for b, c in zip(eb, ec):
                 ratio = c / b if b > 0 else (1.0 if c <= 1e-12 else float("inf"))
                 worst_ratio = max(worst_ratio, ratio)
-        numbers = {"seeds": list(seeds), "baseline_err_vs_fp64": max(base_errs, default=0.0),
-                   "candidate_err_vs_fp64": max(cand_errs, default=0.0), "worst_ratio": worst_ratio,
-                   "factor": s.fp64_factor, "decisive": not within}
-        if within:
-            return GateResult("fp64", "pass", "within tolerance of the baseline; float64 errors recorded", numbers)
+        numbers.update({"seeds": list(beyond), "baseline_err_vs_fp64": max(base_errs, default=0.0),
+                        "candidate_err_vs_fp64": max(cand_errs, default=0.0), "worst_ratio": worst_ratio})
         if worst_ratio <= s.fp64_factor:
             return GateResult("fp64", "pass", f"differs from the baseline but is as close to the float64 truth "
                               f"(error ratio {worst_ratio:.3g} <= {s.fp64_factor:g})", numbers)

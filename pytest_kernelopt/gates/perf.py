@@ -11,7 +11,7 @@ reaches ``min_speedup``.  Without a GPU nothing is measured.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .results import GateResult
 
@@ -26,7 +26,7 @@ def module_call(session: Any, inputs: list[tuple]) -> Callable[[int], Any]:
     if not session.training:
         def forward(i: int):
             with torch.no_grad():
-                fn(*inputs[i])
+                return fn(*inputs[i])
 
         return forward
     from ..capture import backward_inputs
@@ -35,6 +35,7 @@ def module_call(session: Any, inputs: list[tuple]) -> Callable[[int], Any]:
         out = fn(*inputs[i])
         outs, grads = backward_inputs(out, 0)
         torch.autograd.backward(outs, grads)
+        return out
 
     return step
 
@@ -55,19 +56,24 @@ def bootstrap_speedup(base: list[float], cand: list[float], confidence: float, *
 
 
 def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any]]], n_inputs: int, samples: int,
-                     warmup: int) -> list[list[float]]:
+                     warmup: int, after: Callable[[int, int, Any], None] | None = None) -> list[list[float]]:
     """Milliseconds per call for each ``(select, call)`` variant; CUDA events, L2 flushed before every sample.
 
     ``select()`` switches the variant in (outside the timed region); ``call(i)``
-    runs the module on input set ``i``.
+    runs the module on input set ``i``.  ``after(variant, input_set, output)``,
+    if given, sees every timed call's output once the call has been timed
+    (outside the timed region).
     """
     import torch
 
     flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
-    for select, call in variants:
+    for j, (select, call) in enumerate(variants):
         select()
         for i in range(warmup):
-            call(i % n_inputs)
+            out = call(i % n_inputs)
+            if after is not None:
+                after(j, i % n_inputs, out)
+            del out
     torch.cuda.synchronize()
     times: list[list[float]] = [[] for _ in variants]
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -81,54 +87,199 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
             flush.zero_()
             torch.cuda.synchronize()
             start.record()
-            call(i % n_inputs)
+            out = call(i % n_inputs)
             end.record()
             torch.cuda.synchronize()
             times[j].append(start.elapsed_time(end))
+            if after is not None:
+                after(j, i % n_inputs, out)
+            del out
     return times
 
 
+#: a candidate may not run faster than moving its inputs and outputs once at this fraction of peak bandwidth
+ROOFLINE_SLACK = 0.85
+
+
 class PerfGate:
+    """Judges timing samples (collected by :func:`pytest_kernelopt.gates.trials.collect_candidate`).
+
+    Besides the speedup's interval against ``min_speedup``: every timed call's
+    output checksums must agree with the baseline's on the same input set, the
+    candidate's last output on each input set must match the clean baseline's
+    record, and the candidate's time may not fall below the memory roofline of
+    the module (its inputs and outputs moved once at peak bandwidth): a speedup
+    beyond what the hardware allows is a failure to explain, not a win.
+    """
+
     name = "performance"
 
     def check(self, session: Any, swap: Any) -> GateResult:
-        s = session.settings
+        """Collect and judge in this process (the isolated path collects in a worker and judges here)."""
+        from .trials import CandidateRecord
+
         if not session.backend.measures_time:
+            return self.judge(session.settings, session.baseline_record(), CandidateRecord(), False,
+                              session.backend.name)
+        launches = swap.launches
+        base, cand, outs = measure_with_outputs(session, swap, session.plan.timing)
+        rec = CandidateRecord(timing={"base": base, "cand": cand, "launches": swap.launches - launches},
+                              timed_outputs=outs)
+        return self.judge(session.settings, session.baseline_record(), rec, True, session.backend.name)
+
+    def judge(self, s: Any, baseline: Any, rec: Any, measures_time: bool, backend_name: str,
+              correctness: GateResult | None = None) -> GateResult:
+        if not measures_time:
             return GateResult("performance", "not_measured",
-                              f"no GPU ({session.backend.name} backend): performance not measured, so nothing is "
+                              f"no GPU ({backend_name} backend): performance not measured, so nothing is "
                               "accepted for speed on this machine", {"measured": False})
-        before = swap.launches
-        base, cand = self.measure(session, swap)
-        if swap.launches == before:
+        timing = rec.timing or {}
+        base, cand = timing.get("base") or [], timing.get("cand") or []
+        if not timing.get("launches"):
             return GateResult("performance", "fail", "the candidate kernel never ran while being timed (the compiled "
                               "module no longer uses the captured wrapper)", {"measured": False, "launches": 0})
-        point, lo, hi = bootstrap_speedup(base, cand, s.confidence)
+        if len(base) < 2 or len(cand) < 2:
+            return GateResult("performance", "fail", "no timing samples came back", {"measured": False})
         import statistics
 
+        point, lo, hi = bootstrap_speedup(base, cand, s.confidence)
         numbers = {"speedup": point, "ci_low": lo, "ci_high": hi, "confidence": s.confidence,
                    "samples": len(base), "baseline_ms": statistics.median(base),
                    "candidate_ms": statistics.median(cand), "min_speedup": s.min_speedup, "measured": True,
-                   "method": "cuda_events_l2_flush_interleaved"}
-        if point > 10:
-            numbers["suspicious"] = True
+                   "method": "cuda_events_l2_flush_interleaved", "timing_seeds": list(baseline.plan.timing)}
+        wrong = self._timed_outputs_wrong(s, baseline, rec, correctness)
+        if wrong:
+            numbers["timed_outputs_checked"] = False
+            return GateResult("performance", "fail", f"a timed call's output is wrong: {wrong} (the candidate "
+                              "computes differently while it is timed)", numbers)
+        numbers["timed_outputs_checked"] = True
+        if baseline.peak_bandwidth and baseline.io_bytes:
+            floor_ms = baseline.io_bytes / (baseline.peak_bandwidth * ROOFLINE_SLACK) * 1e3
+            numbers["roofline_floor_ms"] = floor_ms
+            if numbers["candidate_ms"] < floor_ms:
+                return GateResult("performance", "fail", f"the candidate ran in {numbers['candidate_ms']:.4g} ms, "
+                                  f"below the memory roofline of the module ({floor_ms:.4g} ms to move its "
+                                  f"{baseline.io_bytes:,} bytes of inputs and outputs once at "
+                                  f"{ROOFLINE_SLACK:.0%} of {baseline.peak_bandwidth / 1e12:.2f} TB/s): "
+                                  "work is being skipped or done elsewhere", numbers)
         if lo >= s.min_speedup:
             return GateResult("performance", "pass", f"speedup {point:.3f}x [{lo:.3f}, {hi:.3f}] clears "
                               f"{s.min_speedup:g}", numbers)
         return GateResult("performance", "fail", f"speedup {point:.3f}x [{lo:.3f}, {hi:.3f}]: lower bound below "
                           f"{s.min_speedup:g}", numbers)
 
-    def measure(self, session: Any, swap: Any) -> tuple[list[float], list[float]]:
-        s = session.settings
-        n_inputs = 3
-        inputs = [session.inputs(1000 + k) for k in range(n_inputs)]
-        call = module_call(session, inputs)
+    @staticmethod
+    def _timed_outputs_wrong(s: Any, baseline: Any, rec: Any, correctness: GateResult | None) -> str:
+        """What is wrong with the timed calls' outputs ('' when nothing): checksums of every call against the
+        baseline's on the same input set, and the last call on each set in full against the clean baseline."""
+        from .compare import compare_outputs
 
-        try:
-            base, cand = time_interleaved([(swap.off, call), (swap.on, call)], n_inputs, s.perf_samples,
-                                          s.perf_warmup)
-        finally:
-            swap.off()
-        return base, cand
+        outs = rec.timed_outputs or {}
+        sums = outs.get("sums") or {}
+        rtol, atol = s.tolerance(baseline.dtype_name)
+        slack = max(atol, 2.0 * float((correctness.numbers if correctness else {}).get("max_abs_err", 0.0)))
+        for seed, cand_calls in (sums.get("cand") or {}).items():
+            base_calls = (sums.get("base") or {}).get(seed) or []
+            if not base_calls:
+                continue
+            ref = base_calls[-1]
+            for n, call in enumerate(cand_calls):
+                if len(call) != len(ref):
+                    return f"input set {seed}, call {n}: {len(call)} floating outputs, baseline {len(ref)}"
+                for (cs, _, cnan, numel), (bs, babs, bnan, _) in zip(call, ref):
+                    if cnan != bnan:
+                        return f"input set {seed}, call {n}: {cnan} NaN, baseline {bnan}"
+                    # elementwise |c - b| <= slack + rtol |b| bounds the weighted sums' difference (weights < 1.5)
+                    if abs(cs - bs) > rtol * babs + 1.5 * numel * slack:
+                        return f"input set {seed}, call {n}: weighted output sum {cs:.6g}, baseline {bs:.6g}"
+        for seed, out in (outs.get("last") or {}).items():
+            ref_run = baseline.runs.get(seed)
+            if ref_run is None:
+                continue
+            cmp = compare_outputs(out, ref_run.outputs, s.tolerance, tiny_factor=s.tiny_output_factor,
+                                  tiny_rel_tol=s.tiny_rel_tol)
+            beyond_ok = correctness is not None and not correctness.numbers.get("within_tolerance", True)
+            if cmp.hard_failure:
+                return f"input set {seed}: {cmp.hard_failure}"
+            if not cmp.within_tolerance and not beyond_ok:
+                return f"input set {seed}: differs from the baseline beyond tolerance (max abs {cmp.max_abs_err:.3g})"
+        return ""
+
+
+def checksums(outputs: Any, weights: dict) -> list[tuple[float, float, int, int]]:
+    """(weighted sum, weighted sum of magnitudes, NaN count, numel) of every floating output, in float64.
+
+    The weights are random in [0.5, 1.5), one per element position and kept in
+    ``weights`` by size: a plain sum cannot tell a softmax of one input from a
+    softmax of another (every row sums to one), a weighted one can.
+    """
+    import torch
+
+    from .compare import flatten
+
+    sums = []
+    for t in flatten(outputs):
+        if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
+            key = (t.numel(), str(t.device))
+            w = weights.get(key)
+            if w is None:
+                gen = torch.Generator(device="cpu").manual_seed(t.numel())
+                w = weights[key] = (torch.rand(t.numel(), generator=gen, dtype=torch.float64) + 0.5).to(t.device)
+            d = t.detach().reshape(-1).double()
+            nan = torch.isnan(d)
+            d = torch.where(nan, torch.zeros_like(d), d)
+            sums.append((float((w * d).sum()), float((w * d.abs()).sum()), int(nan.sum()), t.numel()))
+    return sums
+
+
+def scrub(outputs: Any) -> None:
+    """Overwrite a timed call's outputs with NaN / max-int before they are freed.
+
+    The next call's buffers are often these very blocks: a kernel that skips its
+    work unless its output holds the correctness gate's poison would otherwise
+    find the right answer there (the stale-buffer trick) and be timed doing nothing.
+    """
+    import torch
+
+    from .compare import flatten
+    from .runner import _poison
+
+    with torch.no_grad():
+        for t in flatten(outputs):
+            if isinstance(t, torch.Tensor) and t.numel() and not t.requires_grad:
+                _poison(t)
+
+
+def measure_with_outputs(session: Any, swap: Any, seeds: Sequence[int]) -> tuple[list[float], list[float], dict]:
+    """Baseline and candidate timed interleaved on the input sets of ``seeds``.
+
+    Every timed call's outputs are checksummed (outside the timed region) and
+    then scrubbed; the candidate's last output on each input set is kept on the
+    host in full.  Returns (baseline ms, candidate ms, {"last": {seed: outputs},
+    "sums": {"base"|"cand": {seed: [checksums of each call]}}}).
+    """
+    from .trials import to_host
+
+    s = session.settings
+    inputs = [session.inputs(seed) for seed in seeds]
+    call = module_call(session, inputs)
+    sums: dict[str, dict[int, list]] = {"base": {sd: [] for sd in seeds}, "cand": {sd: [] for sd in seeds}}
+    last: dict[int, Any] = {}
+    weights: dict = {}
+
+    def after(variant: int, k: int, out: Any) -> None:
+        who = "base" if variant == 0 else "cand"
+        sums[who][seeds[k]].append(checksums(out, weights))
+        if who == "cand":
+            last[seeds[k]] = to_host(out)
+        scrub(out)
+
+    try:
+        base, cand = time_interleaved([(swap.off, call), (swap.on, call)], len(inputs), s.perf_samples,
+                                      s.perf_warmup, after)
+    finally:
+        swap.off()
+    return base, cand, {"last": last, "sums": sums}
 
 
 def screening_reference(session: Any, candidates: list) -> Any:

@@ -1,0 +1,262 @@
+"""What the gates run, kept apart from what they judge.
+
+A *trial* runs the compiled module and records raw results on the host:
+outputs, gradients, inputs after the call, module state that changed, timing
+samples.  The judging (:mod:`.correctness`, :mod:`.fp64`, :mod:`.perf`) reads
+only these records, so it can run in a process that never loaded the
+candidate: the isolated worker collects, the parent judges.
+
+* :class:`SeedPlan` -- the seeds and input magnitudes of one run, drawn from the
+  OS unless ``base_seed`` pins them (then the run can be replayed), recorded in
+  every result.
+* :func:`collect_baseline` -- the unmodified compiled module and the float64
+  eager truth on every seed of the plan.  A worker runs it before any candidate
+  is loaded; its records go to the parent.
+* :func:`collect_candidate` -- the module with the candidate swapped in, on the
+  same seeds (poisoned allocations; the first seed twice), then, on a GPU,
+  baseline and candidate timed interleaved, keeping the candidate's output of
+  the last timed call on every timing input set so the judge can check it.
+
+Everything recorded is moved to host memory: a kernel can write device memory
+anywhere in its process, but not the host copies, and not another process.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+#: input magnitudes cycled over the seeds: the example's own scale, large values (overflow without the usual
+#: max subtraction, blocks with large values) and small ones (underflow, tiny outputs)
+SCALES: tuple[float, ...] = (1.0, 100.0, 0.001)
+TIMING_INPUT_SETS = 3
+
+
+@dataclass(frozen=True)
+class SeedPlan:
+    """The seeds of one run: correctness seeds with their input scale, and the timing input sets' seeds."""
+
+    base: int
+    seeds: tuple[int, ...]
+    scales: tuple[float, ...]
+    timing: tuple[int, ...]
+    drawn: str  # "os" (fresh for this run) or "base_seed" (pinned by the user: a replay)
+
+    @classmethod
+    def make(cls, n: int, base_seed: int | None) -> "SeedPlan":
+        drawn = "os" if base_seed is None else "base_seed"
+        base = secrets.randbits(30) if base_seed is None else int(base_seed)
+        seeds = tuple(base + i + 1 for i in range(n))
+        scales = tuple(SCALES[i % len(SCALES)] for i in range(n))
+        return cls(base, seeds, scales, tuple(base + 1001 + k for k in range(TIMING_INPUT_SETS)), drawn)
+
+    def scale(self, seed: int) -> float:
+        return dict(zip(self.seeds, self.scales)).get(seed, 1.0)
+
+    def first(self, n: int) -> "SeedPlan":
+        """The same plan with only its first ``n`` correctness seeds (a quick re-check)."""
+        return SeedPlan(self.base, self.seeds[:n], self.scales[:n], self.timing, self.drawn)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"base": self.base, "seeds": list(self.seeds), "scales": list(self.scales),
+                "timing_seeds": list(self.timing), "drawn": self.drawn}
+
+
+def scaled(inputs: tuple, scale: float) -> tuple:
+    """Floating-point tensor inputs times ``scale`` (integer and boolean inputs carry meaning: kept)."""
+    if scale == 1.0:
+        return inputs
+    import torch
+
+    out = []
+    for x in inputs:
+        if isinstance(x, torch.Tensor) and x.is_floating_point():
+            with torch.no_grad():
+                y = (x.detach() * scale).to(x.dtype)
+            out.append(y.requires_grad_(x.requires_grad))
+        else:
+            out.append(x)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- records
+
+
+def to_host(obj: Any) -> Any:
+    """A detached host copy of every tensor in a nested value."""
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        return obj.detach().to("cpu", copy=True)
+    if isinstance(obj, tuple):
+        return tuple(to_host(o) for o in obj)
+    if isinstance(obj, list):
+        return [to_host(o) for o in obj]
+    if isinstance(obj, dict):
+        return {k: to_host(v) for k, v in obj.items()}
+    return obj
+
+
+def state_snapshot(module: Any) -> dict[str, Any]:
+    """The module's parameters and buffers (host copies), to see what a call changed."""
+    if not hasattr(module, "named_parameters"):
+        return {}
+    items = list(module.named_parameters()) + list(module.named_buffers())
+    return {name: t.detach().to("cpu", copy=True) for name, t in items}
+
+
+def state_changes(module: Any, before: dict[str, Any]) -> dict[str, Any]:
+    """Parameters and buffers that differ (bitwise) from ``before``: name -> host copy of the new value."""
+    import torch
+
+    now = state_snapshot(module)
+    return {k: v for k, v in now.items()
+            if k not in before or v.shape != before[k].shape or not torch.equal(v, before[k])}
+
+
+@dataclass
+class Run:
+    """One call of the module on one seed's inputs (host copies)."""
+
+    outputs: Any
+    grads: dict[str, Any]
+    inputs_after: tuple
+    error: str = ""
+
+
+@dataclass
+class BaselineRecord:
+    """The unmodified compiled module and the float64 truth over a plan's seeds."""
+
+    plan: SeedPlan
+    runs: dict[int, Run] = field(default_factory=dict)
+    truths: dict[int, Run | None] = field(default_factory=dict)
+    truth_errors: dict[int, str] = field(default_factory=dict)
+    deterministic: bool = True
+    state_changed: dict[str, Any] = field(default_factory=dict)
+    dtype_name: str = "float32"
+    io_bytes: int = 0  # bytes of the inputs and outputs of one call: the least any version must move
+    peak_bandwidth: float | None = None  # bytes/s of the device, where known
+
+    def view(self, plan: SeedPlan) -> "BaselineRecord":
+        """The same record judged over a sub-plan (its first seeds: a quick re-check)."""
+        from dataclasses import replace
+
+        return replace(self, plan=plan)
+
+
+@dataclass
+class CandidateRecord:
+    """The module with a candidate swapped in, over the same seeds, and its timing."""
+
+    runs: dict[int, Run] = field(default_factory=dict)
+    again: Run | None = None
+    launches: int = 0
+    error: str = ""
+    error_seed: int | None = None
+    state_changed: dict[str, Any] = field(default_factory=dict)
+    timing: dict[str, Any] | None = None  # {"base": [ms], "cand": [ms], "launches": n}
+    timed_outputs: dict[int, Any] = field(default_factory=dict)
+
+
+# --------------------------------------------------------------------------- collecting
+
+
+def _run(session: Any, fn: Any, seed: int, poisoned: bool = True) -> Run:
+    from .runner import poisoned_allocations, run_once
+
+    import contextlib
+
+    ctx = poisoned_allocations(session.captured.namespaces) if poisoned else contextlib.nullcontext()
+    with ctx:
+        r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
+    return Run(to_host(r.outputs), to_host(r.grads), to_host(r.inputs_after))
+
+
+def _first_float_dtype(outputs: Any) -> str:
+    from .compare import flatten
+
+    for t in flatten(outputs):
+        if hasattr(t, "is_floating_point") and t.is_floating_point():
+            return str(t.dtype).replace("torch.", "")
+    return "float32"
+
+
+def _io_bytes(inputs: tuple, outputs: Any) -> int:
+    from .compare import flatten
+
+    return sum(t.numel() * t.element_size() for t in list(inputs) + flatten(outputs) if hasattr(t, "element_size"))
+
+
+def device_bandwidth() -> float | None:
+    """Peak DRAM bandwidth of the current GPU in bytes/s (memory clock x bus width x 2), None if unknown."""
+    import torch
+
+    if not torch.cuda.is_available():
+        return None
+    props = torch.cuda.get_device_properties(torch.cuda.current_device())
+    clock_khz = getattr(props, "memory_clock_rate", None)
+    bus_bits = getattr(props, "memory_bus_width", None)
+    if not clock_khz or not bus_bits:
+        return None
+    return float(clock_khz) * 1e3 * 2 * float(bus_bits) / 8
+
+
+def collect_baseline(session: Any, plan: SeedPlan) -> BaselineRecord:
+    """The baseline and the float64 truth on every seed (correctness and timing seeds)."""
+    rec = BaselineRecord(plan)
+    before = state_snapshot(session.module)
+    for seed in plan.seeds + plan.timing:
+        rec.runs[seed] = _run(session, session.captured.compiled, seed)
+    rec.state_changed = state_changes(session.module, before)
+    first = plan.seeds[0]
+    again = _run(session, session.captured.compiled, first)
+    from .compare import same_values
+
+    rec.deterministic = same_values(again.outputs, rec.runs[first].outputs) and \
+        same_values(again.grads, rec.runs[first].grads)
+    for seed in plan.seeds:
+        try:
+            t = session.truth(seed)
+            rec.truths[seed] = Run(to_host(t.outputs), to_host(t.grads), ())
+        except Exception as e:  # noqa: BLE001 -- recorded; the float64 gate says it could not run
+            rec.truths[seed] = None
+            rec.truth_errors[seed] = f"{type(e).__name__}: {str(e)[:300]}"
+    rec.dtype_name = _first_float_dtype(rec.runs[first].outputs)
+    rec.io_bytes = _io_bytes(session.inputs(first), rec.runs[first].outputs)
+    rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
+    return rec
+
+
+def collect_candidate(session: Any, swap: Any, plan: SeedPlan) -> CandidateRecord:
+    """The candidate on the plan's seeds (poisoned allocations; the first seed twice)."""
+    rec = CandidateRecord()
+    before = state_snapshot(session.module)
+    fn = session.captured.compiled
+    for n, seed in enumerate(plan.seeds):
+        launches = swap.launches
+        try:
+            with swap.applied():
+                rec.runs[seed] = _run(session, fn, seed)
+                if n == 0:
+                    rec.again = _run(session, fn, seed)
+        except Exception as e:  # noqa: BLE001 -- the candidate raised: recorded, judged a failure
+            rec.error, rec.error_seed = f"{type(e).__name__}: {str(e)[:500]}", seed
+            break
+        if swap.launches == launches:
+            rec.error, rec.error_seed = "never ran", seed
+            break
+        rec.launches = swap.launches
+    rec.state_changed = state_changes(session.module, before)
+    return rec
+
+
+def collect_timing(session: Any, swap: Any, plan: SeedPlan) -> tuple[dict[str, Any], dict]:
+    """Baseline and candidate timed interleaved on the plan's timing input sets (GPU only), with the checks'
+    raw material: every timed call's output checksums and the candidate's last output on each set."""
+    from .perf import measure_with_outputs
+
+    launches = swap.launches
+    base, cand, outs = measure_with_outputs(session, swap, plan.timing)
+    return {"base": base, "cand": cand, "launches": swap.launches - launches}, outs
