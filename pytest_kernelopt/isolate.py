@@ -246,8 +246,10 @@ class IsolatedEvaluator:
         self._kill()
         self._start()
 
-    def _receive(self, timeout: float, stage: str) -> tuple[str, Any]:
-        """The worker's next message, decoded as data; WorkerFailure on death, hang, memory or garbage."""
+    def _receive(self, timeout: float, stage: str, total: float | None = None) -> tuple[str, Any]:
+        """The worker's next message, decoded as data; WorkerFailure on death, hang, memory or garbage.
+
+        ``total`` is the whole exchange's time limit (what a timeout message names)."""
         from . import wire
 
         deadline = time.perf_counter() + timeout
@@ -255,7 +257,7 @@ class IsolatedEvaluator:
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
                 self._kill()
-                raise WorkerFailure(f"timed out after {timeout:.0f}s", stage, timed_out=True)
+                raise WorkerFailure(f"timed out after {total or timeout:.0f}s", stage, timed_out=True)
             if self._conn.poll(min(remaining, 0.5)):
                 try:
                     data = self._conn.recv_bytes()
@@ -286,7 +288,7 @@ class IsolatedEvaluator:
         self._conn.send((op, payload))
         deadline = time.perf_counter() + timeout
         while True:
-            kind, value = self._receive(max(0.0, deadline - time.perf_counter()), "")
+            kind, value = self._receive(max(0.0, deadline - time.perf_counter()), "", timeout)
             if kind == "result":
                 return value
             if kind == "crash":
@@ -357,7 +359,7 @@ class IsolatedEvaluator:
             deadline = time.perf_counter() + self.settings.timeout
             rec = None
             while True:
-                kind, value = self._receive(max(0.0, deadline - time.perf_counter()), stage)
+                kind, value = self._receive(max(0.0, deadline - time.perf_counter()), stage, self.settings.timeout)
                 if kind == "progress":
                     stage = value
                     if progress:

@@ -38,8 +38,11 @@ class Evaluator(Protocol):
 class LocalEvaluator:
     """In-process evaluation over an :class:`EvaluationSession` (no isolation)."""
 
+    in_process = True
+
     def __init__(self, session: Any) -> None:
         self.session = session
+        self.spec = session.problem.spec  # what an isolated worker would rebuild the module from (None: cannot)
         self.graphs = session.captured.graphs
         from .problems import input_signature
 

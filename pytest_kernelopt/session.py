@@ -63,6 +63,11 @@ def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, pr
         g = graphs[k.graph]
         if k.decision == "accepted" and k.winner is not None and k.result is not None:
             names = tuple(k.winner.replaces)
+            if not getattr(evaluator, "in_process", False):  # judged in isolation here: trusted on this machine
+                from .cache import current_environment
+                from .trust import mark_trusted
+
+                mark_trusted(k.winner, current_environment(), f"accepted in isolation for {problem_id}")
             cache.store_accepted(cache_key(g, names, evaluator.inputs, device), k.winner,
                                  [g.kernels[n] for n in names], k.result, problem_id=problem_id)
             written.update((k.graph, n) for n in names)  # a fused winner replaces each kernel of its run
@@ -297,6 +302,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
         from .cache import current_environment
 
         env = current_environment()
+    isolation = CacheIsolation(evaluator, settings, env, say, name)
     for graph in evaluator.graphs if cache is not None else ():
         # a fused entry (one kernel for a contiguous run) first: when it applies, its kernels are not looked up
         # alone.  A kept fused decision covers only the fusion: each kernel may still have an entry of its own.
@@ -316,6 +322,12 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                 continue
             cand = entry.candidate(replaces=names)
             stale = entry.stale_reasons(env) if env is not None else ["environment unknown"]
+            refused = isolation.judge(cand, label, stale, graph.index, kind)
+            if refused is not None:
+                records.append(refused)
+                if refused.decision == "regression":
+                    regressions.append(refused.note)
+                continue
             say(f"{name}: re-verifying cached kernel for {label}" + (f" (stale: {'; '.join(stale)})" if stale else ""))
             # an entry recorded on this very environment gets a quick re-check; a stale one the full cascade
             # (--kernelopt-perf judges regressions of the whole module below, against its own floor)
@@ -359,6 +371,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             records.append(outcome_record(k))
             if k.decision == "accepted" and k.winner is not None:
                 applied.append(k.winner)
+    isolation.close()
     perf = None
     if settings.perf:
         perf = _perf_check(evaluator, settings, applied, regressions)
@@ -370,6 +383,64 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                      perf, proposer, outcome, triton_kernels=sum(len(g.kernels) for g in evaluator.graphs),
                      uncached=[n for _, n in uncached] if use_cache else [], uncached_runs=runs if use_cache else [],
                      untunable=[n for g, n in uncached if not can_search(g, n)] if use_cache else [])
+
+
+class CacheIsolation:
+    """Verify mode's guard for cache entries: each is judged in an isolated worker the first time this machine
+    sees it (:mod:`pytest_kernelopt.trust`), before the test process loads it.
+
+    An in-process evaluator (verify mode) holds the user's module: a cached kernel
+    is untrusted input until a worker that shares nothing with this process has
+    run gates 1-3 on it (and gate 4 on a GPU when the entry is stale).  Entries
+    this machine already judged so are re-checked in-process only.  A module
+    that cannot be sent to a worker (it does not pickle) gets no cached kernel:
+    the compiled baseline runs, and the record says why.
+    """
+
+    def __init__(self, evaluator: Any, settings: Settings, env: Any, say: ProgressFn, name: str) -> None:
+        self.evaluator = evaluator
+        self.settings = settings
+        self.env = env
+        self.say = say
+        self.name = name
+        self.worker: Any = None
+        self.active = getattr(evaluator, "in_process", False) and settings.isolate
+
+    def judge(self, cand: Any, label: str, stale: list[str], graph_index: int, kind: str) -> KernelRecord | None:
+        """None when the entry may be re-checked in-process; else the record of why it is not applied."""
+        from .trust import is_trusted, mark_trusted
+
+        if not self.active or self.env is None or is_trusted(cand, self.env):
+            return None
+        spec = getattr(self.evaluator, "spec", None)
+        if spec is None:
+            note = (f"cached kernel for {label} not applied: it has not been judged in isolation on this machine, "
+                    "and this module cannot be sent to a worker process (it does not pickle); the compiled baseline "
+                    "runs")
+            self.say(f"{self.name}: {note}")
+            return KernelRecord(label, graph_index, kind, "baseline_kept", "cache", note=note)
+        if self.worker is None:
+            from .isolate import IsolatedEvaluator
+
+            self.worker = IsolatedEvaluator(spec, self.settings)
+        self.say(f"{self.name}: judging cached kernel for {label} in a worker process (first time on this machine)")
+        try:
+            res = self.worker.evaluate(cand, perf=self.evaluator.measures_time and bool(stale), aot=bool(stale))
+        except RuntimeError as e:
+            note = f"cached kernel for {label} not applied: the isolated check could not run: {str(e)[:300]}"
+            self.say(f"{self.name}: {note}")
+            return KernelRecord(label, graph_index, kind, "baseline_kept", "cache", note=note)
+        if res.decision in ("accepted", "verified"):
+            mark_trusted(cand, self.env, f"{res.decision} in isolation for {self.name}")
+            return None
+        msg = f"cached kernel for {label} refused by the isolated check: " + _numbers_text(res, self.settings)
+        return KernelRecord(label, graph_index, kind, "regression", "cache",
+                            failed_gates=[res.failed_gate.gate] if res.failed_gate else [], note=msg)
+
+    def close(self) -> None:
+        if self.worker is not None:
+            self.worker.close()
+            self.worker = None
 
 
 def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressions: list[str]) -> dict[str, Any]:

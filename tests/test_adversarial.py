@@ -135,7 +135,8 @@ def test_a_baked_answer_is_right_only_on_the_seed_it_was_baked_for(sessions):
     seeds = session.seeds()
     assert result.gate("correctness").numbers["seeds_beyond_tolerance"] == seeds[1:]
 
-    one_seed = EvaluationSession(session.problem, Settings(seeds=1), session.backend, captured=session.captured)
+    one_seed = EvaluationSession(session.problem, Settings(seeds=1), session.backend, captured=session.captured,
+                                 plan=session.plan.first(1))
     assert one_seed.seeds() == seeds[:1]
     weak = one_seed.evaluate(candidate, perf=False)
     assert weak.decision == "verified", "with a single seed the baked answer is indistinguishable from real work"
@@ -166,11 +167,13 @@ def test_replaying_a_stored_result_is_caught_by_fresh_inputs(sessions):
     corr = CorrectnessGate().check(session, swap)
     seeds = session.seeds()
     assert replay.calls == len(seeds) + 1, "the stand-in must really have run (once per seed, twice on the first)"
+    calls = replay.calls
     assert corr.gate == "correctness"
     assert corr.numbers["within_tolerance"] is False
     assert corr.numbers["seeds_beyond_tolerance"] == seeds[1:], corr.reason
     assert "differs from the baseline beyond tolerance" in corr.reason
     fp64 = Fp64Gate().check(session, swap, corr)
+    assert replay.calls == 2 * calls, "the float64 gate collected its own runs of the stand-in"
     assert (fp64.gate, fp64.status) == ("fp64", "fail"), fp64.reason
     assert "farther from the float64 truth" in fp64.reason
     assert fp64.numbers["candidate_err_vs_fp64"] > 0.5
@@ -181,7 +184,7 @@ def test_nondeterminism_fails_the_determinism_check_even_within_tolerance(sessio
     session = sessions.get("chain")
     swap, jitter = python_kernel_swap(session, kernel_at(session).name, JitterKernel)
     result = CorrectnessGate().check(session, swap)
-    assert jitter.calls == 2, "the determinism check reruns the first seed; it stops there"
+    assert jitter.calls == len(session.seeds()) + 1, "every seed is collected, the first twice"
     assert (result.gate, result.status) == ("correctness", "fail")
     assert "different results on identical inputs" in result.reason
     assert result.numbers["seed"] == session.seeds()[0]

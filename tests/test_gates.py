@@ -416,10 +416,11 @@ def test_after_an_out_of_bounds_candidate_the_next_one_is_still_judged(isolated)
     kernel = _chain_kernel(evaluator)
     worker = evaluator.info.started
     _reject_out_of_bounds(evaluator, kernel)
+    started = evaluator.workers_started
     after = evaluator.evaluate(_honest(kernel), perf=False)
     assert after.decision == "verified", f"the next candidate must still be judged: {after.reason}"
-    if ON_CPU:
-        assert evaluator.info.started == worker, "the bounds checker's error needs no new worker"
+    assert evaluator.workers_started == started + 1, "every candidate is judged by a worker of its own"
+    assert evaluator.info.started != worker
 
 
 # ============================================================================= the cascade must judge the candidate

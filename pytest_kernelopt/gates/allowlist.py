@@ -68,7 +68,8 @@ IMPORTS: frozenset[tuple[str, str, str]] = frozenset({
     ("triton.language.extra.cuda", "libdevice", "libdevice"),
 })
 DRIVER_CALLS = frozenset({"set_driver_to_gpu", "set_driver_to_cpu"})
-HEURISTICS = frozenset({"pointwise", "reduction", "persistent_reduction", "cooperative_reduction", "split_scan"})
+HEURISTICS = frozenset({"pointwise", "reduction", "persistent_reduction", "cooperative_reduction", "split_scan",
+                        "template", "foreach"})
 #: constructors allowed inside a heuristics decorator's arguments, with literal arguments only
 META_CALLS = frozenset({"DeviceProperties", "AttrsDescriptor", "AttrsDescriptor.from_dict", "instance_descriptor"})
 HINT_MEMBERS = {
@@ -77,7 +78,8 @@ HINT_MEMBERS = {
     "AutotuneHint": frozenset({"ONE_ELEMENT_PER_THREAD", "ELEMENTS_PER_WARP_32"}),
 }
 HEURISTICS_KEYWORDS = frozenset({"size_hints", "reduction_hint", "tile_hint", "filename", "triton_meta",
-                                 "inductor_meta", "min_elem_per_thread", "custom_kernel", "return_mode"})
+                                 "inductor_meta", "min_elem_per_thread", "custom_kernel", "return_mode",
+                                 "num_stages", "num_warps"})
 #: inductor_meta keys Inductor 2.7-2.13 writes for generated kernels (other keys are refused)
 INDUCTOR_META_KEYS = frozenset({
     "grid_type", "autotune_hints", "kernel_name", "mutated_arg_names", "optimize_mem", "no_x_dim",
@@ -91,7 +93,7 @@ INDUCTOR_META_KEYS = frozenset({
     "coordinate_descent_check_all_directions", "add_persistent_rblock", "min_rblock", "min_xblock",
     "max_persistent_rblock", "native_matmul_persistent_rblock", "warp_size", "max_threads_per_block",
     "RSPLIT_SIZE", "has_loadstore_with_contiguous_rdim", "mix_order_reduction", "autotune_local_cache",
-    "store_cubin", "profile_bandwidth",
+    "store_cubin", "profile_bandwidth", "combo_grid_meta", "fixed_grid", "config_args", "extra_launcher_args",
 })
 #: keys that make the autotuner reach a remote cache or Meta-internal code paths: a candidate may only leave them
 #: off (falsy).  ``filename`` is always a file the harness writes in a private folder, whatever the source says.
@@ -107,7 +109,7 @@ constexpr cos cumprod cumsum debug_barrier device_assert div_rn dot dot_scaled e
 float16 float32 float64 float8e4b15 float8e4b8 float8e4nv float8e5 float8e5b16 floor fma full gather histogram int1
 int16 int32 int64 int8 interleave join load load_tensor_descriptor log log2 make_block_ptr make_tensor_descriptor max
 max_constancy max_contiguous maximum min minimum mul multiple_of num_programs pair_uniform_to_normal permute philox
-PropagateNan program_id rand rand4x randint randint4x randn randn4x range ravel reduce reduce_or reshape rsqrt sigmoid
+PropagateNan pointer_type program_id rand rand4x randint randint4x randn randn4x range ravel reduce reduce_or reshape rsqrt sigmoid
 sin softmax sort split sqrt sqrt_rn squeeze static_assert static_range store store_tensor_descriptor sub sum
 swizzle2d topk trans uint16 uint32 uint64 uint8 uint_to_uniform_float umulhi unsqueeze view where xor_sum zeros
 zeros_like TRITON_MAX_TENSOR_NUMEL"""
@@ -139,6 +141,8 @@ welford welford_combine welford_reduce x_grid_barrier"""
 #: ``<module binding>.<attribute>`` paths a kernel body may use (a closed list; nothing else of a module)
 MODULE_ATTRS: Mapping[str, frozenset[str]] = {
     "tl": frozenset(_TL.split()),
+    "triton.language": frozenset(_TL.split()),
+    "triton.language.math": frozenset(_TL_MATH.split()),
     "tl.math": frozenset(_TL_MATH.split()),
     "tl_math": frozenset(_TL_MATH.split()),
     "libdevice": frozenset(_LIBDEVICE.split()),

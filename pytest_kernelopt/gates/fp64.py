@@ -70,32 +70,15 @@ class Fp64Gate:
         available = [sd for sd in seeds if baseline.truths.get(sd) is not None]
         numbers: dict[str, Any] = {"factor": s.fp64_factor, "decisive": not within,
                                    "bias_sigmas": BIAS_SIGMAS, "bias_tol_fraction": BIAS_TOL_FRACTION}
-        # the bias test, on every seed with a truth
-        worst_bias = None
-        for seed in available:
-            truth = baseline.truths[seed]
-            for c, b, t in zip(_values(rec.runs[seed]), _values(baseline.runs[seed]), _values(truth)):
-                got = bias_excess(c, b, t, rtol, atol)
-                if got is None:
-                    continue
-                bias_c, allowed, floor = got
-                if worst_bias is None or abs(bias_c) - allowed > worst_bias[0] - worst_bias[1]:
-                    worst_bias = (abs(bias_c), allowed, floor, seed)
-                if abs(bias_c) > allowed and abs(bias_c) - allowed > floor:
-                    numbers.update(bias=bias_c, bias_allowed=allowed, bias_floor=floor, seed=seed)
-                    return GateResult("fp64", "fail", f"seed {seed}: the candidate's errors against the float64 "
-                                      f"truth are biased: mean signed error {bias_c:.3g}, the baseline's plus "
-                                      f"{BIAS_SIGMAS:g} standard errors allows {allowed:.3g} (a systematic offset, "
-                                      "not rounding)", numbers)
-        if worst_bias is not None:
-            numbers.update(bias=worst_bias[0], bias_allowed=worst_bias[1], bias_checked=True)
-        else:
-            numbers["bias_checked"] = False
-        if within:
-            numbers["computed"] = bool(available)
-            return GateResult("fp64", "pass", "within tolerance of the baseline" + (
-                "; no bias against the float64 truth" if worst_bias is not None else
-                ": the float64 truth is not needed"), numbers)
+        if not within:
+            verdict = self._fallback(s, baseline, rec, correctness, seeds, numbers)
+            if verdict is not None:
+                return verdict
+        return self._bias(s, baseline, rec, available, rtol, atol, numbers, within)
+
+    @staticmethod
+    def _fallback(s: Any, baseline: Any, rec: Any, correctness: GateResult, seeds: list, numbers: dict):
+        """Beyond tolerance: a failing GateResult unless the candidate is as close to the truth (None: it is)."""
         beyond = correctness.numbers.get("seeds_beyond_tolerance") or seeds[:1]
         missing = [sd for sd in beyond if baseline.truths.get(sd) is None]
         if missing:
@@ -118,9 +101,40 @@ class Fp64Gate:
         numbers.update({"seeds": list(beyond), "baseline_err_vs_fp64": max(base_errs, default=0.0),
                         "candidate_err_vs_fp64": max(cand_errs, default=0.0), "worst_ratio": worst_ratio})
         if worst_ratio <= s.fp64_factor:
-            return GateResult("fp64", "pass", f"differs from the baseline but is as close to the float64 truth "
-                              f"(error ratio {worst_ratio:.3g} <= {s.fp64_factor:g})", numbers)
+            numbers["fallback"] = (f"differs from the baseline but is as close to the float64 truth "
+                                   f"(error ratio {worst_ratio:.3g} <= {s.fp64_factor:g})")
+            return None
         return GateResult("fp64", "fail", f"differs from the baseline beyond tolerance and is farther from the "
                           f"float64 truth: error {numbers['candidate_err_vs_fp64']:.3g} vs baseline "
                           f"{numbers['baseline_err_vs_fp64']:.3g} (ratio {worst_ratio:.3g} > {s.fp64_factor:g})",
                           numbers)
+
+    @staticmethod
+    def _bias(s: Any, baseline: Any, rec: Any, available: list, rtol: float, atol: float, numbers: dict,
+              within: bool) -> GateResult:
+        """The bias test on every seed with a truth; the final verdict when it passes."""
+        worst = None
+        for seed in available:
+            truth = baseline.truths[seed]
+            for c, b, t in zip(_values(rec.runs[seed]), _values(baseline.runs[seed]), _values(truth)):
+                got = bias_excess(c, b, t, rtol, atol)
+                if got is None:
+                    continue
+                bias_c, allowed, floor = got
+                if worst is None or abs(bias_c) - allowed > worst[0] - worst[1]:
+                    worst = (abs(bias_c), allowed)
+                if abs(bias_c) > allowed and abs(bias_c) - allowed > floor:
+                    numbers.update(bias=bias_c, bias_allowed=allowed, bias_floor=floor, seed=seed)
+                    return GateResult("fp64", "fail", f"seed {seed}: the candidate's errors against the float64 "
+                                      f"truth are biased: mean signed error {bias_c:.3g}, the baseline's plus "
+                                      f"{BIAS_SIGMAS:g} standard errors allows {allowed:.3g} (a systematic offset, "
+                                      "not rounding)", numbers)
+        numbers["bias_checked"] = worst is not None
+        if worst is not None:
+            numbers.update(bias=worst[0], bias_allowed=worst[1])
+        if not within:
+            return GateResult("fp64", "pass", numbers.pop("fallback"), numbers)
+        numbers["computed"] = bool(available)
+        return GateResult("fp64", "pass", "within tolerance of the baseline" + (
+            "; no bias against the float64 truth" if worst is not None else
+            ": the float64 truth is not needed"), numbers)

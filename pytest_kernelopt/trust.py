@@ -1,0 +1,58 @@
+"""Which cached kernels this machine has already judged in isolation (so verify mode may re-check them in-process).
+
+A cache entry is untrusted input: a pull request can put any ``kernel.py`` in
+``kernels_cache/``.  Verify mode therefore judges an entry in an isolated
+worker (:class:`pytest_kernelopt.isolate.IsolatedEvaluator`) the first time
+this machine sees it, and only then re-checks it in the test process and
+applies it.  The decision is recorded here, outside the repository, so no
+commit can forge it: a file named by the sha256 of
+
+* the candidate's content hash (its source, configs and launch, exactly), and
+* this environment (torch, triton, CUDA, GPU name and architecture),
+
+written after the isolated judgement passed.  The folder is
+``$KERNELOPT_TRUST_DIR``, else ``$XDG_CACHE_HOME/pytest-kernelopt/trusted``
+(``~/.cache/...``).  Deleting it makes every entry go through isolation again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+
+def trust_dir() -> Path:
+    env = os.environ.get("KERNELOPT_TRUST_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "pytest-kernelopt" / "trusted"
+
+
+def trust_key(candidate: Any, environment: Any) -> str:
+    env = environment.to_json() if hasattr(environment, "to_json") else repr(environment)
+    payload = json.dumps({"candidate": candidate.content_hash, "environment": env}, sort_keys=True, default=str)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def is_trusted(candidate: Any, environment: Any) -> bool:
+    return (trust_dir() / trust_key(candidate, environment)).is_file()
+
+
+def mark_trusted(candidate: Any, environment: Any, note: str) -> None:
+    """Record that ``candidate`` passed an isolated judgement in ``environment`` (best effort: a read-only home
+    only means the next run isolates again)."""
+    folder = trust_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / trust_key(candidate, environment)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"candidate": candidate.content_hash, "replaces": list(candidate.replaces),
+                                   "when": time.strftime("%Y-%m-%dT%H:%M:%S"), "note": note}, sort_keys=True))
+        os.replace(tmp, path)
+    except OSError:
+        pass
