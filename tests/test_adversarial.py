@@ -115,7 +115,7 @@ def test_cheat_is_rejected_by_the_expected_gate(cheat, sessions):
     _assert_rejected_by(result, cheat.gate, cheat.reason)
     if cheat.gate == "static":
         assert result.gates[0].numbers["compiled"] is False
-    if cheat.gate == "fp64":
+    if cheat.gate == "fp64" and "farther" in cheat.reason:
         # gate 2 saw the disagreement and handed it on; gate 3's comparison with the truth decided
         corr, fp64 = result.gate("correctness"), result.gate("fp64")
         assert corr.numbers["within_tolerance"] is False, corr.reason

@@ -769,6 +769,61 @@ def hangs(kernel: TritonKernel) -> Candidate:
 # --------------------------------------------------------------------------- the harness the tests judge cheats with
 
 
+# --------------------------------------------------------------------------- (13) within tolerance, but wrong
+
+
+@cheat("chain", gate="fp64", reason="are biased")
+def adds_a_bias_just_under_the_tolerance(kernel: TritonKernel) -> Candidate:
+    """Adds 0.9 x atol to every element: inside the elementwise tolerance on every seed, so the correctness
+    gate passes it, but a systematic offset.
+
+    Rejected by the float64 gate's bias test: the mean signed error against the truth exceeds the
+    baseline's by far more than rounding allows.
+    """
+    site = store_site(kernel.source)
+    return _candidate(kernel, _edit_store(kernel, val=f"({site.val} + 0.00009)"), "adds a bias under the tolerance")
+
+
+@cheat("chain", gate="fp64", reason="farther from the float64 truth")
+def zeroes_large_values(kernel: TritonKernel) -> Candidate:
+    """Writes 0 wherever the result is large (a shortcut that standard-normal inputs never expose).
+
+    Rejected by the float64 gate: the inputs at 100x magnitude make results large, the candidate is then far
+    from the baseline and from the truth.
+    """
+    site = store_site(kernel.source)
+    return _candidate(kernel, _edit_store(kernel, val=f"tl.where(tl_math.abs({site.val}) > 20.0, 0.0, {site.val})"),
+                      "zeroes large values")
+
+
+@cheat("softmax", gate="correctness", reason="NaN positions differ")
+def softmax_without_the_max_subtraction(kernel: TritonKernel) -> Candidate:
+    """exp(x) / sum(exp(x)) without subtracting the row maximum: right for standard-normal logits.
+
+    Rejected by the correctness gate: at 100x magnitude exp overflows, inf / inf is NaN where the baseline
+    has none.
+    """
+    (inp,) = [p for p in kernel.runtime_params if p.startswith("in_ptr")]
+    out = _output_param(kernel)
+    src = f'''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def {kernel.name}({_signature(kernel)}):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, 32)[None, :]
+    x = tl.load({inp} + (r0_index + 32 * xindex), xmask, other=0.0)
+    e = tl.exp(x)
+    s = tl.sum(e, 1)[:, None]
+    tl.store({out} + (r0_index + 32 * xindex), e / s, xmask)
+'''
+    return _candidate(kernel, src, "softmax without the max subtraction")
+
+
 def session_is_live(session: Any) -> bool:
     """Whether the session's captured wrapper is still the code its compiled module runs.
 

@@ -1,0 +1,183 @@
+"""Numerical soundness of the gates: fresh seeds, module state, the judge's checks of timed calls, and what
+a worker may send.  (Cheats with a fixed expected gate live in tests/adversarial/cheats.py.)"""
+
+from __future__ import annotations
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt.candidate import Candidate  # noqa: E402
+from pytest_kernelopt.config import Settings  # noqa: E402
+from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
+from pytest_kernelopt.gates.perf import PerfGate, checksums  # noqa: E402
+from pytest_kernelopt.gates.results import GateResult  # noqa: E402
+from pytest_kernelopt.gates.trials import BaselineRecord, CandidateRecord, Run, SeedPlan  # noqa: E402
+from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
+
+
+class Affine(torch.nn.Module):
+    """``x * weight + 1``: the weight reaches the kernel as a pointer it could write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.weight = torch.nn.Parameter(torch.randn(32, generator=torch.Generator().manual_seed(3)))
+
+    def forward(self, x):
+        return x * self.weight + 1.0
+
+
+def _session(backend, module, inputs, **settings):
+    return EvaluationSession(problem_from_objects(module.to(backend.device).eval(), inputs, "soundness"),
+                             Settings(**{"seeds": 3, **settings}), backend)
+
+
+def _only_kernel(session):
+    ((graph, name),) = session.captured.triton_kernels
+    return graph.kernels[name]
+
+
+def test_a_kernel_that_writes_a_module_parameter_is_rejected_and_the_model_is_checked(backend):
+    session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),))
+    kernel = _only_kernel(session)
+    assert "tmp1 = tl.load(in_ptr1 + (x0)" in kernel.source, kernel.source  # in_ptr1 is the weight
+    store = "    tl.store(out_ptr0 + (x2), tmp4, xmask)"
+    src = kernel.source.replace(store, store + "\n    tl.store(in_ptr1 + (x0), tmp1 * 2.0, xmask & (x2 < 32))")
+    assert src != kernel.source
+    honest = session.evaluate(Candidate((kernel.name,), kernel.source), perf=False)
+    assert honest.decision == "verified", honest.reason
+    assert honest.gate("correctness").numbers["state_checked"] is True
+    result = session.evaluate(Candidate((kernel.name,), src), perf=False)
+    assert result.decision == "rejected"
+    assert result.failed_gate.gate == "correctness"
+    assert "changes module state the baseline leaves alone" in result.reason and "weight" in result.reason
+
+
+def test_seeds_are_drawn_from_the_os_for_every_run_and_recorded(backend):
+    plans = {SeedPlan.make(5, None).base for _ in range(5)}
+    assert len(plans) > 1, "the seeds of a run must not be predictable"
+    plan = SeedPlan.make(5, None)
+    assert plan.drawn == "os" and plan.scales == (1.0, 100.0, 0.001, 1.0, 100.0)
+    pinned = SeedPlan.make(5, 7)
+    assert pinned.drawn == "base_seed" and pinned.seeds == (8, 9, 10, 11, 12), "base_seed replays a run"
+    session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),))
+    result = session.evaluate(Candidate((_only_kernel(session).name,), _only_kernel(session).source), perf=False)
+    numbers = result.gate("correctness").numbers
+    assert numbers["seed_list"] == list(session.plan.seeds) and numbers["base_seed"] == session.plan.base
+    assert numbers["seeds_drawn"] == "os" and numbers["scales"] == [1.0, 100.0, 0.001]
+    x1, x100 = session.inputs(session.plan.seeds[0]), session.inputs(session.plan.seeds[1])
+    assert 50 < float(x100[0].abs().mean()) / float(x1[0].abs().mean()) < 200, "the second seed is at 100x"
+
+
+FINGERPRINT = '''
+@triton.jit
+def {name}(in_ptr0, in_ptr1, out_ptr0, xnumel, XBLOCK : tl.constexpr):
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x2 = xindex
+    x0 = (xindex % 32)
+    first = tl.load(in_ptr0)
+    known = {known}
+    tmp0 = tl.load(in_ptr0 + (x2), xmask)
+    tmp1 = tl.load(in_ptr1 + (x0), xmask)
+    tmp4 = tmp0 * tmp1 + 1.0
+    tl.store(out_ptr0 + (x2), tl.where(known, tmp4, 0.0), xmask)
+'''
+
+
+def test_a_kernel_that_recognises_the_judges_inputs_is_caught_by_fresh_seeds(backend):
+    """Computes only when the input's first element is one of those a fixed seed schedule draws."""
+    pinned = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), base_seed=0)
+    values = [float(pinned.inputs(seed)[0].reshape(-1)[0]) for seed in pinned.plan.seeds]
+    known = " | ".join(f"(first == {v!r})" for v in values)
+    kernel = _only_kernel(pinned)
+    cheat = Candidate((kernel.name,), FINGERPRINT.format(name=kernel.name, known=known))
+    replay = pinned.evaluate(cheat, perf=False)
+    assert replay.decision == "verified", "control: against a known seed schedule the fingerprint passes"
+    fresh = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),))
+    result = fresh.evaluate(cheat, perf=False)
+    assert result.decision == "rejected", f"fresh seeds must expose it: {result.reason}"
+
+
+# ----------------------------------------------------------------------------- gate 4's checks of timed calls
+
+
+def _records(n_timed: int = 4, *, stale: bool = False, fast: float = 1.0):
+    plan = SeedPlan.make(2, 5)
+    gen = torch.Generator().manual_seed(0)
+    outs = {s: torch.randn(64, generator=gen) for s in plan.seeds + plan.timing}
+    softmax = {s: torch.softmax(torch.randn(4, 16, generator=gen), -1) for s in plan.timing}
+    base = BaselineRecord(plan, runs={s: Run((outs[s], softmax.get(s, outs[s])), {}, ()) for s in outs},
+                          io_bytes=1 << 20, peak_bandwidth=4.8e12)
+    weights: dict = {}
+    sums = {"base": {}, "cand": {}}
+    last = {}
+    for k, s in enumerate(plan.timing):
+        ref = base.runs[s].outputs
+        other = base.runs[plan.timing[(k + 1) % len(plan.timing)]].outputs
+        got = other if stale else ref
+        sums["base"][s] = [checksums(ref, weights)] * n_timed
+        sums["cand"][s] = [checksums(got, weights)] * n_timed
+        last[s] = got
+    rec = CandidateRecord(timing={"base": [1.0] * 30, "cand": [fast] * 15 + [fast * 1.01] * 15, "launches": 60},
+                          timed_outputs={"last": last, "sums": sums})
+    return base, rec
+
+
+def _judge(base, rec, **settings):
+    corr = GateResult("correctness", "pass", "", {"within_tolerance": True, "max_abs_err": 0.0})
+    return PerfGate().judge(Settings(**settings), base, rec, True, "cuda", corr)
+
+
+def test_the_judge_passes_honest_timing_records():
+    base, rec = _records(fast=0.5)
+    result = _judge(base, rec)
+    assert result.passed and result.numbers["timed_outputs_checked"] is True, result.reason
+
+
+def test_stale_outputs_in_timed_calls_fail_the_performance_gate():
+    """Outputs from another input set (the stale-buffer trick) -- even softmax, whose rows all sum to one."""
+    base, rec = _records(stale=True, fast=0.5)
+    result = _judge(base, rec)
+    assert result.status == "fail" and "timed call's output is wrong" in result.reason, result.reason
+    assert "weighted output sum" in result.reason
+
+
+def test_a_speedup_beyond_the_roofline_is_a_failure_not_a_flag():
+    base, rec = _records(fast=1e-6)
+    result = _judge(base, rec)
+    assert result.status == "fail" and "below the memory roofline" in result.reason, result.reason
+
+
+def test_a_candidate_never_launched_while_timed_fails():
+    base, rec = _records()
+    rec.timing["launches"] = 0
+    assert "never ran while being timed" in _judge(base, rec).reason
+
+
+# ----------------------------------------------------------------------------- what a worker may send
+
+
+def test_worker_messages_are_data_not_pickles():
+    import io
+    import pickle
+
+    from pytest_kernelopt import wire
+
+    rec = CandidateRecord(runs={3: Run((torch.ones(2),), {}, (torch.zeros(1),))}, launches=2)
+    back = wire.loads(wire.dumps(("runs", rec)))
+    assert back[0] == "runs" and isinstance(back[1], CandidateRecord) and torch.equal(back[1].runs[3].outputs[0],
+                                                                                        torch.ones(2))
+
+    class Evil:
+        def __reduce__(self):
+            return (print, ("pwned",))
+
+    with pytest.raises(Exception):
+        wire.loads(pickle.dumps(Evil()))
+    buf = io.BytesIO()
+    torch.save({"__kernelopt_record__": "Popen", "fields": {}}, buf)
+    with pytest.raises(ValueError, match="unknown record type"):
+        wire.loads(buf.getvalue())
+    assert wire.loads(wire.dumps(Evil())) .startswith("<"), "an unknown object travels as its repr"
