@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+
 import pytest
+
+# which cached kernels this machine has judged in isolation (pytest_kernelopt.trust): a fresh, empty record for
+# every test session, so no test depends on what an earlier run (or the developer's own use) recorded
+os.environ["KERNELOPT_TRUST_DIR"] = tempfile.mkdtemp(prefix="kernelopt-trust-")
 
 
 @pytest.fixture(scope="session")
