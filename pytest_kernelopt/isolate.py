@@ -191,17 +191,26 @@ class IsolatedEvaluator:
         self.info: WorkerInfo | None = None
         self._ready: dict = {}
         self._baseline: Any = None
-        self._started = 0
+        self._ready_pending = False
+        self.prestart = True  # start the next candidate's worker as soon as one is retired
         self.restarts = 0  # workers started after one died or hung
         self.workers_started = 0
 
     # -- worker lifecycle ----------------------------------------------------------------
-    def _start(self) -> None:
+    def _spawn(self) -> None:
+        """Start a worker process without waiting for it (it captures the module while the parent goes on)."""
         parent, child = self._ctx.Pipe()
         proc = self._ctx.Process(target=_worker_main, args=(child, self.spec, self.settings, self.plan), daemon=True)
         proc.start()
         child.close()
         self._proc, self._conn = proc, parent
+        self._ready_pending = True
+
+    def _start(self) -> None:
+        """A worker that has said it is ready (the spare one started after the last candidate, if any)."""
+        if self._proc is None or not getattr(self, "_ready_pending", False):
+            self._spawn()
+        self._ready_pending = False
         try:
             kind, payload = self._receive(self.start_timeout, "")
         except WorkerFailure as e:
@@ -222,6 +231,13 @@ class IsolatedEvaluator:
             self._proc.join(10)
         self._proc = self._conn = None
         self._clean = False
+        self._ready_pending = False
+
+    def _retire(self) -> None:
+        """End the worker that judged a candidate and start a spare for the next one (it captures meanwhile)."""
+        self._kill()
+        if self.prestart:
+            self._spawn()
 
     def close(self) -> None:
         if self._conn is not None:
@@ -240,8 +256,10 @@ class IsolatedEvaluator:
         self.close()
 
     def _clean_worker(self) -> None:
-        """A live worker that has loaded no candidate (starting one if needed)."""
-        if self._proc is not None and self._proc.is_alive() and self._clean:
+        """A live worker that has loaded no candidate (the spare if one is starting, else a new one)."""
+        if self._proc is not None and self._proc.is_alive() and (self._clean or self._ready_pending):
+            if self._ready_pending:
+                self._start()
             return
         self._kill()
         self._start()
@@ -393,7 +411,7 @@ class IsolatedEvaluator:
             extra = " (hang or runaway kernel)" if e.timed_out else ""
             return self._rejected(cands, gate, f"{e} in the {gate} gate{extra}; worker restarted", t0)
         finally:
-            self._kill()  # a worker that has loaded a candidate never judges another
+            self._retire()  # a worker that has loaded a candidate never judges another
 
     def rank(self, candidates):
         """Screening (decides nothing): in a worker of its own, ended afterwards."""
@@ -404,7 +422,7 @@ class IsolatedEvaluator:
         except WorkerFailure:
             return None, [None] * len(candidates)
         finally:
-            self._kill()
+            self._retire()
 
     def profile(self):
         self._clean_worker()
