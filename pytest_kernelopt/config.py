@@ -132,7 +132,8 @@ FIELDS: dict[str, str] = {
     "perf_warmup": "untimed warm-up calls per variant",
     "confidence": "confidence level of the speedup interval",
     "perf_regression": "--kernelopt-perf fails when slower than the baseline by more than this fraction",
-    "isolate": "evaluate candidates in a subprocess (a crash or hang rejects the candidate only)",
+    "isolate": "judge candidates in worker processes, one per candidate (a crash or hang rejects the candidate "
+               "only); verify mode judges an unknown cache entry so before applying it",
     "timeout": "seconds a candidate evaluation may take in the subprocess",
     "max_candidates": "candidates tried per kernel",
     "max_turns": "LLM turns per kernel",
