@@ -486,31 +486,39 @@ def reverify_entry(entry: Any, settings: Settings | None = None, say: ProgressFn
 
     prepare(settings.backend)
     backend = select_backend(settings.backend)
-    from .gates.cascade import EvaluationSession
-    from .problems import ProblemSpec, build_problem
+    from dataclasses import replace
 
-    session = EvaluationSession(build_problem(ProblemSpec.from_file(path), backend.device, settings.base_seed or 0),
-                                settings, backend)
-    by_hash = {k.content_hash: (g, n) for g in session.captured.graphs for n, k in g.kernels.items()}
-    found = [by_hash.get(h) for h in entry.key.baseline_hashes]
-    if any(f is None for f in found):
-        say(f"            {entry.digest[:12]}: this torch generates different code for {path.name}; the baseline "
-            "kernel it replaced no longer exists")
-        return None
-    cand = entry.candidate(replaces=tuple(n for _, n in found))
-    return session.evaluate(cand)
+    from .isolate import IsolatedEvaluator
+    from .problems import ProblemSpec
+
+    # the entry is untrusted input (a pull request can put anything there): judged in workers, decided here
+    with IsolatedEvaluator(ProblemSpec.from_file(path), replace(settings, mode="optimize")) as evaluator:
+        by_hash = {k.content_hash: (g, n) for g in evaluator.graphs for n, k in g.kernels.items()}
+        found = [by_hash.get(h) for h in entry.key.baseline_hashes]
+        if any(f is None for f in found):
+            say(f"            {entry.digest[:12]}: this torch generates different code for {path.name}; the "
+                "baseline kernel it replaced no longer exists")
+            return None
+        cand = entry.candidate(replaces=tuple(n for _, n in found))
+        return evaluator.evaluate(cand)
 
 
-def compile_check_entry(entry: Any) -> Any:
+COMPILE_CHECK_TIMEOUT = 300.0
+
+
+def compile_check_entry(entry: Any, timeout: float = COMPILE_CHECK_TIMEOUT) -> Any:
     """The static gate, AOT compile included, on an accepted entry for the GPU it was recorded on.
 
     What a machine without that GPU can still check of a committed kernel:
-    it is Triton-only, matches the baseline's signature, and still compiles
-    for the recorded architecture with the triton installed here.
+    it is on the allowlist, matches the baseline's signature, and still
+    compiles for the recorded architecture with the triton installed here.
+    The allowlist runs here; the compile (which builds the kernel module) runs
+    in a child process with a time limit, so a committed kernel can neither
+    run code in this process nor hang it.
     """
     import re
 
-    from .gates.static import StaticGate
+    from .gates.static import CHECKS, StaticGate, check_compiles
     from .parse import parse_kernel_source
 
     m = re.fullmatch(r"cuda:sm(\d+)", entry.key.device)
@@ -519,4 +527,29 @@ def compile_check_entry(entry: Any) -> Any:
     sources = entry.baseline_sources
     kernels = {name: parse_kernel_source(name, src, "cuda") for name, src in sources.items()}
     cand = entry.candidate(replaces=tuple(sources))
-    return StaticGate().check(cand, kernels, compile_target=("cuda", int(m.group(1)), 32))
+    target = ("cuda", int(m.group(1)), 32)
+    first = StaticGate(tuple(c for c in CHECKS if c is not check_compiles)).check(cand, kernels, compile_target=None)
+    if not first.passed:
+        return first
+    import multiprocessing as mp
+
+    from .gates.results import GateResult
+
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(1) as pool:
+        job = pool.apply_async(_compile_check_child, (cand.to_json(), sources, target))
+        try:
+            return GateResult.from_json(job.get(timeout))
+        except mp.TimeoutError:
+            pool.terminate()
+            return GateResult("static", "fail", f"the compile for {':'.join(map(str, target))} did not finish "
+                              f"within {timeout:.0f}s (a compile-time unroll?)", {"compiled": False})
+
+
+def _compile_check_child(cand_json: dict, sources: dict, target: tuple) -> dict:
+    from .candidate import Candidate
+    from .gates.static import StaticGate
+    from .parse import parse_kernel_source
+
+    kernels = {name: parse_kernel_source(name, src, "cuda") for name, src in sources.items()}
+    return StaticGate().check(Candidate.from_json(cand_json), kernels, compile_target=target).to_json()

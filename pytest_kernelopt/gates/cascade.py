@@ -176,11 +176,13 @@ class EvaluationSession:
             self._drawn[seed] = drawn
         return drawn
 
-    def baseline_record(self) -> BaselineRecord:
-        """The baseline and the float64 truth on every seed of the plan (host copies), collected once."""
+    def baseline_record(self, plan: SeedPlan | None = None) -> BaselineRecord:
+        """The baseline and the float64 truth (host copies) on the seeds of ``plan`` (default: the session's),
+        each seed collected once per session."""
+        rec = collect_baseline(self, plan or self.plan, self._baseline_record)
         if self._baseline_record is None:
-            self._baseline_record = collect_baseline(self, self.plan)
-        return self._baseline_record
+            self._baseline_record = rec
+        return rec
 
     def baseline_run(self, seed: int, fresh: bool = False) -> Any:
         if fresh or seed not in self.baseline_record().runs:
@@ -225,9 +227,7 @@ class EvaluationSession:
         except Exception as e:
             return judge.load_failed(e)
         plan = self.plan if seeds is None else self.plan.first(seeds)
-        baseline = self.baseline_record()
-        if seeds is not None:
-            baseline = baseline.view(plan)
+        baseline = self.baseline_record(plan)
         rec = collect_candidate(self, swap, plan)
         if not judge.correct(baseline, rec, say):
             return judge.done("rejected")
