@@ -1,0 +1,63 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 256}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*i64', 'in_ptr1': '*i64', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*i64', 'in_ptr6': '*i64', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'out_ptr3': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(7,): [['tt.divisibility', 16]], (8,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]], (10,): [['tt.divisibility', 16]], (11,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_poi_fused__unsafe_index_put_add_mul_neg_new_zeros_1', 'mutated_arg_names': ['out_ptr0', 'out_ptr1', 'out_ptr2', 'out_ptr3'], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': True, 'num_load': 7, 'num_store': 4, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 1344}, 'backend_hash': '8E8BAF4C42480F9CEE9D62A35E43AE470FDD23C56A78BF59E02EECEE60E59743', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused__unsafe_index_put_add_mul_neg_new_zeros_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, in_ptr6, out_ptr0, out_ptr1, out_ptr2, out_ptr3, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 256
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x1 = ((xindex // 8) % 8)
+    x0 = (xindex % 8)
+    x3 = xindex
+    x2 = xindex // 64
+    tmp0 = tl.load(in_ptr0 + (x1), xmask, eviction_policy='evict_last')
+    tmp6 = tl.load(in_ptr1 + (x0), xmask, eviction_policy='evict_last')
+    tmp11 = tl.load(in_ptr2 + (x3), xmask)
+    tmp12 = tl.load(in_ptr3 + (x1), xmask, eviction_policy='evict_last')
+    tmp14 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last')
+    tmp16 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last')
+    tmp23 = tl.load(in_ptr6 + (x1), xmask, eviction_policy='evict_last')
+    tmp1 = (tl.full([XBLOCK], 4, tl.int32)).to(tl.int32)
+    tmp2 = tmp0 + tmp1
+    tmp3 = tmp0 < 0
+    tmp4 = tl.where(tmp3, tmp2, tmp0)
+    tl.device_assert(((0 <= tmp4) & (tmp4 < 4)) | ~(xmask), "index out of bounds: 0 <= tmp4 < 4")
+    tmp7 = tmp6 + tmp1
+    tmp8 = tmp6 < 0
+    tmp9 = tl.where(tmp8, tmp7, tmp6)
+    tl.device_assert(((0 <= tmp9) & (tmp9 < 4)) | ~(xmask), "index out of bounds: 0 <= tmp9 < 4")
+    tmp13 = tmp11 * tmp12
+    tmp15 = tmp13 * tmp14
+    tmp17 = tmp16 + tmp1
+    tmp18 = tmp16 < 0
+    tmp19 = tl.where(tmp18, tmp17, tmp16)
+    tl.device_assert(((0 <= tmp19) & (tmp19 < 4)) | ~(xmask), "index out of bounds: 0 <= tmp19 < 4")
+    tmp21 = -tmp15
+    tmp22 = tmp13 + tmp21
+    tmp24 = tmp23 + tmp1
+    tmp25 = tmp23 < 0
+    tmp26 = tl.where(tmp25, tmp24, tmp23)
+    tl.device_assert(((0 <= tmp26) & (tmp26 < 4)) | ~(xmask), "index out of bounds: 0 <= tmp26 < 4")
+    tmp28 = -tmp13
+    tmp29 = tmp11 + tmp28
+    tmp30 = tmp29 * tmp14
+    tmp31 = -tmp30
+    tmp32 = tmp29 + tmp31
+    tl.atomic_add(out_ptr0 + (tmp9 + 4*tmp4 + 16*x2), tmp15, xmask, sem='relaxed')
+    tl.atomic_add(out_ptr1 + (tmp19 + 4*tmp4 + 16*x2), tmp22, xmask, sem='relaxed')
+    tl.atomic_add(out_ptr2 + (tmp9 + 4*tmp26 + 16*x2), tmp30, xmask, sem='relaxed')
+    tl.atomic_add(out_ptr3 + (tmp19 + 4*tmp26 + 16*x2), tmp32, xmask, sem='relaxed')

@@ -1,0 +1,83 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton.jit
+def _triton_helper_fn_minimum_maximum_ne_isinf_bitwise_not_bitwise_or_sub_exp_log1p_add_where0(arg0_0, arg1_0):
+    tmp0 = triton_helpers.minimum(arg0_0, arg1_0)
+    tmp1 = triton_helpers.maximum(arg0_0, arg1_0)
+    tmp2 = tmp0 != tmp1
+    tmp3 = libdevice.isinf(tmp0).to(tl.int1)
+    tmp4 = ~tmp3
+    tmp5 = tmp2 | tmp4
+    tmp6 = tmp0 - tmp1
+    tmp7 = libdevice.exp(tmp6)
+    tmp8 = libdevice.log1p(tmp7)
+    tmp9 = tmp8 + tmp1
+    tmp10 = tl.where(tmp5, tmp9, arg0_0)
+    return tmp10
+
+@triton.jit
+def _triton_helper_fn_add1(arg0_0, arg1_0):
+    tmp0 = arg0_0 + arg1_0
+    return tmp0
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 8, 'r0_': 32},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*i64', 'in_ptr4': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(1,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]], (9,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused_bitwise_not_cumsum_eq_flip_gt_logcumsumexp_lt_masked_fill_mul_scalar_tensor_sub_where_1', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 5, 'num_store': 3, 'num_reduction': 0, 'autotune_hints': set(), 'tiling_scores': {'x': 0, 'r0_': 6144}, 'backend_hash': '8E8BAF4C42480F9CEE9D62A35E43AE470FDD23C56A78BF59E02EECEE60E59743', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused_bitwise_not_cumsum_eq_flip_gt_logcumsumexp_lt_masked_fill_mul_scalar_tensor_sub_where_1(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, out_ptr0, out_ptr1, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 8
+    r0_numel = 32
+    R0_BLOCK: tl.constexpr = 32
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (31 + ((-1)*r0_1) + 32*x0), xmask, eviction_policy='evict_last', other=0.0)
+    tmp3 = tl.load(in_ptr1 + (31 + ((-1)*r0_1) + 32*x0), xmask, eviction_policy='evict_last', other=0.0)
+    tmp6 = tl.load(in_ptr2 + (31 + ((-1)*r0_1) + 32*x0), xmask, eviction_policy='evict_last', other=0.0)
+    tmp17 = tl.load(in_ptr3 + (31 + ((-1)*r0_1) + 32*x0), xmask, eviction_policy='evict_last', other=0.0)
+    tmp21 = tl.load(in_ptr4 + (31 + ((-1)*r0_1) + 32*x0), xmask, eviction_policy='evict_last', other=0.0)
+    tmp1 = tl.full([1, 1], 0.0, tl.float32)
+    tmp2 = tmp0 > tmp1
+    tmp4 = tl.full([1, 1], -3.4028234663852886e+38, tl.float32)
+    tmp5 = tl.where(tmp2, tmp3, tmp4)
+    tmp7 = tmp5 - tmp6
+    tmp8 = tmp7.to(tl.float32)
+    tmp9 = tl.broadcast_to(tmp8, [XBLOCK, R0_BLOCK])
+    tmp10, = tl.associative_scan((tmp9,), 1, _triton_helper_fn_minimum_maximum_ne_isinf_bitwise_not_bitwise_or_sub_exp_log1p_add_where0)
+    tmp11 = tmp0 < tmp1
+    tmp12 = tl.where(tmp11, tmp3, tmp4)
+    tmp13 = tmp12 - tmp6
+    tmp14 = tmp13.to(tl.float32)
+    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+    tmp16, = tl.associative_scan((tmp15,), 1, _triton_helper_fn_minimum_maximum_ne_isinf_bitwise_not_bitwise_or_sub_exp_log1p_add_where0)
+    tmp18 = tl.full([1, 1], 0, tl.int64)
+    tmp19 = tmp17 == tmp18
+    tmp20 = tmp19 == 0
+    tmp22 = tmp21 * tmp0
+    tmp23 = tl.where(tmp20, tmp1, tmp22)
+    tmp24 = tmp23.to(tl.float32)
+    tmp25 = tl.broadcast_to(tmp24, [XBLOCK, R0_BLOCK])
+    tmp26, = tl.associative_scan((tmp25,), 1, _triton_helper_fn_add1)
+    tl.store(out_ptr0 + (r0_1 + 32*x0), tmp10, xmask)
+    tl.store(out_ptr1 + (r0_1 + 32*x0), tmp16, xmask)
+    tl.store(out_ptr2 + (r0_1 + 32*x0), tmp26, xmask)
