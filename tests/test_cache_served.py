@@ -134,6 +134,16 @@ def _softmax_entry(tmp_path, backend) -> tuple[ProblemSpec, str]:
     return spec, name
 
 
+def _trust_every_entry(cache_dir) -> None:
+    """What a first verify run on this machine leaves behind: each entry judged in isolation and recorded."""
+    from pytest_kernelopt.cache import current_environment
+    from pytest_kernelopt.trust import mark_trusted
+
+    for entry in KernelCache(cache_dir).entries():
+        if entry.is_accepted:
+            mark_trusted(entry.candidate(), current_environment(), "judged in isolation (test)")
+
+
 class WorkerStarted(Exception):
     pass
 
@@ -149,8 +159,25 @@ def _no_worker(monkeypatch) -> list:
     return started
 
 
+def test_an_unknown_cache_entry_is_judged_in_a_worker_once_then_trusted(tmp_path, backend, monkeypatch):
+    from pytest_kernelopt.trust import trust_dir
+
+    monkeypatch.setenv("KERNELOPT_TRUST_DIR", str(tmp_path / "trust"))
+    spec, name = _softmax_entry(tmp_path, backend)
+    settings = Settings(mode="verify", seeds=2, cache_dir=str(tmp_path / "kc"))
+    lines: list[str] = []
+    record = run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref, progress=lines.append)
+    assert [(k.kernel, k.decision, k.source) for k in record.kernels] == [(name, "cached", "cache")], record.kernels
+    assert any("in a worker process (first time on this machine)" in ln for ln in lines), lines
+    assert len(list(trust_dir().glob("*"))) == 1, "the isolated verdict is recorded outside the repository"
+    started = _no_worker(monkeypatch)
+    again = run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref)
+    assert started == [] and [(k.kernel, k.decision) for k in again.kernels] == [(name, "cached")]
+
+
 def test_an_optimize_run_with_everything_cached_starts_no_worker(tmp_path, backend, monkeypatch):
     spec, name = _softmax_entry(tmp_path, backend)
+    _trust_every_entry(tmp_path / "kc")
     started = _no_worker(monkeypatch)
     settings = Settings(mode="optimize", seeds=2, cache_dir=str(tmp_path / "kc"), proposer="tuner")
     lines: list[str] = []
