@@ -169,14 +169,19 @@ def _show(cache: KernelCache, key: str, with_source: bool) -> int:
 
 def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | None, any_device: bool) -> int:
     scanned = cache.scan()
-    counts = {"ok": 0, "stale": 0, "corrupt": 0, "skipped": 0, "reaccepted": 0, "retired": 0, "compiles": 0,
-              "broken": 0}
+    counts = {"ok": 0, "stale": 0, "corrupt": 0, "refused": 0, "skipped": 0, "reaccepted": 0, "retired": 0,
+              "compiles": 0, "broken": 0}
     for s in scanned:
         if s.entry is None:
             counts["corrupt"] += 1
             print(f"CORRUPT     {s.digest[:12]}  {s.path}: {s.problem}")
             continue
         e = s.entry
+        refusal = _allowlist_refusal(e)
+        if refusal:
+            counts["refused"] += 1
+            print(f"REFUSED     {e.summary()}: {refusal}")
+            continue
         if env is None or (e.key.device != env.device and not any_device):
             if e.is_accepted and _compile_checked(e, counts):
                 continue
@@ -194,10 +199,24 @@ def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | No
         print(f"{outcome.upper() if outcome != 'reaccepted' else 're-accepted':<11} {e.summary()}: "
               f"{'; '.join(reasons)}")
     print(f"verify: {len(scanned)} entries: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
-    problems = counts["stale"] + counts["corrupt"] + counts["retired"] + counts["broken"]
+    problems = counts["stale"] + counts["corrupt"] + counts["retired"] + counts["broken"] + counts["refused"]
     if problems:
         print("verify: problems found; `kernelopt cache prune` removes corrupt and retired entries", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _allowlist_refusal(e: CacheEntry) -> str:
+    """Why an accepted entry's kernel is refused by the allowlist ('' when it is not): checked on the source
+    alone, before anything of it is loaded, for every entry whatever its device or age."""
+    if not e.is_accepted:
+        return ""
+    from .session import allowlist_check_entry
+
+    try:
+        result = allowlist_check_entry(e)
+    except Exception as exc:  # noqa: BLE001 -- an entry that cannot even be checked is refused, never passed
+        return f"the allowlist check could not run: {type(exc).__name__}: {exc}"
+    return "" if result.passed else result.reason
 
 
 def _compile_checked(e: CacheEntry, counts: dict[str, int]) -> bool:

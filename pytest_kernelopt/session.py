@@ -503,6 +503,19 @@ def reverify_entry(entry: Any, settings: Settings | None = None, say: ProgressFn
         return evaluator.evaluate(cand)
 
 
+def allowlist_check_entry(entry: Any) -> Any:
+    """Gate 1 without the compile (the allowlist and the signature checks) on an accepted entry, against the
+    baseline kernel(s) it records: nothing of the entry is loaded."""
+    from .gates.static import CHECKS, StaticGate, check_compiles
+    from .parse import parse_kernel_source
+
+    device = "cpu" if entry.key.device == "cpu" else "cuda"
+    sources = entry.baseline_sources
+    kernels = {name: parse_kernel_source(name, src, device) for name, src in sources.items()}
+    cand = entry.candidate(replaces=tuple(sources))
+    return StaticGate(tuple(c for c in CHECKS if c is not check_compiles)).check(cand, kernels, compile_target=None)
+
+
 COMPILE_CHECK_TIMEOUT = 300.0
 
 
@@ -518,17 +531,13 @@ def compile_check_entry(entry: Any, timeout: float = COMPILE_CHECK_TIMEOUT) -> A
     """
     import re
 
-    from .gates.static import CHECKS, StaticGate, check_compiles
-    from .parse import parse_kernel_source
-
     m = re.fullmatch(r"cuda:sm(\d+)", entry.key.device)
     if m is None:
         return None
     sources = entry.baseline_sources
-    kernels = {name: parse_kernel_source(name, src, "cuda") for name, src in sources.items()}
     cand = entry.candidate(replaces=tuple(sources))
     target = ("cuda", int(m.group(1)), 32)
-    first = StaticGate(tuple(c for c in CHECKS if c is not check_compiles)).check(cand, kernels, compile_target=None)
+    first = allowlist_check_entry(entry)
     if not first.passed:
         return first
     import multiprocessing as mp
