@@ -22,6 +22,7 @@ the parent decides.
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing as mp
 import os
 import signal
@@ -120,8 +121,13 @@ def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: d
     from .gates.trials import collect_candidate, collect_timing
     from .substitute import KernelSwap
 
+    from .gates.trials import collect_baseline
+
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
     plan = session.plan.first(payload["seeds"]) if payload.get("seeds") else session.plan
+    # this process's own baseline, recorded and sent before the candidate is loaded: Inductor autotunes each
+    # process anew, so a baseline from another process can differ from this one in kernels nobody replaced
+    send("baseline", collect_baseline(session, plan, truths=False))
     send("progress", "gate:static")
     statics = [static_gate_result(c, session.captured, session.backend, payload.get("aot", True)) for c in cands]
     send("static", statics)
@@ -376,12 +382,16 @@ class IsolatedEvaluator:
             self._conn.send(("trial", {"candidates": [c.to_json() for c in cands], "seeds": seeds, "aot": aot}))
             deadline = time.perf_counter() + self.settings.timeout
             rec = None
+            truths = baseline
             while True:
                 kind, value = self._receive(max(0.0, deadline - time.perf_counter()), stage, self.settings.timeout)
                 if kind == "progress":
                     stage = value
                     if progress:
                         progress(value)
+                elif kind == "baseline" and rec is None:
+                    # runs from this worker (before the candidate was loaded), the float64 truth from the clean one
+                    baseline = dataclasses.replace(value, truths=truths.truths, truth_errors=truths.truth_errors)
                 elif kind == "static":
                     if not judge.add_static(list(value)):
                         return judge.done("rejected")

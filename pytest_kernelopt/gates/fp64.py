@@ -26,6 +26,11 @@ from .results import GateResult
 
 BIAS_SIGMAS = 6.0
 BIAS_TOL_FRACTION = 0.05
+#: two orderings of the same float32 arithmetic land at errors a few percent apart against the truth; the
+#: fallback treats a candidate within this fraction above ``fp64_factor`` x the baseline's error as equally
+#: accurate (a coin flip between equally rounded results is not a verdict).  Lower precision (fp16 rounding)
+#: is hundreds of times farther and still fails.
+NOISE_MARGIN = 0.25
 
 
 def _values(run: Any) -> list:
@@ -100,13 +105,17 @@ class Fp64Gate:
                 worst_ratio = max(worst_ratio, ratio)
         numbers.update({"seeds": list(beyond), "baseline_err_vs_fp64": max(base_errs, default=0.0),
                         "candidate_err_vs_fp64": max(cand_errs, default=0.0), "worst_ratio": worst_ratio})
-        if worst_ratio <= s.fp64_factor:
+        bound = s.fp64_factor * (1.0 + NOISE_MARGIN)
+        numbers["ratio_bound"] = bound
+        if worst_ratio <= bound:
             numbers["fallback"] = (f"differs from the baseline but is as close to the float64 truth "
-                                   f"(error ratio {worst_ratio:.3g} <= {s.fp64_factor:g})")
+                                   f"(error ratio {worst_ratio:.3g} <= {bound:.3g}: fp64_factor "
+                                   f"{s.fp64_factor:g} plus a {NOISE_MARGIN:.0%} margin for rounding noise)")
             return None
         return GateResult("fp64", "fail", f"differs from the baseline beyond tolerance and is farther from the "
                           f"float64 truth: error {numbers['candidate_err_vs_fp64']:.3g} vs baseline "
-                          f"{numbers['baseline_err_vs_fp64']:.3g} (ratio {worst_ratio:.3g} > {s.fp64_factor:g})",
+                          f"{numbers['baseline_err_vs_fp64']:.3g} (ratio {worst_ratio:.3g} > {bound:.3g}: "
+                          f"fp64_factor {s.fp64_factor:g} plus a {NOISE_MARGIN:.0%} margin for rounding noise)",
                           numbers)
 
     @staticmethod

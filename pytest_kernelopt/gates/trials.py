@@ -203,11 +203,13 @@ def device_bandwidth() -> float | None:
     return float(clock_khz) * 1e3 * 2 * float(bus_bits) / 8
 
 
-def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None = None) -> BaselineRecord:
+def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None = None, *,
+                     truths: bool = True) -> BaselineRecord:
     """The baseline and the float64 truth on the plan's seeds (and its timing seeds, on a GPU).
 
     ``into`` is a record collected earlier for a plan with the same seeds: only what it lacks is run (a quick
-    re-check over the first seed of a plan pays for that seed alone).
+    re-check over the first seed of a plan pays for that seed alone).  ``truths=False`` skips the float64 runs
+    (an isolated candidate's worker records its own baseline; the truth comes from the clean worker).
     """
     rec = into if into is not None else BaselineRecord(plan)
     timing = plan.timing if session.backend.measures_time else ()
@@ -227,7 +229,7 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
         rec.dtype_name = _first_float_dtype(rec.runs[first].outputs)
         rec.io_bytes = _io_bytes(session.inputs(first), rec.runs[first].outputs)
         rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
-    for seed in plan.seeds:
+    for seed in plan.seeds if truths else ():
         if seed in rec.truths:
             continue
         try:
