@@ -31,6 +31,11 @@ BIAS_TOL_FRACTION = 0.05
 #: accurate (a coin flip between equally rounded results is not a verdict).  Lower precision (fp16 rounding)
 #: is hundreds of times farther and still fails.
 NOISE_MARGIN = 0.25
+#: within tolerance, a candidate may still not be this many times farther from the truth than the baseline
+#: once its error is clearly above rounding (:data:`PRECISION_EPS` x the output dtype's epsilon, relative L2):
+#: a float32 softmax computed in float16 stays inside atol on small outputs, and is 100-1000x farther
+PRECISION_RATIO = 4.0
+PRECISION_EPS = 8.0
 
 
 def _values(run: Any) -> list:
@@ -119,6 +124,33 @@ class Fp64Gate:
                           numbers)
 
     @staticmethod
+    def _precision(baseline: Any, rec: Any, available: list, numbers: dict, limit: float) -> GateResult | None:
+        """A failing result when the candidate is far less accurate than the baseline (a precision downgrade)."""
+        import torch
+
+        worst = 0.0
+        for seed in available:
+            t_vals = _values(baseline.truths[seed])
+            c_vals, b_vals = _values(rec.runs[seed]), _values(baseline.runs[seed])
+            for c, b, t in zip(c_vals, b_vals, t_vals):
+                if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel()):
+                    continue
+                (ec,), (eb,) = error_vs_truth([c], [t]), error_vs_truth([b], [t])
+                floor = PRECISION_EPS * torch.finfo(c.dtype).eps
+                ratio = ec / eb if eb > 0 else float("inf")
+                if ec > floor:
+                    worst = max(worst, ratio)
+                if ec > floor and ratio > limit:
+                    numbers.update(precision_ratio=ratio, candidate_err_vs_fp64=ec, baseline_err_vs_fp64=eb,
+                                   seed=seed)
+                    return GateResult("fp64", "fail", f"seed {seed}: within tolerance of the baseline but {ratio:.3g}x "
+                                      f"farther from the float64 truth (relative error {ec:.3g} vs {eb:.3g}; at most "
+                                      f"{limit:g}x once above {PRECISION_EPS:g} eps): a lower-precision "
+                                      "computation", numbers)
+        numbers["precision_ratio"] = worst
+        return None
+
+    @staticmethod
     def _bias(s: Any, baseline: Any, rec: Any, available: list, rtol: float, atol: float, numbers: dict,
               within: bool) -> GateResult:
         """The bias test on every seed with a truth; the final verdict when it passes."""
@@ -141,6 +173,10 @@ class Fp64Gate:
         numbers["bias_checked"] = worst is not None
         if worst is not None:
             numbers.update(bias=worst[0], bias_allowed=worst[1])
+        downgrade = Fp64Gate._precision(baseline, rec, available, numbers,
+                                        max(PRECISION_RATIO, s.fp64_factor * (1.0 + NOISE_MARGIN)))
+        if downgrade is not None:
+            return downgrade
         if not within:
             return GateResult("fp64", "pass", numbers.pop("fallback"), numbers)
         numbers["computed"] = bool(available)

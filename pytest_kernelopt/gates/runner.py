@@ -37,21 +37,42 @@ def _poison(t):
     return t
 
 
+def _garble(t):
+    """Fill with random finite values (a stale buffer that does not hold the NaN poison)."""
+    import torch
+
+    if not isinstance(t, torch.Tensor) or t.numel() == 0:
+        return t
+    with torch.no_grad():
+        if t.is_floating_point():
+            t.uniform_(-3.0, 3.0)
+        elif t.dtype == torch.bool:
+            t.random_(0, 2)
+        else:
+            t.random_(0, 100)
+    return t
+
+
 @contextlib.contextmanager
-def poisoned_allocations(namespaces: dict[int, dict]):
-    """Buffers Inductor allocates start as NaN / max-int, so reading one before writing it shows.
+def poisoned_allocations(namespaces: dict[int, dict], fill: str = "nan"):
+    """Buffers Inductor allocates start as NaN / max-int (``fill="nan"``), or as random finite values
+    (``fill="random"``), so reading one before writing it shows.
 
     Inductor's own kernels never read a buffer before writing it, so the
     baseline is unaffected; a candidate that reads uninitialised memory
-    produces NaN or garbage that the comparison catches.
+    produces NaN or garbage that the comparison catches.  The random fill is
+    what a kernel that does its work only where it finds the NaN poison (the
+    stale-buffer trick) cannot recognise: its second run on the same inputs
+    then differs from its first.
     """
+    fill_fn = _poison if fill == "nan" else _garble
     saved = []
     for ns in namespaces.values():
         for name in _ALLOCATORS:
             orig = ns.get(name)
             if callable(orig) and not getattr(orig, "_kernelopt_poison", False):
                 def poisoned(*a, _orig=orig, **k):
-                    return _poison(_orig(*a, **k))
+                    return fill_fn(_orig(*a, **k))
 
                 poisoned._kernelopt_poison = True
                 saved.append((ns, name, orig))

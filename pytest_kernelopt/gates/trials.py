@@ -163,13 +163,11 @@ class CandidateRecord:
 # --------------------------------------------------------------------------- collecting
 
 
-def _run(session: Any, fn: Any, seed: int, poisoned: bool = True) -> Run:
+def _run(session: Any, fn: Any, seed: int, fill: str = "nan") -> Run:
+    """One call on ``seed``'s inputs with Inductor's allocations pre-filled (NaN poison, or random values)."""
     from .runner import poisoned_allocations, run_once
 
-    import contextlib
-
-    ctx = poisoned_allocations(session.captured.namespaces) if poisoned else contextlib.nullcontext()
-    with ctx:
+    with poisoned_allocations(session.captured.namespaces, fill):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
     return Run(to_host(r.outputs), to_host(r.grads), to_host(r.inputs_after))
 
@@ -223,7 +221,7 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
     if not rec.io_bytes:  # once per record: determinism of the baseline, dtype, bytes, bandwidth
         from .compare import same_values
 
-        again = _run(session, session.captured.compiled, first)
+        again = _run(session, session.captured.compiled, first, fill="random")
         rec.deterministic = same_values(again.outputs, rec.runs[first].outputs) and \
             same_values(again.grads, rec.runs[first].grads)
         rec.dtype_name = _first_float_dtype(rec.runs[first].outputs)
@@ -251,8 +249,8 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan) -> CandidateRecor
         try:
             with swap.applied():
                 rec.runs[seed] = _run(session, fn, seed)
-                if n == 0:
-                    rec.again = _run(session, fn, seed)
+                if n == 0:  # the same inputs again, over buffers that hold random values instead of NaN
+                    rec.again = _run(session, fn, seed, fill="random")
         except Exception as e:  # noqa: BLE001 -- the candidate raised: recorded, judged a failure
             rec.error, rec.error_seed = f"{type(e).__name__}: {str(e)[:500]}", seed
             break
