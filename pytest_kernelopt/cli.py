@@ -243,9 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "cache":
         from .cli_cache import run_cache
-        from .session import reverify_entry
+        from .session import rejudge_entry, reverify_entry
 
-        return run_cache(args, reverify=reverify_entry)
+        return run_cache(args, reverify=reverify_entry, rejudge=rejudge_entry)
     return int(args.func(args) or 0)
 
 

@@ -63,12 +63,13 @@ def add_cache_parser(subparsers: Any) -> argparse.ArgumentParser:
 
 
 def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
-              environment: Environment | None = None) -> int:
+              environment: Environment | None = None, rejudge: Reverify | None = None) -> int:
     """Run a parsed ``cache`` command; returns the exit code.
 
     ``reverify(entry)`` re-runs a stale entry through the gates and returns a
     CascadeResult-like object (``.decision``, ``.accepted``) or None (could not
-    re-verify here).  ``environment`` defaults to :func:`current_environment`
+    re-verify here).  ``rejudge(entry)`` judges a current entry again (gates 1-3,
+    in isolation; None: cannot here).  ``environment`` defaults to :func:`current_environment`
     (which imports torch); only ``verify`` and ``prune --stale`` need it.
     """
     cache = KernelCache(getattr(args, "cache_dir", DEFAULT_CACHE_DIR))
@@ -89,7 +90,7 @@ def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
         return _retire(cache, args.key, args.reason)
     env = environment if environment is not None else _environment_if_needed(cache, command, args)
     if command == "verify":
-        return _verify(cache, env, reverify, args.any_device)
+        return _verify(cache, env, reverify, args.any_device, rejudge)
     if command == "prune":
         return _prune(cache, env, args.stale, args.dry_run)
     print(f"kernelopt cache: unknown command {command!r}", file=sys.stderr)
@@ -167,7 +168,8 @@ def _show(cache: KernelCache, key: str, with_source: bool) -> int:
     return 0
 
 
-def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | None, any_device: bool) -> int:
+def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | None, any_device: bool,
+            rejudge: Reverify | None = None) -> int:
     scanned = cache.scan()
     counts = {"ok": 0, "stale": 0, "corrupt": 0, "refused": 0, "skipped": 0, "reaccepted": 0, "retired": 0,
               "compiles": 0, "broken": 0}
@@ -191,6 +193,11 @@ def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | No
             continue
         reasons = e.stale_reasons(env)
         if not reasons:
+            refusal = _rejudged(e, rejudge)
+            if refusal:
+                counts["refused"] += 1
+                print(f"REFUSED     {e.summary()}: {refusal}")
+                continue
             counts["ok"] += 1
             print(f"ok          {e.summary()}")
             continue
@@ -217,6 +224,20 @@ def _allowlist_refusal(e: CacheEntry) -> str:
     except Exception as exc:  # noqa: BLE001 -- an entry that cannot even be checked is refused, never passed
         return f"the allowlist check could not run: {type(exc).__name__}: {exc}"
     return "" if result.passed else result.reason
+
+
+def _rejudged(e: CacheEntry, rejudge: Reverify | None) -> str:
+    """Why a current entry failed being judged again ('' when it passed or could not be judged here)."""
+    if rejudge is None or not e.is_accepted:
+        return ""
+    try:
+        result = rejudge(e)
+    except Exception as exc:  # noqa: BLE001 -- a judgement that cannot run is said, never passed silently
+        print(f"            {e.digest[:12]}: could not be judged again here: {type(exc).__name__}: {exc}")
+        return ""
+    if result is None or getattr(result, "decision", "") in ("verified", "accepted"):
+        return ""
+    return f"judged again in isolation: {getattr(result, 'reason', '') or result.decision}"
 
 
 def _compile_checked(e: CacheEntry, counts: dict[str, int]) -> bool:
@@ -304,9 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "cache":
         parser.print_help(sys.stderr)
         return 2
-    from .session import reverify_entry
+    from .session import rejudge_entry, reverify_entry
 
-    return run_cache(args, reverify=reverify_entry)
+    return run_cache(args, reverify=reverify_entry, rejudge=rejudge_entry)
 
 
 if __name__ == "__main__":

@@ -463,7 +463,17 @@ def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressi
     return n
 
 
-def reverify_entry(entry: Any, settings: Settings | None = None, say: ProgressFn = print) -> Any:
+def rejudge_entry(entry: Any, settings: Settings | None = None, say: ProgressFn = print) -> Any:
+    """Judge a current accepted entry again, gates 1-3 in isolation (``kernelopt cache verify``); None where it
+    cannot be judged here (not recorded from a problem file that exists: a test's fixture judges it)."""
+    path = Path(entry.problem_id)
+    if not entry.is_accepted or not path.is_file():
+        return None
+    return reverify_entry(entry, settings, say, perf=False)
+
+
+def reverify_entry(entry: Any, settings: Settings | None = None, say: ProgressFn = print, *,
+                   perf: bool = True) -> Any:
     """Re-run a stale accepted cache entry through the full cascade on this machine.
 
     Possible only for entries recorded from a problem file that still exists:
@@ -500,7 +510,7 @@ def reverify_entry(entry: Any, settings: Settings | None = None, say: ProgressFn
                 "baseline kernel it replaced no longer exists")
             return None
         cand = entry.candidate(replaces=tuple(n for _, n in found))
-        return evaluator.evaluate(cand)
+        return evaluator.evaluate(cand, perf=perf)
 
 
 def allowlist_check_entry(entry: Any) -> Any:

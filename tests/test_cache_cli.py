@@ -26,7 +26,8 @@ CPU = Environment("2.13.0+cpu", "3.7.1", None, None, None, "cpu")
 
 
 def store(cache: KernelCache, name: str, env: Environment = GPU, kept: bool = False):
-    src = (f"@triton.jit\ndef {name}(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):\n"
+    src = (f"import triton\nimport triton.language as tl\n\n\n"
+           f"@triton.jit\ndef {name}(in_ptr0, out_ptr0, xnumel, XBLOCK: tl.constexpr):\n"
            f"    x = tl.load(in_ptr0) * {zlib.crc32(name.encode())}\n")
     base = TritonKernel(name, src, "pointwise", "pointwise", ("in_ptr0", "out_ptr0", "xnumel", "XBLOCK"), {}, "x")
     key = CacheKey((base.content_hash,), ((8, 32),), ("float16",), env.device)

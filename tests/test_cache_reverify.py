@@ -92,14 +92,25 @@ def test_a_committed_kernel_that_no_longer_compiles_fails_verify(tmp_path, backe
     if backend.name != "cpu":
         pytest.skip("the check for entries of a GPU this machine does not have")
 
-    def broken(src):
+    def broken(src):  # on the allowlist, but no longer compiles (arange needs a power-of-2 range)
         line = next(ln for ln in src.splitlines() if "tl.store(" in ln)
-        return src.replace(line, line.replace("tl.store(", "tl.store(undefined_name + "), 1)
+        return src.replace(line, line.replace("tl.store(", "tl.store(tl.arange(0, 3) + "), 1)
 
     _store_for_gpu(tmp_path, backend, broken)
     proc = _verify(tmp_path / "kc")
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "BROKEN" in proc.stdout and "undefined_name" in proc.stdout
+    assert "BROKEN" in proc.stdout and "power of 2" in proc.stdout
+
+
+def test_a_committed_kernel_off_the_allowlist_is_refused_before_it_is_loaded(tmp_path, backend):
+    def unknown_name(src):
+        line = next(ln for ln in src.splitlines() if "tl.store(" in ln)
+        return src.replace(line, line.replace("tl.store(", "tl.store(undefined_name + "), 1)
+
+    _store_for_gpu(tmp_path, backend, unknown_name)
+    proc = _verify(tmp_path / "kc")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "REFUSED" in proc.stdout and "undefined_name" in proc.stdout and "1 refused" in proc.stdout
 
 
 def test_the_committed_cache_is_intact_and_compiles_for_its_gpu():
