@@ -81,7 +81,43 @@ def install() -> None:
     _patch_reductions()
     _patch_nested_calls()
     _patch_bounds_checks()
+    _patch_program_order()
     _INSTALLED = True
+
+
+def _patch_program_order() -> None:
+    """While :func:`programs_reversed` is active, the interpreter runs a grid's programs last to first.
+
+    The interpreter runs programs one after another in ascending order, so a kernel whose programs depend on
+    each other (one writes another's block, which then repairs it) looks deterministic here and races on a
+    GPU; running the same launch in the opposite order shows it.
+    """
+    from triton.runtime import interpreter as interp
+
+    builder = type(interp.interpreter_builder)
+    if getattr(builder, "_kernelopt_order", False):
+        return
+    orig = builder.set_grid_idx
+
+    def set_grid_idx(self, x, y, z):
+        if getattr(_STATE, "reverse", False):
+            nx, ny, nz = self.grid_dim
+            x, y, z = nx - 1 - x, ny - 1 - y, nz - 1 - z
+        return orig(self, x, y, z)
+
+    builder.set_grid_idx = set_grid_idx
+    builder._kernelopt_order = True
+
+
+@contextlib.contextmanager
+def programs_reversed():
+    """Within the block, interpreted launches run their programs in reverse order (see _patch_program_order)."""
+    before = getattr(_STATE, "reverse", False)
+    _STATE.reverse = True
+    try:
+        yield
+    finally:
+        _STATE.reverse = before
 
 
 def inductor_options() -> dict[str, Any]:

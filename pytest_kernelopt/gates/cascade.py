@@ -26,7 +26,7 @@ from .fp64 import Fp64Gate
 from .perf import PerfGate, rank_candidates
 from .results import CascadeResult, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
-from .trials import BaselineRecord, SeedPlan, collect_baseline, collect_candidate, collect_timing, scaled
+from .trials import BaselineRecord, SeedPlan, collect_baseline, collect_candidate, collect_timing, scaled, with_specials
 
 ProgressFn = Callable[[str], None]
 
@@ -169,6 +169,8 @@ class EvaluationSession:
         if hit is not None:
             return hit
         drawn = scaled(self.problem.draw_inputs(seed), self.plan.scale(seed))
+        if self.plan.special(seed):
+            drawn = with_specials(drawn, seed)
         size = _nbytes(drawn)
         if size <= INPUT_CACHE_BYTES:
             while self._drawn and size + sum(map(_nbytes, self._drawn.values())) > INPUT_CACHE_BYTES:

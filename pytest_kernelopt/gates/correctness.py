@@ -56,7 +56,7 @@ class CorrectnessGate:
         tiny: set[int] = set()
         for n, seed in enumerate(seeds):
             base, cand = baseline.runs[seed], rec.runs[seed]
-            where = f"seed {seed} (inputs x{plan.scale(seed):g})"
+            where = f"seed {seed} (inputs x{plan.scale(seed):g}{' with NaN/Inf' if plan.special(seed) else ''})"
             if not same_values(cand.inputs_after, base.inputs_after):
                 return GateResult("correctness", "fail", f"{where}: candidate mutates its inputs "
                                   "(the baseline leaves them as they were)", {"seed": seed})
@@ -80,10 +80,12 @@ class CorrectnessGate:
                     same_values(rec.again.outputs, cand.outputs) and same_values(rec.again.grads, cand.grads)):
                 return GateResult("correctness", "fail", f"{where}: candidate gives different results on "
                                   "identical inputs (a race, state carried between calls, or work that depends on "
-                                  "what its buffers held: the second run's buffers held random values instead of "
-                                  "the NaN poison); the baseline is deterministic", {"seed": seed})
+                                  "what its buffers held or on the order its programs run: the second run's buffers "
+                                  "held random values instead of the NaN poison, and on the CPU its programs ran in "
+                                  "reverse order); the baseline is deterministic", {"seed": seed})
         rtol, atol = s.tolerance(baseline.dtype_name)
         numbers = {"seeds": len(seeds), "seed_list": list(seeds), "scales": [plan.scale(sd) for sd in seeds],
+                   "special_values_seeds": [sd for sd in seeds if plan.special(sd)],
                    "seeds_drawn": plan.drawn, "base_seed": plan.base, "max_abs_err": worst_abs,
                    "max_rel_err": worst_rel, "rtol": rtol, "atol": atol, "within_tolerance": not beyond,
                    "seeds_beyond_tolerance": beyond, "tiny_outputs": sorted(tiny), "poisoned_allocations": True,

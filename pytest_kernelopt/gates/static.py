@@ -240,11 +240,29 @@ def check_allowlist(s: Subject) -> str | None:
         check_source(source)
     except AllowlistError as e:
         return f"not on the allowlist: {e}"
+    own = {ast.unparse(n) for r in s.candidate.replaces for n in ast.walk(_parsed(s.kernel(r).source))
+           if _is_assert(n)}
+    added = [ast.unparse(n) for n in ast.walk(ast.parse(source)) if _is_assert(n) and ast.unparse(n) not in own]
+    if added:
+        return (f"not on the allowlist: {added[0][:120]!r}: a candidate may keep the device asserts of the "
+                "kernel it replaces (Inductor's index bounds), not add its own (an assert that fires on a user's "
+                "input crashes the process)")
     configs = list(s.candidate.configs)
     if s.launch is not None:
         configs.append({"num_warps": s.launch.num_warps, "num_stages": s.launch.num_stages, **s.launch.constexprs})
     reason = check_configs(configs)
     return f"not on the allowlist: {reason}" if reason else None
+
+
+def _parsed(source: str) -> ast.Module:
+    try:
+        return ast.parse(source)
+    except SyntaxError:
+        return ast.Module(body=[], type_ignores=[])
+
+
+def _is_assert(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.device_assert", "triton.language.device_assert")
 
 
 def check_compiles(s: Subject) -> str | None:

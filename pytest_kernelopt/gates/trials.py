@@ -30,6 +30,9 @@ from typing import Any
 #: input magnitudes cycled over the seeds: the example's own scale, large values (overflow without the usual
 #: max subtraction, blocks with large values) and small ones (underflow, tiny outputs)
 SCALES: tuple[float, ...] = (1.0, 100.0, 0.001)
+#: the seed (by index) whose floating inputs also get a few NaN, +Inf and -Inf: the candidate must treat them
+#: as the baseline does (a kernel that turns NaN inputs into zeros is invisible on finite inputs)
+SPECIAL_SEED_INDEX = 3
 TIMING_INPUT_SETS = 3
 
 
@@ -54,6 +57,10 @@ class SeedPlan:
     def scale(self, seed: int) -> float:
         return dict(zip(self.seeds, self.scales)).get(seed, 1.0)
 
+    def special(self, seed: int) -> bool:
+        """Whether ``seed``'s floating inputs carry injected NaN / +Inf / -Inf values."""
+        return len(self.seeds) > SPECIAL_SEED_INDEX and seed == self.seeds[SPECIAL_SEED_INDEX]
+
     def first(self, n: int) -> "SeedPlan":
         """The same plan with only its first ``n`` correctness seeds (a quick re-check)."""
         return SeedPlan(self.base, self.seeds[:n], self.scales[:n], self.timing, self.drawn)
@@ -61,6 +68,26 @@ class SeedPlan:
     def to_json(self) -> dict[str, Any]:
         return {"base": self.base, "seeds": list(self.seeds), "scales": list(self.scales),
                 "timing_seeds": list(self.timing), "drawn": self.drawn}
+
+
+def with_specials(inputs: tuple, seed: int) -> tuple:
+    """Floating tensor inputs with a few elements (about 1%, 1 to 64) set to NaN, +Inf and -Inf."""
+    import torch
+
+    gen = torch.Generator(device="cpu").manual_seed(seed + 271828)
+    out = []
+    for x in inputs:
+        if isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel():
+            n = max(1, min(64, x.numel() // 100))
+            idx = torch.randint(0, x.numel(), (n,), generator=gen)
+            vals = torch.tensor([float("nan"), float("inf"), float("-inf")]).repeat(n // 3 + 1)[:n]
+            y = x.detach().clone()
+            with torch.no_grad():
+                y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
+            out.append(y.requires_grad_(x.requires_grad))
+        else:
+            out.append(x)
+    return tuple(out)
 
 
 def scaled(inputs: tuple, scale: float) -> tuple:
@@ -201,6 +228,16 @@ def device_bandwidth() -> float | None:
     return float(clock_khz) * 1e3 * 2 * float(bus_bits) / 8
 
 
+def _reversed_programs(session: Any):
+    import contextlib
+
+    if session.backend.name != "cpu":
+        return contextlib.nullcontext()
+    from ..backends.cpu_interpret import programs_reversed
+
+    return programs_reversed()
+
+
 def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None = None, *,
                      truths: bool = True) -> BaselineRecord:
     """The baseline and the float64 truth on the plan's seeds (and its timing seeds, on a GPU).
@@ -221,7 +258,8 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
     if not rec.io_bytes:  # once per record: determinism of the baseline, dtype, bytes, bandwidth
         from .compare import same_values
 
-        again = _run(session, session.captured.compiled, first, fill="random")
+        with _reversed_programs(session):
+            again = _run(session, session.captured.compiled, first, fill="random")
         rec.deterministic = same_values(again.outputs, rec.runs[first].outputs) and \
             same_values(again.grads, rec.runs[first].grads)
         rec.dtype_name = _first_float_dtype(rec.runs[first].outputs)
@@ -249,8 +287,10 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan) -> CandidateRecor
         try:
             with swap.applied():
                 rec.runs[seed] = _run(session, fn, seed)
-                if n == 0:  # the same inputs again, over buffers that hold random values instead of NaN
-                    rec.again = _run(session, fn, seed, fill="random")
+                if n == 0:  # the same inputs again, over buffers that hold random values instead of NaN, and on
+                    # the CPU interpreter with the grid's programs in reverse order
+                    with _reversed_programs(session):
+                        rec.again = _run(session, fn, seed, fill="random")
         except Exception as e:  # noqa: BLE001 -- the candidate raised: recorded, judged a failure
             rec.error, rec.error_seed = f"{type(e).__name__}: {str(e)[:500]}", seed
             break
