@@ -1,0 +1,58 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 128, 'r0_': 16},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__softmax_bitwise_not_div_exp_masked_fill_ones_prepare_softmax_online_sub_tril_view_0', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 1, 'num_store': 1, 'num_reduction': 4, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 0, 'r0_': 24576}}
+)
+@triton.jit
+def triton_per_fused__softmax_bitwise_not_div_exp_masked_fill_ones_prepare_softmax_online_sub_tril_view_0(in_out_ptr0, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 128
+    r0_numel = 16
+    R0_BLOCK: tl.constexpr = 16
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_2 = r0_index
+    x0 = (xindex % 16)
+    x3 = xindex
+    tmp6 = tl.load(in_out_ptr0 + (r0_2 + 16*x3), xmask, other=0.0)
+    tmp0 = r0_2 + ((-1)*x0)
+    tmp1 = tl.full([1, 1], 0, tl.int64)
+    tmp2 = tmp0 <= tmp1
+    tmp3 = tl.full([1, 1], True, tl.int1)
+    tmp4 = tmp2 & tmp3
+    tmp5 = tmp4 == 0
+    tmp7 = tl.full([1, 1], 0.25, tl.float32)
+    tmp8 = tmp6 * tmp7
+    tmp9 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp10 = tl.where(tmp5, tmp9, tmp8)
+    tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+    tmp13 = tl.broadcast_to(tmp11, [XBLOCK, R0_BLOCK])
+    tmp15 = tl.where(xmask, tmp13, float("-inf"))
+    tmp16 = triton_helpers.max2(tmp15, 1)[:, None].to(tl.float32)
+    tmp17 = tmp11 - tmp16
+    tmp18 = libdevice.exp(tmp17)
+    tmp19 = tl.broadcast_to(tmp18, [XBLOCK, R0_BLOCK])
+    tmp21 = tl.where(xmask, tmp19, 0)
+    tmp22 = tl.sum(tmp21, 1)[:, None].to(tl.float32)
+    tmp23 = tmp10 - tmp16
+    tmp24 = libdevice.exp(tmp23)
+    tmp25 = (tmp24 / tmp22)
+    tl.store(in_out_ptr0 + (r0_2 + 16*x3), tmp25, xmask)

@@ -1,0 +1,62 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 32, 'r0_': 16},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*i64', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'in_ptr3': '*fp32', 'in_ptr4': '*fp32', 'in_ptr5': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]], (6,): [['tt.divisibility', 16]], (7,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_per_fused__log_softmax__log_softmax_backward_data_arange_eq_expand_nll_loss_backward_nll_loss_forward_scalar_tensor_view_where_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 6, 'num_store': 1, 'num_reduction': 1, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 512, 'r0_': 3840}}
+)
+@triton.jit
+def triton_per_fused__log_softmax__log_softmax_backward_data_arange_eq_expand_nll_loss_backward_nll_loss_forward_scalar_tensor_view_where_0(in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, in_ptr5, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 32
+    r0_numel = 10
+    R0_BLOCK: tl.constexpr = 16
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    x0 = xindex
+    r0_1 = r0_index
+    tmp0 = tl.load(in_ptr0 + (x0), xmask, eviction_policy='evict_last')
+    tmp10 = tl.load(in_ptr1 + (0))
+    tmp11 = tl.broadcast_to(tmp10, [1, 1])
+    tmp12 = tl.load(in_ptr2 + (0))
+    tmp13 = tl.broadcast_to(tmp12, [1, 1])
+    tmp21 = tl.load(in_ptr3 + (r0_1 + 10*x0), r0_mask & xmask, other=0.0)
+    tmp22 = tl.load(in_ptr4 + (x0), xmask, eviction_policy='evict_last')
+    tmp24 = tl.load(in_ptr5 + (x0), xmask, eviction_policy='evict_last')
+    tmp1 = tl.full([1, 1], -100, tl.int64)
+    tmp2 = tmp0 != tmp1
+    tmp3 = tl.full([1, 1], 0, tl.int64)
+    tmp4 = tl.where(tmp2, tmp0, tmp3)
+    tmp5 = r0_1
+    tmp6 = tmp4 == tmp5
+    tmp7 = tl.full([1, 1], -1.0, tl.float32)
+    tmp8 = tl.full([1, 1], 0.0, tl.float32)
+    tmp9 = tl.where(tmp6, tmp7, tmp8)
+    tmp14 = (tmp11 / tmp13)
+    tmp15 = tl.where(tmp2, tmp14, tmp8)
+    tmp16 = tmp9 * tmp15
+    tmp17 = tl.broadcast_to(tmp16, [XBLOCK, R0_BLOCK])
+    tmp19 = tl.where(r0_mask & xmask, tmp17, 0)
+    tmp20 = tl.sum(tmp19, 1)[:, None].to(tl.float32)
+    tmp23 = tmp21 - tmp22
+    tmp25 = tmp23 - tmp24
+    tmp26 = libdevice.exp(tmp25)
+    tmp27 = tmp26 * tmp20
+    tmp28 = tmp16 - tmp27
+    tl.store(out_ptr1 + (r0_1 + 10*x0), tmp28, r0_mask & xmask)

@@ -1,0 +1,55 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.pointwise(
+    size_hints={'x': 2048}, 
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'out_ptr0': '*fp32', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_poi_fused_add_mul_sigmoid_sigmoid_backward_silu_silu_backward_tanh_tanh_backward_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 3, 'num_store': 2, 'num_reduction': 0, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 57344}},
+    min_elem_per_thread=0
+)
+@triton.jit
+def triton_poi_fused_add_mul_sigmoid_sigmoid_backward_silu_silu_backward_tanh_tanh_backward_0(in_ptr0, in_ptr1, in_ptr2, out_ptr0, out_ptr1, xnumel, XBLOCK : tl.constexpr):
+    xnumel = 2048
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:]
+    xmask = xindex < xnumel
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (x0), xmask)
+    tmp1 = tl.load(in_ptr1 + (x0), xmask)
+    tmp2 = tl.load(in_ptr2 + (x0), xmask)
+    tmp3 = tmp1 * tmp2
+    tmp4 = -tmp3
+    tmp5 = libdevice.exp(tmp4)
+    tmp6 = tl.full([1], 1.0, tl.float32)
+    tmp7 = tmp5 + tmp6
+    tmp8 = tl.full([1], 1, tl.int32)
+    tmp9 = (tmp8 / tmp7)
+    tmp10 = tmp9 * tmp6
+    tmp11 = tmp0 * tmp10
+    tmp12 = tmp6 - tmp10
+    tmp13 = tmp3 * tmp12
+    tmp14 = tmp13 + tmp6
+    tmp15 = tmp11 * tmp14
+    tmp16 = tmp15 * tmp1
+    tmp17 = libdevice.tanh(tmp1)
+    tmp18 = tmp0 * tmp17
+    tmp19 = tl.sigmoid(tmp2)
+    tmp20 = tmp6 - tmp19
+    tmp21 = tmp19 * tmp20
+    tmp22 = tmp18 * tmp21
+    tmp23 = tmp16 + tmp22
+    tmp24 = tmp15 * tmp2
+    tmp25 = tmp0 * tmp19
+    tmp26 = tmp17 * tmp17
+    tmp27 = tmp6 - tmp26
+    tmp28 = tmp25 * tmp27
+    tmp29 = tmp24 + tmp28
+    tl.store(out_ptr0 + (x0), tmp23, xmask)
+    tl.store(out_ptr1 + (x0), tmp29, xmask)
