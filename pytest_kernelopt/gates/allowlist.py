@@ -45,6 +45,7 @@ MAX_NODES = 40_000
 MAX_DEPTH = 60
 MAX_STR_CONST = 256
 MAX_STATIC_RANGE = 1024  # a literal compile-time unroll beyond this is refused (the compile also has a timeout)
+MAX_CONFIGS = 64
 
 # --------------------------------------------------------------------------- module level
 
@@ -95,6 +96,13 @@ INDUCTOR_META_KEYS = frozenset({
     "RSPLIT_SIZE", "has_loadstore_with_contiguous_rdim", "mix_order_reduction", "autotune_local_cache",
     "store_cubin", "profile_bandwidth", "combo_grid_meta", "fixed_grid", "config_args", "extra_launcher_args",
 })
+#: Inductor's launcher turns some inductor_meta values into Python it executes (grid expressions, launcher
+#: arguments): those take only the values Inductor writes, checked here one by one
+GRID_TYPES = frozenset({"Grid1D", "Grid2D", "Grid3D", "Grid2DWithYZOverflow", "SplitScanGrid",
+                        "CooperativeReductionGrid", "MixOrderReductionGrid", "FixedGrid",
+                        "SequentialComboKernelGrid", "RoundRobinComboKernelGrid"})
+_GRID_ARG = re.compile(r"_grid_\d{1,2}\Z")
+_TYPE_NAME = re.compile(r"\*?[A-Za-z0-9_]{1,24}\Z")
 #: keys that make the autotuner reach a remote cache or Meta-internal code paths: a candidate may only leave them
 #: off (falsy).  ``filename`` is always a file the harness writes in a private folder, whatever the source says.
 INDUCTOR_META_OFF = frozenset({"autotune_remote_cache", "is_fbcode", "profile_bandwidth"})
@@ -372,6 +380,60 @@ def _falsy(node: ast.AST) -> bool:
         return False
 
 
+def _is_literal(node: ast.AST) -> bool:
+    try:
+        ast.literal_eval(node)
+        return True
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return False
+
+
+def _plain(value: object, depth: int = 0) -> bool:
+    """Numbers, booleans and None, in lists, tuples and string-keyed dicts: no strings a launcher could execute."""
+    if depth > 6:
+        return False
+    if value is None or type(value) in (bool, int, float):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def _check_launcher_meta(meta: dict) -> str | None:
+    """The inductor_meta values that Inductor's launcher turns into code it executes."""
+    grid = meta.get("grid_type")
+    if grid is not None and grid not in GRID_TYPES:
+        return f"grid_type {grid!r} is not one of {sorted(GRID_TYPES)}"
+    for key in ("fixed_grid", "extra_launcher_args"):
+        value = meta.get(key)
+        if value is not None and not (isinstance(value, (list, tuple)) and len(value) <= 3
+                                      and all(isinstance(v, str) and _GRID_ARG.match(v) for v in value)):
+            return f"{key} {value!r}: only Inductor's '_grid_<n>' argument names"
+    if "combo_grid_meta" in meta and not _plain(meta["combo_grid_meta"]):
+        return "combo_grid_meta holds strings (the launcher pastes them into code it executes)"
+    config_args = meta.get("config_args")
+    if config_args is not None and not (isinstance(config_args, dict) and all(
+            _plain(v) or (isinstance(v, str) and v.startswith("tl.") and v[3:] in MODULE_ATTRS["tl"])
+            for v in config_args.values())):
+        return "config_args may hold numbers, booleans and tl dtypes only"
+    return None
+
+
+def _check_triton_meta(meta: dict) -> str | None:
+    constants = meta.get("constants")
+    if constants is not None and not (isinstance(constants, dict) and all(
+            isinstance(k, (str, int)) and (v is None or type(v) in (bool, int, float))
+            for k, v in constants.items())):
+        return "constants may be numbers, booleans or None only"
+    signature = meta.get("signature")
+    if signature is not None and not (isinstance(signature, dict) and all(
+            isinstance(k, str) and isinstance(v, str) and _TYPE_NAME.match(v) for k, v in signature.items())):
+        return "signature types must be plain type names ('*fp32', 'i32', 'constexpr')"
+    return None
+
+
 def check_decorator(dec: ast.expr, fn: ast.FunctionDef) -> str | None:
     where = f"{fn.name} ({_at(dec)})"
     if dotted(dec) == "triton.jit":
@@ -401,11 +463,19 @@ def check_decorator(dec: ast.expr, fn: ast.FunctionDef) -> str | None:
             if on:
                 return f"decorator {func} on {where}: inductor_meta {on} must be off in a candidate " \
                        "(they make the autotuner write files, profile or reach a remote cache)"
+            reason = _check_launcher_meta({k: ast.literal_eval(v) for k, v in meta.items() if _is_literal(v)})
+            if reason:
+                return f"decorator {func} on {where}: inductor_meta {reason}"
         if kw.arg == "triton_meta":
             meta = _dict_keys(kw.value)
             if meta is None or set(meta) - TRITON_META_KEYS:
                 extra = sorted(set(meta or {}) - TRITON_META_KEYS)
                 return f"decorator {func} on {where}: triton_meta keys {extra} are not ones Inductor writes"
+            reason = _check_triton_meta({k: ast.literal_eval(v) for k, v in meta.items() if _is_literal(v)})
+            if reason:
+                return f"decorator {func} on {where}: triton_meta {reason}"
+        if kw.arg == "filename" and not (isinstance(kw.value, ast.Name) and kw.value.id == "__file__"):
+            return f"decorator {func} on {where}: filename must be __file__ (the harness's own copy of the source)"
     return None
 
 
@@ -617,23 +687,67 @@ def check_functions(tree: ast.Module) -> str | None:
 # --------------------------------------------------------------------------- candidate data
 
 
+#: ranges of the launch-configuration keys Triton knows; any other key is a block size (a power of two)
+CONFIG_RANGES = {"num_warps": (1, 32), "num_stages": (1, 8), "num_ctas": (1, 16), "maxnreg": (16, 255)}
+MAX_BLOCK = 1 << 17
+
+
 def check_configs(configs: Iterable[Mapping[str, object]]) -> str | None:
-    """Launch configurations are data: identifier keys, small positive integers."""
+    """Launch configurations are data: at most MAX_CONFIGS, identifier keys, integers in each key's range."""
+    configs = list(configs)
+    if len(configs) > MAX_CONFIGS:
+        return f"{len(configs)} launch configurations; at most {MAX_CONFIGS}"
     for c in configs:
         if not isinstance(c, Mapping):
             return f"a launch configuration is {type(c).__name__}, not a mapping"
         for k, v in c.items():
             if not isinstance(k, str) or not _CONFIG_KEY.match(k):
                 return f"launch configuration key {k!r} is not a plain name"
-            if type(v) is not int or not 0 < v <= 1 << 20:
-                return f"launch configuration {k}={v!r} is not an integer in 1..{1 << 20}"
+            lo, hi = CONFIG_RANGES.get(k, (1, MAX_BLOCK))
+            if type(v) is not int or not lo <= v <= hi:
+                return f"launch configuration {k}={v!r} is not an integer in {lo}..{hi}"
+            if k == "num_warps" and v & (v - 1):
+                return f"launch configuration num_warps={v} is not a power of two"
+            if k not in CONFIG_RANGES and k.endswith("BLOCK") and v & (v - 1):
+                return f"launch configuration {k}={v} is not a power of two"
+    return None
+
+
+_DEF_LINE = re.compile(r"[ \t]*def[ \t]")
+
+
+def check_text(source: str, tree: ast.Module) -> str | None:
+    """What Triton reads is what was checked.
+
+    Triton finds a kernel's body by searching its source text for a line that
+    starts with ``def`` (the JIT takes the first, the CPU interpreter the last
+    in the block), not by parsing it.  So: printable ASCII, newlines and tabs
+    only (no form feeds that reset indentation); no backslash continuations;
+    no string spanning lines; and every line that starts with ``def`` is the
+    header of a function the checks above saw.
+    """
+    for i, ch in enumerate(source):
+        if not (ch in "\n\t" or " " <= ch <= "~"):
+            line = source.count("\n", 0, i) + 1
+            return f"character {ch!r} on line {line}: candidates are printable ASCII with newlines and tabs"
+    lines = source.split("\n")
+    for n, line in enumerate(lines, 1):
+        if line.rstrip().endswith("\\"):
+            return f"a backslash line continuation on line {n}"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "\n" in node.value:
+            return f"a string spanning lines ({_at(node)})"
+    headers = {n.lineno for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for n, line in enumerate(lines, 1):
+        if _DEF_LINE.match(line) and n not in headers:
+            return f"line {n} starts with 'def' but is not the header of a function"
     return None
 
 
 def check_source(source: str) -> ast.Module:
     """The whole allowlist over a kernel module's source; returns its tree or raises :class:`AllowlistError`."""
     tree = parse_bounded(source)
-    reason = check_module(tree) or check_functions(tree)
+    reason = check_text(source, tree) or check_module(tree) or check_functions(tree)
     if reason:
         raise AllowlistError(reason)
     return tree
