@@ -214,7 +214,7 @@ class IsolatedEvaluator:
 
     def _start(self) -> None:
         """A worker that has said it is ready (the spare one started after the last candidate, if any)."""
-        if self._proc is None or not getattr(self, "_ready_pending", False):
+        if self._proc is None or not self._ready_pending:
             self._spawn()
         self._ready_pending = False
         try:

@@ -50,7 +50,7 @@ def _private_dir() -> Path:
 def _bind(module: str, name: str) -> Any:
     """What an allowed import line binds, imported by the harness (``module`` and ``name`` come from IMPORTS)."""
     if not module:
-        return importlib.import_module(name) if name != "triton.language" else importlib.import_module(name)
+        return importlib.import_module(name)
     mod = importlib.import_module(module)
     try:
         return getattr(mod, name)

@@ -237,12 +237,12 @@ def check_allowlist(s: Subject) -> str | None:
         except SubstitutionError as e:
             return str(e)
     try:
-        check_source(source)
+        tree = check_source(source)
     except AllowlistError as e:
         return f"not on the allowlist: {e}"
     own = {ast.unparse(n) for r in s.candidate.replaces for n in ast.walk(_parsed(s.kernel(r).source))
            if _is_assert(n)}
-    added = [ast.unparse(n) for n in ast.walk(ast.parse(source)) if _is_assert(n) and ast.unparse(n) not in own]
+    added = [ast.unparse(n) for n in ast.walk(tree) if _is_assert(n) and ast.unparse(n) not in own]
     if added:
         return (f"not on the allowlist: {added[0][:120]!r}: a candidate may keep the device asserts of the "
                 "kernel it replaces (Inductor's index bounds), not add its own (an assert that fires on a user's "
