@@ -102,6 +102,9 @@ def cheats(settings) -> dict:
     return out
 
 
+ONLY: list[str] = []
+
+
 def aa(settings, repeats: int) -> dict:
     from pytest_kernelopt.candidate import Candidate
     from pytest_kernelopt.isolate import IsolatedEvaluator
@@ -109,6 +112,8 @@ def aa(settings, repeats: int) -> dict:
 
     rows = []
     for path in sorted((ROOT / "examples" / "problems").glob("[!_]*.py")):
+        if ONLY and path.stem not in ONLY:
+            continue
         with IsolatedEvaluator(ProblemSpec.from_file(path), settings) as ev:
             for graph in ev.graphs:
                 for name, kernel in graph.kernels.items():
@@ -117,7 +122,8 @@ def aa(settings, repeats: int) -> dict:
                         row = {"problem": path.stem, "kernel": name, "repeat": r} | _summary(res)
                         rows.append(row)
                         print(f"A/A {path.stem:16} {name[:44]:44} {res.decision:9} "
-                              f"{row['speedup'] if row['speedup'] is not None else '-'}", flush=True)
+                              f"{row['speedup'] if row['speedup'] is not None else '-'} {res.reason[:160]}",
+                              flush=True)
     accepted = sum(r["decision"] == "accepted" for r in rows)
     return {"candidates": len(rows), "false_accepts": accepted, "rows": rows}
 
@@ -167,7 +173,9 @@ def main() -> None:
     ap.add_argument("--old", default=None, help="folder holding an older pytest_kernelopt package, for the cost")
     ap.add_argument("--aa-repeats", type=int, default=1)
     ap.add_argument("--skip", nargs="*", default=[], choices=["cheats", "aa", "cost"])
+    ap.add_argument("--only", nargs="*", default=[], help="A/A over these example problems only")
     args = ap.parse_args()
+    ONLY.extend(args.only)
     from pytest_kernelopt.backends import prepare
 
     prepare("auto")
