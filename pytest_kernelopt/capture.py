@@ -23,6 +23,10 @@ from .graph import KernelGraph, LaunchTrace
 from .parse import parse_output_code
 
 
+NOTHING_COMPILED = ("Inductor generated no code for this module (it runs as library calls, or fell back to eager): "
+                    "nothing to check or optimize")
+
+
 @dataclass
 class CapturedModule:
     """A compiled module, its parsed graphs, and the live wrapper namespaces."""
@@ -35,6 +39,7 @@ class CapturedModule:
     compile_seconds: float
     namespaces: dict[int, dict] = field(default_factory=dict)
     outputs: Any = None
+    note: str = ""
 
     def graph_of_kernel(self, kernel: str) -> KernelGraph:
         hits = [g for g in self.graphs if kernel in g.kernels]
@@ -61,7 +66,7 @@ class CapturedModule:
 
     def summary(self) -> str:
         head = f"{len(self.graphs)} graph(s) on {self.backend.name}; compiled in {self.compile_seconds:.1f}s"
-        return "\n".join([head] + [g.summary() for g in self.graphs])
+        return "\n".join([head] + [g.summary() for g in self.graphs] + ([self.note] if self.note else []))
 
 
 def torch_version() -> str:
@@ -271,8 +276,10 @@ def capture(
     elapsed = time.perf_counter() - t0
     rec.codes.extend(rec.cached_codes())
     if not rec.codes:
-        raise CaptureError("Inductor generated no code (is torch.compile disabled, or did the whole "
-                           "function fall back to eager?)")
+        # nothing compiled (an LSTM or GRU runs as one ATen call; the whole function fell back to eager):
+        # a normal outcome with nothing to check or optimize, said in the module's summary
+        return CapturedModule(compiled, fn, [], backend, training, elapsed, {}, out,
+                              note=NOTHING_COMPILED)
     version = torch.__version__
     graphs: list[KernelGraph] = []
     namespaces: dict[int, dict] = {}

@@ -286,6 +286,11 @@ class Harness:
         lines = [table(rows, header)]
         lines.append(f"backend: {self.backend_description or self.settings.backend}; mode: {self.settings.mode}")
         lines += _uncovered_hint(uncovered, sum(len(r.untunable) for _, r in self.results), self.settings.mode)
+        empty = [nodeid for nodeid, r in self.results if r.triton_kernels == 0]
+        if empty:
+            lines.append(f"{len(empty)} test(s) have no Triton kernel to check or optimize (Inductor compiled "
+                         f"nothing, or only library calls): {', '.join(n.split('::')[-1] for n in empty[:5])}"
+                         + (" ..." if len(empty) > 5 else ""))
         if any(r.backend != "cuda" for _, r in self.results):
             checked = any(k.decision in ("cached", "verified") for _, r in self.results for k in r.kernels)
             lines.append("performance was not measured (no GPU)"
