@@ -6,10 +6,11 @@ the parent decides.
 
 * Gate 1's allowlist runs in the parent, on the source alone: a candidate that
   fails it never reaches a worker.
-* The baseline record (the unmodified module and the float64 truth on every
-  seed of the run's :class:`~pytest_kernelopt.gates.trials.SeedPlan`) comes from
-  a *clean* worker, one that has loaded no candidate, and is kept in the parent.
-* Each candidate gets a worker of its own: it compiles the candidate (gate 1's
+* The float64 truth on every seed of the run's
+  :class:`~pytest_kernelopt.gates.trials.SeedPlan` comes from a *clean* worker
+  (one that has loaded no candidate) and is kept in the parent.
+* Each candidate gets a worker of its own: it records the baseline's runs
+  and sends them before it loads anything, then compiles the candidate (gate 1's
   ahead-of-time compile, under the worker's time and memory limits), runs it on
   the plan's seeds and sends the raw records; the parent judges gates 2 and 3,
   tells the worker whether to time it, and judges gate 4 from the samples and
@@ -96,8 +97,10 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
             os._exit(0)  # nothing to flush; a normal interpreter shutdown takes seconds with torch loaded
         op, payload = msg
         try:
-            if op == "baseline":
-                send("result", session.baseline_record())
+            if op == "truths":
+                from .gates.trials import collect_truths
+
+                send("result", collect_truths(session, session.plan))
             elif op == "trial":
                 _trial(conn, send, session, payload)
             elif op == "rank":
@@ -196,7 +199,7 @@ class IsolatedEvaluator:
         self._clean = False  # the live worker has loaded no candidate
         self.info: WorkerInfo | None = None
         self._ready: dict = {}
-        self._baseline: Any = None
+        self._truths: Any = None
         self._ready_pending = False
         self.prestart = True  # start the next candidate's worker as soon as one is retired
         self.restarts = 0  # workers started after one died or hung
@@ -347,15 +350,16 @@ class IsolatedEvaluator:
         self._ensure_info()
         return self._ready["measures_time"]
 
-    def baseline(self) -> Any:
-        """The baseline record, from a clean worker (collected once per evaluator)."""
-        if self._baseline is None:
+    def truths(self) -> Any:
+        """The float64 truth on the plan's seeds, from a clean worker (collected once per evaluator); each
+        candidate's worker records the baseline runs itself."""
+        if self._truths is None:
             self._clean_worker()
             try:
-                self._baseline = self._request("baseline", None, self.settings.timeout)
+                self._truths = self._request("truths", None, self.settings.timeout)
             except WorkerFailure as e:
-                raise RuntimeError(f"the baseline of {self.spec.name} could not be collected: {e}") from None
-        return self._baseline
+                raise RuntimeError(f"the float64 truth of {self.spec.name} could not be collected: {e}") from None
+        return self._truths
 
     # -- the Evaluator protocol ----------------------------------------------------------
     def evaluate(self, candidate: Candidate | list[Candidate], perf: bool = True, seeds: int | None = None,
@@ -372,9 +376,8 @@ class IsolatedEvaluator:
         if not all(g.passed for g in allow):
             judge.add_static(allow)
             return judge.done("rejected")
-        baseline = self.baseline()
-        if seeds is not None:
-            baseline = baseline.view(self.plan.first(seeds))
+        truths = self.truths()
+        baseline = None
         stage = "gate:static"
         try:
             self._clean_worker()
@@ -382,7 +385,6 @@ class IsolatedEvaluator:
             self._conn.send(("trial", {"candidates": [c.to_json() for c in cands], "seeds": seeds, "aot": aot}))
             deadline = time.perf_counter() + self.settings.timeout
             rec = None
-            truths = baseline
             while True:
                 kind, value = self._receive(max(0.0, deadline - time.perf_counter()), stage, self.settings.timeout)
                 if kind == "progress":
@@ -397,6 +399,8 @@ class IsolatedEvaluator:
                         return judge.done("rejected")
                 elif kind == "load_failed":
                     return judge.load_failed(RuntimeError(value))
+                elif kind == "runs" and baseline is None:
+                    raise WorkerFailure("the worker sent the candidate's runs before its own baseline", stage)
                 elif kind == "runs":
                     rec = value
                     if not judge.correct(baseline, rec, progress):

@@ -265,16 +265,25 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
         rec.dtype_name = _first_float_dtype(rec.runs[first].outputs)
         rec.io_bytes = _io_bytes(session.inputs(first), rec.runs[first].outputs)
         rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
-    for seed in plan.seeds if truths else ():
-        if seed in rec.truths:
-            continue
+    missing = [seed for seed in plan.seeds if seed not in rec.truths] if truths else []
+    if missing:
+        got = collect_truths(session, SeedPlan(plan.base, tuple(missing), (), plan.timing, plan.drawn))
+        rec.truths.update(got.truths)
+        rec.truth_errors.update(got.truth_errors)
+    return rec.view(plan)
+
+
+def collect_truths(session: Any, plan: SeedPlan) -> BaselineRecord:
+    """Only the float64 truth on the plan's seeds (an isolated candidate's worker records the baseline runs)."""
+    rec = BaselineRecord(plan)
+    for seed in plan.seeds:
         try:
             t = session.truth(seed)
             rec.truths[seed] = Run(to_host(t.outputs), to_host(t.grads), ())
         except Exception as e:  # noqa: BLE001 -- recorded; the float64 gate says it could not run
             rec.truths[seed] = None
             rec.truth_errors[seed] = f"{type(e).__name__}: {str(e)[:300]}"
-    return rec.view(plan)
+    return rec
 
 
 def collect_candidate(session: Any, swap: Any, plan: SeedPlan) -> CandidateRecord:
