@@ -1,0 +1,28 @@
+"""Sum over dim 0 of a 3-D tensor: a sum reduction.
+
+Reduces the outer dimension (dim 0: strided, an outer reduction).
+"""
+
+import torch
+import torch.nn as nn
+
+from _scale import pick
+
+batch, dim1, dim2 = pick((256, 1024, 1000), (6, 20, 36))
+
+
+class Model(nn.Module):
+    def __init__(self, dim: int):
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, x):
+        return torch.sum(x, dim=self.dim)
+
+
+def get_inputs():
+    return [torch.randn(batch, dim1, dim2)]
+
+
+def get_init_inputs():
+    return [0]
