@@ -60,6 +60,7 @@ class Settings:
     ncu: bool = True  # Nsight Compute metrics in the profile when ncu is installed (GPU only)
     report: str | None = None
     perf: bool = False
+    shard: str | None = None  # "K/N": run only shard K of N (sharding.py); None: every test
 
     def with_overrides(self, overrides: Mapping[str, Any] | None, source: str = "option") -> "Settings":
         if not overrides:
@@ -88,6 +89,10 @@ class Settings:
             raise ValueError("kernelopt confidence must be in [0.5, 1)")
         if self.fp64_factor < 1.0:
             raise ValueError("kernelopt fp64_factor must be >= 1.0")
+        if self.shard is not None:
+            from .sharding import parse_shard
+
+            parse_shard(self.shard)
 
     def tolerance(self, dtype_name: str) -> tuple[float, float]:
         rtol, atol = DEFAULT_TOLERANCES.get(dtype_name, DEFAULT_TOLERANCES["float32"])
@@ -147,4 +152,5 @@ FIELDS: dict[str, str] = {
     "ncu": "add Nsight Compute metrics to the profile when ncu is installed (GPU, optimize mode; one extra process)",
     "report": "write a JSON report to this path",
     "perf": "re-measure each module against its compiled baseline and fail on regression",
+    "shard": "K/N: run only shard K of N (tests split by a hash of their node id, for N CI hosts)",
 }

@@ -31,6 +31,7 @@ CLI_OPTIONS: list[tuple[str, str, Any]] = [
     ("--kernelopt-model", "model", str),
     ("--kernelopt-report", "report", str),
     ("--kernelopt-perf-regression", "perf_regression", float),
+    ("--kernelopt-shard", "shard", str),
 ]
 
 
@@ -116,6 +117,8 @@ class Harness:
         self.results: list[tuple[str, Any]] = []  # (test id, RunRecord)
         self._prepared = False
         self.backend_description = ""
+        self.gpu_pins: list[Any] = []  # gpu_pinning.Pin of each xdist worker (the controller's summary)
+        self.shard_note: str | None = None
 
     # -- environment ------------------------------------------------------------------------
     def prepare(self) -> None:
@@ -295,6 +298,9 @@ class Harness:
             checked = any(k.decision in ("cached", "verified") for _, r in self.results for k in r.kernels)
             lines.append("performance was not measured (no GPU)"
                          + (": kernels were verified for correctness only" if checked else ""))
+        from .gpu_pinning import summary_lines as gpu_lines
+
+        lines += gpu_lines(self.gpu_pins) + ([self.shard_note] if self.shard_note else [])
         return lines
 
     # -- pytest-xdist: workers hand their results to the controller ------------------------------
@@ -309,9 +315,20 @@ class Harness:
             self.results.append((nodeid, RunRecord(**{**d, "kernels": kernels, "applied": []})))
         self.backend_description = self.backend_description or backend_description
 
+    def import_worker_extras(self, workeroutput: dict[str, Any]) -> None:
+        """A worker's GPU pin (gpu_pinning.Pin as JSON) and its shard line, for the summary and the report."""
+        from .gpu_pinning import Pin
+
+        if workeroutput.get("kernelopt_gpu"):
+            self.gpu_pins.append(Pin.from_json(workeroutput["kernelopt_gpu"]))
+        self.shard_note = self.shard_note or workeroutput.get("kernelopt_shard")
+
     def write_report(self, path: str) -> None:
         doc = {"mode": self.settings.mode, "backend": self.backend_description,
                "settings": dataclasses.asdict(self.settings),
+               "gpu_per_worker": {p.worker: {"gpu": p.gpu, "timing": p.timing, "source": p.source,
+                                             "shared_with": list(p.shared_with)} for p in self.gpu_pins},
+               "shard": self.shard_note,
                "tests": [{"test": nodeid, "backend": r.backend, "mode": r.mode, "seconds": r.seconds,
                           "setup_seconds": r.setup_seconds, "triton_kernels": r.triton_kernels,
                           "uncached": r.uncached,

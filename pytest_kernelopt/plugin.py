@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from . import gpu_pinning
 from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, is_problem_candidate
 from .config import FIELDS, MODES
 from .harness import CLI_OPTIONS, MARKER, Harness, marker_kwargs
+from .sharding import apply_shard
 
 _CHOICES = {"backend": ("auto", "cuda", "cpu"), "proposer": ("auto", "tuner", "agents", "none")}
 
@@ -40,7 +42,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         parser.addini(f"kernelopt_{name}", help=f"pytest-kernelopt: {text}", default=None)
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list) -> None:
+    """An xdist worker takes its GPU (CUDA_VISIBLE_DEVICES) before any conftest can import torch."""
+    gpu_pinning.pin_this_worker(early_config)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config):
+    """``-n auto`` in a run that times: one xdist worker per GPU (None: xdist decides)."""
+    return gpu_pinning.auto_workers(config)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    gpu_pinning.pin_this_worker(config)  # no-op when pytest_load_initial_conftests pinned this worker already
     config.addinivalue_line("markers", f"{MARKER}(**options): pytest-kernelopt settings for this test "
                                        f"(keywords: {', '.join(FIELDS)})")
     try:
@@ -72,7 +87,10 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
 
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list) -> None:
     harness = config.stash.get(HARNESS_KEY, None)
-    if harness is None or harness.settings.mode == "off":
+    if harness is None:
+        return
+    harness.shard_note = apply_shard(config, items, harness.settings.shard) or harness.shard_note
+    if harness.settings.mode == "off":
         return
     if any("kernelopt" in getattr(item, "fixturenames", ()) for item in items):
         harness.prepare()  # TRITON_INTERPRET must be set before triton decorates kernels
@@ -112,6 +130,8 @@ def pytest_testnodedown(node, error) -> None:
     payload = getattr(node, "workeroutput", {}).get("kernelopt")
     if harness is not None and payload:
         harness.import_results(payload, node.workeroutput.get("kernelopt_backend", ""))
+    if harness is not None:
+        harness.import_worker_extras(getattr(node, "workeroutput", {}))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
@@ -131,6 +151,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if workeroutput is not None:  # an xdist worker: the controller reports
         workeroutput["kernelopt"] = harness.export_results()
         workeroutput["kernelopt_backend"] = harness.backend_description
+        workeroutput["kernelopt_gpu"] = gpu_pinning.current_pin_json()
+        workeroutput["kernelopt_shard"] = harness.shard_note
         return
     if harness.results and harness.settings.report:
         harness.write_report(harness.settings.report)

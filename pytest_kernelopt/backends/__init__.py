@@ -62,6 +62,12 @@ def select_backend(choice: str = "auto") -> Backend:
             raise NoGPUError("the cuda backend was requested but torch sees no CUDA GPU "
                              f"(torch {torch.__version__}); use --kernelopt-backend=cpu or auto")
         name = torch.cuda.get_device_name()
+        from ..gpu_pinning import timing_refused
+
+        refused = timing_refused()  # a GPU another xdist worker uses is never timed on (gpu_pinning.py)
+        if refused:
+            return Backend("cuda", "cuda", {}, False, f"CUDA GPU {name}, torch {torch.__version__}; performance "
+                           f"not measured: {refused}")
         return Backend("cuda", "cuda", {}, True, f"CUDA GPU {name}, torch {torch.__version__}")
     cpu_interpret.install()
     import torch
