@@ -121,7 +121,7 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
 def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: dict) -> None:
     """One candidate (or a joint set): compile, run on the plan's seeds, and time when the parent says so."""
     from .gates.cascade import static_gate_result
-    from .gates.trials import collect_candidate, collect_timing
+    from .gates.trials import collect_candidate, collect_timing, device_peak
     from .substitute import KernelSwap
 
     from .gates.trials import collect_baseline
@@ -146,8 +146,11 @@ def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: d
     if conn.recv() != "time":
         return
     send("progress", "gate:performance")
-    timing, outs = collect_timing(session, swap, plan)
-    send("timing", {"timing": timing, "outs": outs})
+    while True:  # a round of timing, and more while the parent's sequential gate is undecided
+        timing, outs = collect_timing(session, swap, plan)
+        send("timing", {"timing": timing, "outs": outs, "device_peak_bytes": device_peak()})
+        if conn.recv() != "more":
+            return
 
 
 def _device_healthy() -> bool:
@@ -366,6 +369,7 @@ class IsolatedEvaluator:
                  aot: bool = True, progress: ProgressFn | None = None) -> CascadeResult:
         from .capture import CapturedModule
         from .gates.cascade import Judge, static_gate_result
+        from .gates.perf import merge_timing, undecided
 
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         t0 = time.perf_counter()
@@ -411,7 +415,11 @@ class IsolatedEvaluator:
                         return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
                                             backend_name=self.backend_name)
                 elif kind == "timing" and rec is not None:
-                    rec.timing, rec.timed_outputs = value["timing"], value["outs"]
+                    merge_timing(rec, value["timing"], value["outs"])
+                    rec.device_peak_bytes = max(rec.device_peak_bytes, int(value.get("device_peak_bytes") or 0))
+                    if undecided(self.settings, rec):  # the sequential gate: another round
+                        self._conn.send("more")
+                        continue
                     return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
                                         backend_name=self.backend_name)
                 elif kind == "crash":

@@ -10,7 +10,6 @@ most say ``verified``.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import time
 from typing import Any, Callable, Sequence
@@ -23,22 +22,13 @@ from ..problems import Problem
 from .compare import flatten
 from .correctness import CorrectnessGate
 from .fp64 import Fp64Gate
-from .perf import PerfGate, rank_candidates
+from .perf import PerfGate, merge_timing, rank_candidates, undecided
 from .results import CascadeResult, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
-from .trials import BaselineRecord, SeedPlan, collect_baseline, collect_candidate, collect_timing, scaled, with_specials
+from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candidate, collect_timing, device_peak, scaled,
+                     with_specials)
 
 ProgressFn = Callable[[str], None]
-
-
-def _to_double(x: Any) -> Any:
-    import torch
-
-    if isinstance(x, torch.Tensor) and x.is_floating_point():
-        return x.detach().double().requires_grad_(x.requires_grad)
-    if isinstance(x, (list, tuple)):
-        return type(x)(_to_double(v) for v in x)
-    return x
 
 
 # drawn inputs kept per session (the gates re-use a seed's inputs; a multi-GB problem keeps fewer seeds)
@@ -66,6 +56,22 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
 
         target = gpu_target_of_current_device()
     return StaticGate().check(candidate, kernels, compile_target=target)
+
+
+def memory_numbers(baseline: BaselineRecord, rec: Any) -> dict[str, Any]:
+    """The gates' peak device memory against one plain call of the module (GPU only; empty elsewhere), and where
+    the float64 truth ran."""
+    out: dict[str, Any] = {}
+    where = baseline.truth_memory.get("where")
+    if where:
+        out["fp64_ran_on"] = where
+        if baseline.truth_memory.get("device_peak_bytes"):
+            out["fp64_peak_gib"] = round(baseline.truth_memory["device_peak_bytes"] / 2**30, 3)
+    if baseline.module_peak_bytes and rec.device_peak_bytes:
+        out.update(module_peak_gib=round(baseline.module_peak_bytes / 2**30, 3),
+                   gate_peak_gib=round(rec.device_peak_bytes / 2**30, 3),
+                   gate_peak_ratio=round(rec.device_peak_bytes / baseline.module_peak_bytes, 3))
+    return out
 
 
 class Judge:
@@ -111,6 +117,7 @@ class Judge:
         if progress is not None:
             progress("gate:fp64")
         self.gates.append(Fp64Gate().judge(self.settings, baseline, rec, corr))
+        self.gates[-1].numbers.update(memory_numbers(baseline, rec))
         return self.gates[-1].passed
 
     def finish(self, baseline: BaselineRecord, rec: Any, *, perf: bool, measures_time: bool,
@@ -120,6 +127,8 @@ class Judge:
             return self.done("verified")
         corr = self.gates[-2] if len(self.gates) >= 2 else None
         result = PerfGate().judge(self.settings, baseline, rec, measures_time, backend_name, corr)
+        if result.status != "not_measured":
+            result.numbers.update(memory_numbers(baseline, rec))
         self.gates.append(result)
         if result.status == "not_measured":
             return self.done("verified")
@@ -145,8 +154,7 @@ class EvaluationSession:
                                             backend=self.backend)
         self.plan = plan or SeedPlan.make(settings.seeds, settings.base_seed)
         self._baseline_record: BaselineRecord | None = None
-        self._truth: dict[int, RunResult] = {}
-        self._fp64_module: Any = None
+        self.fp64_modules: dict[str, Any] = {}  # the float64 copy of the module, by device (fp64_place)
         self._drawn: dict[int, tuple] = {}  # seed -> inputs, oldest first, bounded by INPUT_CACHE_BYTES
         # nothing else runs here: a verify run whose module has no cached kernel pays for the capture alone
 
@@ -194,14 +202,14 @@ class EvaluationSession:
         return self.baseline_record().runs[seed]
 
     def truth(self, seed: int) -> RunResult:
-        """The original eager module in float64 on the same inputs."""
-        if seed not in self._truth:
-            if self._fp64_module is None:
-                m = self.module
-                self._fp64_module = copy.deepcopy(m).double() if hasattr(m, "double") else m
-            self._truth[seed] = run_once(self._fp64_module, self._fp64_module, _to_double(self.inputs(seed)),
-                                         training=self.training, seed=seed)
-        return self._truth[seed]
+        """The original eager module in float64 on the same inputs (host copies; wherever it fits)."""
+        from .fp64_place import place, truth_on
+
+        where, why = place(self)
+        if where == "skipped":
+            raise MemoryError(why)
+        outputs, grads, _noise = truth_on(self, seed, where)
+        return RunResult(outputs, grads, ())
 
     # -- the cascade ----------------------------------------------------------------------
     def evaluate(self, candidate: Candidate | Sequence[Candidate], progress: ProgressFn | None = None,
@@ -236,6 +244,9 @@ class EvaluationSession:
         if perf and self.backend.measures_time:
             say("gate:performance")
             rec.timing, rec.timed_outputs = collect_timing(self, swap, plan)
+            while undecided(self.settings, rec):  # the sequential gate: another round while undecided
+                merge_timing(rec, *collect_timing(self, swap, plan))
+            rec.device_peak_bytes = max(rec.device_peak_bytes, device_peak())
         return judge.finish(baseline, rec, perf=perf, measures_time=self.backend.measures_time,
                             backend_name=self.backend.name)
 

@@ -7,6 +7,13 @@ both alike; inputs rotate over several fresh sets so a kernel cannot replay a
 cached result.  The speedup is the ratio of medians; its confidence interval
 comes from a paired bootstrap.  Accepted only if the interval's lower bound
 reaches ``min_speedup``.  Without a GPU nothing is measured.
+
+The gate is *sequential*: it times ``perf_samples`` pairs, and while the
+interval straddles ``min_speedup`` (a win of 3% at a 2% bar, say) it times
+another round, up to ``perf_max_samples``.  Every look at the data spends part
+of the error rate (Bonferroni: each look's interval is at confidence
+``1 - (1 - confidence) / looks``, ``looks = ceil(perf_max_samples /
+perf_samples)``), so looking again does not make a false win likelier.
 """
 
 from __future__ import annotations
@@ -101,6 +108,45 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
 ROOFLINE_SLACK = 0.85
 
 
+def looks(s: Any) -> int:
+    """How many times the sequential gate may look at its samples."""
+    import math
+
+    return max(1, math.ceil(max(s.perf_max_samples, s.perf_samples) / max(1, s.perf_samples)))
+
+
+def look_confidence(s: Any) -> float:
+    """The confidence of each look's interval (Bonferroni over the looks)."""
+    return 1.0 - (1.0 - s.confidence) / looks(s)
+
+
+def undecided(s: Any, rec: Any) -> bool:
+    """Whether the sequential gate should time another round: the interval straddles ``min_speedup`` and
+    fewer than ``perf_max_samples`` pairs have been timed."""
+    timing = rec.timing or {}
+    base, cand = timing.get("base") or [], timing.get("cand") or []
+    if len(base) < 2 or len(cand) < 2 or len(base) + s.perf_samples > max(s.perf_max_samples, s.perf_samples):
+        return False
+    _, lo, hi = bootstrap_speedup(base, cand, look_confidence(s))
+    return lo < s.min_speedup <= hi
+
+
+def merge_timing(rec: Any, timing: dict, outs: dict) -> None:
+    """Add a further round of timing (and its output checks) to a candidate's record."""
+    if not rec.timing:
+        rec.timing, rec.timed_outputs = timing, outs
+        return
+    rec.timing = {"base": rec.timing["base"] + timing["base"], "cand": rec.timing["cand"] + timing["cand"],
+                  "launches": rec.timing.get("launches", 0) + timing.get("launches", 0),
+                  "rounds": rec.timing.get("rounds", 1) + 1}
+    old = rec.timed_outputs or {}
+    sums = old.get("sums") or {}
+    for who, by_seed in (outs.get("sums") or {}).items():
+        for seed, calls in by_seed.items():
+            sums.setdefault(who, {}).setdefault(seed, []).extend(calls)
+    rec.timed_outputs = {"last": {**(old.get("last") or {}), **(outs.get("last") or {})}, "sums": sums}
+
+
 class PerfGate:
     """Judges timing samples (collected by :func:`pytest_kernelopt.gates.trials.collect_candidate`).
 
@@ -142,9 +188,11 @@ class PerfGate:
             return GateResult("performance", "fail", "no timing samples came back", {"measured": False})
         import statistics
 
-        point, lo, hi = bootstrap_speedup(base, cand, s.confidence)
-        numbers = {"speedup": point, "ci_low": lo, "ci_high": hi, "confidence": s.confidence,
-                   "samples": len(base), "baseline_ms": statistics.median(base),
+        conf = look_confidence(s)
+        point, lo, hi = bootstrap_speedup(base, cand, conf)
+        numbers = {"speedup": point, "ci_low": lo, "ci_high": hi, "confidence": conf,
+                   "confidence_overall": s.confidence, "looks_allowed": looks(s),
+                   "rounds": int(timing.get("rounds", 1)), "samples": len(base), "baseline_ms": statistics.median(base),
                    "candidate_ms": statistics.median(cand), "min_speedup": s.min_speedup, "measured": True,
                    "method": "cuda_events_l2_flush_interleaved", "timing_seeds": list(baseline.plan.timing)}
         wrong = self._timed_outputs_wrong(s, baseline, rec, correctness)

@@ -142,14 +142,49 @@ def state_changes(module: Any, before: dict[str, Any]) -> dict[str, Any]:
             if k not in before or v.shape != before[k].shape or not torch.equal(v, before[k])}
 
 
+def digest(obj: Any) -> Any:
+    """What the input-mutation check compares: every tensor of a nested value as a hash of its dtype, shape,
+    strides and bytes (NaN payloads made canonical), moved to the host in chunks.  A multi-GiB input costs a
+    hash, not a second copy, on the host and in the records."""
+    import hashlib
+
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        h = hashlib.blake2b(digest_size=16)
+        h.update(f"{obj.dtype}{tuple(obj.shape)}{obj.stride()}".encode())
+        flat = obj.detach().reshape(-1)
+        step = max(1, DIGEST_CHUNK_BYTES // max(1, flat.element_size()))
+        for i in range(0, flat.numel(), step):
+            part = flat[i:i + step]
+            if part.is_floating_point():
+                part = torch.where(torch.isnan(part), torch.full_like(part, float("nan")), part)
+            part = part.to("cpu")
+            h.update(part.view(torch.uint8).numpy().tobytes() if part.dtype != torch.bool else
+                     part.numpy().tobytes())
+        return f"tensor:{h.hexdigest()}"
+    if isinstance(obj, (tuple, list)):
+        return tuple(digest(o) for o in obj)
+    return obj
+
+
+DIGEST_CHUNK_BYTES = 256 * 2**20
+
+
 @dataclass
 class Run:
-    """One call of the module on one seed's inputs (host copies)."""
+    """One call of the module on one seed's inputs (host copies; the inputs after the call as digests).
+
+    ``noise`` (float64 truths only): per value, in the order the float64 gate reads them, how far rounding
+    alone puts it from the truth (:func:`pytest_kernelopt.gates.fp64_place.noise_floor`; None where not
+    floating): the float64 gate's noise floor.
+    """
 
     outputs: Any
     grads: dict[str, Any]
     inputs_after: tuple
     error: str = ""
+    noise: list[float] | None = None
 
 
 @dataclass
@@ -165,6 +200,8 @@ class BaselineRecord:
     dtype_name: str = "float32"
     io_bytes: int = 0  # bytes of the inputs and outputs of one call: the least any version must move
     peak_bandwidth: float | None = None  # bytes/s of the device, where known
+    module_peak_bytes: int = 0  # device memory of one plain call of the compiled module (GPU only)
+    truth_memory: dict[str, Any] = field(default_factory=dict)  # where the float64 truth ran, and its peak
 
     def view(self, plan: SeedPlan) -> "BaselineRecord":
         """The same record judged over a sub-plan (its first seeds: a quick re-check)."""
@@ -185,6 +222,7 @@ class CandidateRecord:
     state_changed: dict[str, Any] = field(default_factory=dict)
     timing: dict[str, Any] | None = None  # {"base": [ms], "cand": [ms], "launches": n}
     timed_outputs: dict[int, Any] = field(default_factory=dict)
+    device_peak_bytes: int = 0  # the trial's peak device memory (its own baseline runs included; GPU only)
 
 
 # --------------------------------------------------------------------------- collecting
@@ -196,7 +234,46 @@ def _run(session: Any, fn: Any, seed: int, fill: str = "nan") -> Run:
 
     with poisoned_allocations(session.captured.namespaces, fill):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
-    return Run(to_host(r.outputs), to_host(r.grads), to_host(r.inputs_after))
+    return Run(to_host(r.outputs), to_host(r.grads), digest(r.inputs_after))
+
+
+def device_peak() -> int:
+    """Peak device memory allocated since the last reset (0 without a GPU)."""
+    import torch
+
+    return int(torch.cuda.max_memory_allocated()) if torch.cuda.is_available() and torch.cuda.is_initialized() else 0
+
+
+def reset_device_peak() -> None:
+    import torch
+
+    if torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.synchronize()
+        torch.cuda.reset_peak_memory_stats()
+
+
+def _module_peak(session: Any, seed: int) -> int:
+    """Device memory of one plain call of the compiled module, its inputs and parameters resident: the
+    yardstick of the gates' own memory (GPU only, else 0)."""
+    import torch
+
+    if not (torch.cuda.is_available() and torch.cuda.is_initialized()):
+        return 0
+    inputs = session.inputs(seed)
+    torch.cuda.synchronize()
+    torch.cuda.reset_peak_memory_stats()  # the gates' own peak is counted from here on
+    with torch.no_grad():
+        out = session.captured.compiled(*inputs)
+    torch.cuda.synchronize()
+    peak = int(torch.cuda.max_memory_allocated())
+    del out
+    return peak
+
+
+def _out_of_memory(e: BaseException) -> bool:
+    import torch
+
+    return isinstance(e, torch.OutOfMemoryError) or "out of memory" in str(e).lower()
 
 
 def _first_float_dtype(outputs: Any) -> str:
@@ -245,44 +322,83 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
     ``into`` is a record collected earlier for a plan with the same seeds: only what it lacks is run (a quick
     re-check over the first seed of a plan pays for that seed alone).  ``truths=False`` skips the float64 runs
     (an isolated candidate's worker records its own baseline; the truth comes from the clean worker).
+    The baseline running out of memory is an error of the run (:class:`BaselineRunError`), never a verdict on
+    a candidate.
     """
+    from ..errors import BaselineRunError
+
     rec = into if into is not None else BaselineRecord(plan)
     timing = plan.timing if session.backend.measures_time else ()
     needed = [seed for seed in plan.seeds + timing if seed not in rec.runs]
-    if needed:
-        before = state_snapshot(session.module)
-        for seed in needed:
-            rec.runs[seed] = _run(session, session.captured.compiled, seed)
-        rec.state_changed.update(state_changes(session.module, before))
     first = plan.seeds[0]
-    if not rec.io_bytes:  # once per record: determinism of the baseline, dtype, bytes, bandwidth
-        from .compare import same_values
+    try:
+        if not rec.io_bytes:
+            rec.module_peak_bytes = _module_peak(session, first)
+        if needed:
+            before = state_snapshot(session.module)
+            for seed in needed:
+                rec.runs[seed] = _run(session, session.captured.compiled, seed)
+            rec.state_changed.update(state_changes(session.module, before))
+        if not rec.io_bytes:  # once per record: determinism of the baseline, dtype, bytes, bandwidth
+            from .compare import same_values
 
-        with _reversed_programs(session):
-            again = _run(session, session.captured.compiled, first, fill="random")
-        rec.deterministic = same_values(again.outputs, rec.runs[first].outputs) and \
-            same_values(again.grads, rec.runs[first].grads)
-        rec.dtype_name = _first_float_dtype(rec.runs[first].outputs)
-        rec.io_bytes = _io_bytes(session.inputs(first), rec.runs[first].outputs)
-        rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
+            with _reversed_programs(session):
+                again = _run(session, session.captured.compiled, first, fill="random")
+            rec.deterministic = same_values(again.outputs, rec.runs[first].outputs) and \
+                same_values(again.grads, rec.runs[first].grads)
+            rec.dtype_name = _first_float_dtype(rec.runs[first].outputs)
+            rec.io_bytes = _io_bytes(session.inputs(first), rec.runs[first].outputs)
+            rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
+    except Exception as e:
+        if _out_of_memory(e):
+            raise BaselineRunError(f"the unmodified compiled module ran out of memory during the gates' baseline "
+                                   f"runs ({type(e).__name__}: {str(e)[:300]}); this is an error of the run, "
+                                   "not of any candidate: free device memory, or shrink the problem") from None
+        raise
     missing = [seed for seed in plan.seeds if seed not in rec.truths] if truths else []
     if missing:
         got = collect_truths(session, SeedPlan(plan.base, tuple(missing), (), plan.timing, plan.drawn))
         rec.truths.update(got.truths)
         rec.truth_errors.update(got.truth_errors)
+        rec.truth_memory = got.truth_memory
     return rec.view(plan)
 
 
 def collect_truths(session: Any, plan: SeedPlan) -> BaselineRecord:
-    """Only the float64 truth on the plan's seeds (an isolated candidate's worker records the baseline runs)."""
+    """Only the float64 truth on the plan's seeds (an isolated candidate's worker records the baseline runs).
+
+    One seed at a time, each moved to the host as soon as it is computed, with its noise floor (see
+    :class:`Run`).  It runs where it fits (:func:`pytest_kernelopt.gates.fp64_place.place`): on the device,
+    else on the host, else not at all, and then every seed's error says ``float64 check skipped: would need
+    N GiB`` (the float64 gate says so instead of judging against a truth it does not have).
+    """
+    from .fp64_place import place, truth_on
+
     rec = BaselineRecord(plan)
+    where, why = place(session)
+    rec.truth_memory = {"where": where, "reason": why}
+    reset_device_peak()
     for seed in plan.seeds:
+        if where == "skipped":
+            rec.truths[seed] = None
+            rec.truth_errors[seed] = why
+            continue
         try:
-            t = session.truth(seed)
-            rec.truths[seed] = Run(to_host(t.outputs), to_host(t.grads), ())
+            outputs, grads, noise = truth_on(session, seed, where)
+            rec.truths[seed] = Run(outputs, grads, (), noise=noise)
         except Exception as e:  # noqa: BLE001 -- recorded; the float64 gate says it could not run
+            if where != "cpu" and _out_of_memory(e):
+                where = "cpu"  # the device ran out: the host next, for this seed and the rest
+                rec.truth_memory.update(where="cpu", reason=f"the device ran out of memory ({str(e)[:120]})")
+                try:
+                    outputs, grads, noise = truth_on(session, seed, where)
+                    rec.truths[seed] = Run(outputs, grads, (), noise=noise)
+                    continue
+                except Exception as e2:  # noqa: BLE001
+                    e = e2
             rec.truths[seed] = None
             rec.truth_errors[seed] = f"{type(e).__name__}: {str(e)[:300]}"
+    rec.truth_memory["device_peak_bytes"] = device_peak()
     return rec
 
 
@@ -308,6 +424,7 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan) -> CandidateRecor
             break
         rec.launches = swap.launches
     rec.state_changed = state_changes(session.module, before)
+    rec.device_peak_bytes = device_peak()
     return rec
 
 

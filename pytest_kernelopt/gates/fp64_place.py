@@ -1,0 +1,176 @@
+"""Where the float64 truth runs: on the device if it fits, else on the host, else nowhere (and said so).
+
+A float64 copy of a module needs twice its float32 memory: a 6 GiB softmax input is 12 GiB in float64, and
+the eager module's intermediates come on top.  The estimate here is deliberately simple and stated:
+``FP64_WORKSPACE`` x (inputs + parameters and buffers) in float64 -- inputs, outputs and one intermediate of
+the same size, each held once.  Running out of memory on the device anyway moves the rest to the host
+(:func:`pytest_kernelopt.gates.trials.collect_truths`).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+#: float64 bytes of (inputs + parameters) times this is what one float64 call is assumed to need
+FP64_WORKSPACE = 3.0
+#: fraction of the free device / available host memory the float64 truth may plan to use
+FREE_FRACTION = 0.85
+
+
+def _bytes(tensors: Any) -> int:
+    return sum(t.numel() * t.element_size() for t in tensors if hasattr(t, "element_size"))
+
+
+def estimate_bytes(session: Any) -> int:
+    """What one float64 call of the eager module is assumed to need (see the module docstring)."""
+    import torch
+
+    inputs = session.inputs(session.plan.seeds[0])
+    module = session.module
+    state = list(module.parameters()) + list(module.buffers()) if hasattr(module, "parameters") else []
+    f64 = 0
+    for t in list(inputs) + state:
+        if isinstance(t, torch.Tensor):
+            f64 += t.numel() * (8 if t.is_floating_point() else t.element_size())
+    return int(FP64_WORKSPACE * f64)
+
+
+def _host_available() -> int:
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def _gib(n: float) -> str:
+    return f"{n / 2**30:.1f} GiB"
+
+
+def place(session: Any) -> tuple[str, str]:
+    """("cuda" | "cpu" | "skipped", why): where this session's float64 truth runs."""
+    import torch
+
+    need = estimate_bytes(session)
+    cap = getattr(session.settings, "fp64_max_gib", None)
+    if cap is not None and need > cap * 2**30:
+        return "skipped", (f"float64 check skipped: would need about {_gib(need)} (fp64_max_gib is {cap:g}); "
+                           "raise fp64_max_gib to run it")
+    host = _host_available()
+    if session.backend.name == "cuda" and torch.cuda.is_available():
+        free, _total = torch.cuda.mem_get_info()
+        free += torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
+        if need <= FREE_FRACTION * free:
+            return "cuda", f"about {_gib(need)} needed, {_gib(free)} free on the device"
+        if not host or need <= FREE_FRACTION * host:
+            return "cpu", (f"about {_gib(need)} needed, {_gib(free)} free on the device: computed on the host "
+                           f"({_gib(host)} available)")
+        return "skipped", (f"float64 check skipped: would need about {_gib(need)}; {_gib(free)} free on the "
+                           f"device, {_gib(host)} available on the host")
+    if host and need > FREE_FRACTION * host:
+        return "skipped", (f"float64 check skipped: would need about {_gib(need)}; {_gib(host)} available on "
+                           "the host")
+    return "cpu", f"about {_gib(need)} needed"
+
+
+def _to(x: Any, device: str, gen: Any = None, eps_scale: float = 0.0) -> Any:
+    """``x`` in float64 on ``device``; floating tensors optionally perturbed by ``eps_scale`` rounding steps of
+    their own dtype (relative, uniform in [-1, 1])."""
+    import torch
+
+    if isinstance(x, torch.Tensor) and x.is_floating_point():
+        y = x.detach().to(device=device, dtype=torch.float64)
+        if eps_scale:
+            u = torch.rand(y.shape, generator=gen, dtype=torch.float64).to(device) * 2 - 1
+            y = y * (1 + eps_scale * torch.finfo(x.dtype).eps * u)
+        return y.requires_grad_(x.requires_grad)
+    if isinstance(x, torch.Tensor):
+        return x.to(device)
+    if isinstance(x, (list, tuple)):
+        return type(x)(_to(v, device, gen, eps_scale) for v in x)
+    return x
+
+
+def _module(session: Any, device: str) -> Any:
+    cache = session.fp64_modules
+    if device not in cache:
+        m = session.module
+        cache.clear()  # one float64 copy at a time
+        cache[device] = copy.deepcopy(m).to(device).double() if hasattr(m, "double") else m
+    return cache[device]
+
+
+def values(outputs: Any, grads: dict) -> list:
+    from .compare import flatten
+
+    return flatten(outputs) + [grads[k] for k in sorted(grads)]
+
+
+def _distances(got: Any, truth: list) -> list:
+    """L2 distance of each floating value of ``got`` to the truth's (None where not floating)."""
+    import torch
+
+    out: list = []
+    for t, q in zip(truth, got):
+        if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel() and isinstance(q, torch.Tensor):
+            q = q.detach().to("cpu", torch.float64)
+            ok = torch.isfinite(t) & torch.isfinite(q)
+            out.append(float(torch.linalg.vector_norm((q - t)[ok])) if bool(ok.any()) else 0.0)
+        else:
+            out.append(None)
+    return out
+
+
+def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
+    """The eager module in float64 on ``device`` for ``seed``'s inputs: (outputs, grads) on the host, and the
+    noise floor of every value (None where not floating, see :func:`noise_floor`)."""
+    import torch
+
+    from .runner import run_once
+    from .trials import to_host
+
+    mod = _module(session, device)
+    inputs = session.inputs(seed)
+    try:
+        r = run_once(mod, mod, _to(inputs, device), training=session.training, seed=seed)
+        outputs, grads = to_host(r.outputs), to_host(r.grads)
+        del r
+    finally:
+        if device == "cuda":
+            torch.cuda.empty_cache()
+    return outputs, grads, noise_floor(session, seed, values(outputs, grads))
+
+
+def noise_floor(session: Any, seed: int, truth: list) -> list:
+    """How far rounding alone puts each value from the truth: the root mean square of the distances of two
+    runs of the original (uncompiled, native precision) module, one on the seed's inputs and one on the
+    inputs moved by one rounding step of their dtype.  Where exact arithmetic makes an output insensitive to
+    its inputs (the mean of normalised values is 0 whatever the input), rounding of the intermediates still
+    moves it, and only a run that rounds them shows by how much."""
+    import math
+
+    import torch
+
+    from .runner import run_once
+
+    gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
+    inputs = session.inputs(seed)
+    perturbed = []
+    for x in inputs:
+        if isinstance(x, torch.Tensor) and x.is_floating_point():
+            u = torch.rand(x.shape, generator=gen, dtype=torch.float32).to(x.device) * 2 - 1
+            with torch.no_grad():
+                y = (x.detach() * (1 + torch.finfo(x.dtype).eps * u.to(x.dtype))).to(x.dtype)
+            perturbed.append(y.requires_grad_(x.requires_grad))
+        else:
+            perturbed.append(x)
+    dists = []
+    for args in (inputs, tuple(perturbed)):
+        r = run_once(session.module, session.module, args, training=session.training, seed=seed)
+        dists.append(_distances(values(r.outputs, r.grads), truth))
+        del r
+    return [None if a is None or b is None else math.sqrt((a * a + b * b) / 2) for a, b in zip(*dists)]
