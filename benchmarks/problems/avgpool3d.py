@@ -1,4 +1,8 @@
-"""Average pooling 3D, kernel 3, stride 2, padding 1: padding not counted, a pointwise kernel."""
+"""Average pooling 3D, kernel 3, stride 3, padding 1 (padding not counted): a 27-element window reduction.
+
+Stride equals kernel on purpose: Inductor hands an average pool of more than
+25 elements with overlapping windows (kernel 3, stride 2) to ATen, no Triton.
+"""
 
 import torch
 import torch.nn as nn
@@ -22,4 +26,4 @@ def get_inputs():
 
 
 def get_init_inputs():
-    return [3, 2, 1]
+    return [3, 3, 1]

@@ -1,4 +1,4 @@
-"""Max pooling 3D, kernel 3, stride 2, padding 1: overlapping windows, a pointwise kernel."""
+"""Max pooling 3D, kernel 3, stride 2, padding 1: overlapping 27-element windows (over 25: a reduction kernel)."""
 
 import torch
 import torch.nn as nn
