@@ -518,10 +518,17 @@ class KernelCache:
         locks.mkdir(parents=True, exist_ok=True)
         return FileLock(str(locks / f"{digest}.lock"), timeout=self.lock_timeout)
 
-    def _locked(self, digest: str):
-        """The key's lock, with a timeout turned into a :class:`CacheError` that says what to do."""
+    def _locked(self, digest: str, *, reading: bool = False):
+        """The key's lock, with a timeout turned into a :class:`CacheError` that says what to do.
+
+        ``reading``: a reader waiting out a writer.  Writers make ``.locks/`` before they write; where it does
+        not exist no writer has run, so there is nothing to wait for and nothing is created (``list`` and
+        ``verify`` leave a cache they only read as it was).
+        """
         from filelock import Timeout
 
+        if reading and not (self.root / LOCKS_DIR).is_dir():
+            return contextlib.nullcontext()
         lock = self._lock(digest)
         try:
             lock.acquire()
@@ -546,7 +553,7 @@ class KernelCache:
             problem = str(first)
         # A writer may have been swapping this directory while we read it: read again holding its lock.
         try:
-            with self._locked(digest):
+            with self._locked(digest, reading=True):
                 if not path.exists():
                     return None, None
                 return _read_entry(path, digest), None
@@ -564,7 +571,7 @@ class KernelCache:
         if not any(path.parent.glob(f".old-{digest[:16]}-*")):
             return path.is_dir()
         try:
-            with self._locked(digest):
+            with self._locked(digest, reading=True):
                 return path.is_dir()
         except (CacheError, OSError):
             return path.is_dir()

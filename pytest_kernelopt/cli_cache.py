@@ -80,6 +80,13 @@ def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
             parser.print_help(sys.stderr)
         print("kernelopt cache: choose a command: list, show, verify, prune, retire, export", file=sys.stderr)
         return 2
+    if not cache.root.is_dir():
+        # a mistyped --cache-dir must not pass a CI job as "0 entries"
+        what = "is not a directory" if cache.root.exists() else "does not exist"
+        print(f"kernelopt cache {command}: the cache directory {cache.root} {what}; give the right --cache-dir "
+              "(a cache is made by the first run that records a kernel: pytest --kernelopt or kernelopt bench on "
+              "a GPU)", file=sys.stderr)
+        return 2
     if command == "list":
         return _list(cache, args.json)
     if command == "show":

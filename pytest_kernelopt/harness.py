@@ -16,49 +16,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .config import FIELDS, MODES, Settings
+from .config import FIELDS, MODES, Settings, parse_overrides
 
 MARKER = "kernelopt"
-# command-line options besides the mode switches: (option, settings field, type, help)
-CLI_OPTIONS: list[tuple[str, str, Any]] = [
-    ("--kernelopt-backend", "backend", str),
-    ("--kernelopt-cache-dir", "cache_dir", str),
-    ("--kernelopt-seeds", "seeds", int),
-    ("--kernelopt-min-speedup", "min_speedup", float),
-    ("--kernelopt-timeout", "timeout", float),
-    ("--kernelopt-budget", "problem_time_budget", float),
-    ("--kernelopt-proposer", "proposer", str),
-    ("--kernelopt-model", "model", str),
-    ("--kernelopt-report", "report", str),
-    ("--kernelopt-perf-regression", "perf_regression", float),
-    ("--kernelopt-shard", "shard", str),
-]
+MARKER_SOURCE = "@pytest.mark.kernelopt keyword"
+FIXTURE_SOURCE = "kernelopt() keyword"
+# (option, settings field, type) of every setting, from config.FIELDS (plugin.py adds them, booleans also as
+# --kernelopt-no-<name>; --kernelopt is --kernelopt-mode=optimize)
+CLI_OPTIONS: list[tuple[str, str, Any]] = [(f.option, f.name, f.kind) for f in FIELDS.values()]
 
 
 def settings_from_config(config: Any) -> Settings:
-    base = Settings()
+    """Defaults < ini keys < command-line options, every value checked by its FIELDS entry (SettingError)."""
     ini: dict[str, Any] = {}
     for name in FIELDS:
         val = config.getini(f"kernelopt_{name}")
         if val not in (None, "", []):
             ini[name] = val
-    settings = base.with_overrides(ini, source="ini key")
-    cli: dict[str, Any] = {}
-    for opt, name, _ in CLI_OPTIONS:
-        val = config.getoption(opt.lstrip("-").replace("-", "_"))
-        if val is not None:
-            cli[name] = val
-    if config.getoption("kernelopt"):
+    settings = Settings().with_overrides(ini, source="ini key")
+    cli = {name: config.getoption(f"kernelopt_{name}") for name in FIELDS}
+    if config.getoption("kernelopt") and cli["mode"] is None:
         cli["mode"] = "optimize"
-    if config.getoption("kernelopt_mode"):
-        cli["mode"] = config.getoption("kernelopt_mode")
-    if config.getoption("kernelopt_perf"):
-        cli["perf"] = True
-    if config.getoption("kernelopt_strict_cache"):
-        cli["strict_cache"] = True
-    if config.getoption("kernelopt_no_isolate"):
-        cli["isolate"] = False
-    return settings.with_overrides(cli, source="command-line option")
+    settings = settings.with_overrides({k: v for k, v in cli.items() if v is not None}, source="command-line option")
+    return _anchored(settings, config.rootpath)
+
+
+def _anchored(settings: Settings, root: Any) -> Settings:
+    """A relative ``cache_dir`` is taken from pytest's rootdir (as pytest's own cache_dir is), not the cwd."""
+    if Path(settings.cache_dir).is_absolute() or root is None:
+        return settings
+    return dataclasses.replace(settings, cache_dir=str(Path(root) / settings.cache_dir))
 
 
 @dataclass
@@ -138,8 +125,9 @@ class Harness:
         return b
 
     def resolve(self, marker_kwargs: dict[str, Any], call_kwargs: dict[str, Any]) -> Settings:
-        s = self.settings.with_overrides(marker_kwargs, source="marker keyword")
-        return s.with_overrides(call_kwargs, source="fixture option")
+        s = self.settings.with_overrides(marker_kwargs, source=MARKER_SOURCE)
+        s = s.with_overrides(call_kwargs, source=FIXTURE_SOURCE)
+        return _anchored(s, getattr(self.config, "rootpath", None))
 
     def progress(self, nodeid: str) -> Callable[[str], None]:
         import contextlib
@@ -361,18 +349,14 @@ def _record_to_json(r: Any) -> dict[str, Any]:
 
 
 def marker_kwargs(item: Any) -> dict[str, Any]:
-    """Keywords of the closest ``@pytest.mark.kernelopt``; unknown ones are an error."""
+    """Keywords of the closest ``@pytest.mark.kernelopt``, parsed and checked as every other source of settings
+    (:func:`pytest_kernelopt.config.parse_overrides`): an unknown keyword or a bad value is a SettingError."""
     marker = item.get_closest_marker(MARKER)
     if marker is None:
         return {}
     if marker.args:
         raise TypeError(f"@pytest.mark.kernelopt takes keywords only, got positional {marker.args!r}")
-    names = {f.name for f in dataclasses.fields(Settings)}
-    unknown = sorted(set(marker.kwargs) - names)
-    if unknown:
-        raise TypeError(f"unknown @pytest.mark.kernelopt keyword(s) {', '.join(unknown)}; "
-                        f"known: {', '.join(sorted(names))}")
-    return dict(marker.kwargs)
+    return parse_overrides(marker.kwargs, MARKER_SOURCE)
 
 
 def _uncovered_hint(uncovered: int, untunable: int, mode: str) -> list[str]:

@@ -12,11 +12,9 @@ import pytest
 
 from . import gpu_pinning
 from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, is_problem_candidate
-from .config import FIELDS, MODES
-from .harness import CLI_OPTIONS, MARKER, Harness, marker_kwargs
+from .config import FIELDS, SettingError
+from .harness import MARKER, Harness, marker_kwargs
 from .sharding import apply_shard
-
-_CHOICES = {"backend": ("auto", "cuda", "cpu"), "proposer": ("auto", "tuner", "agents", "none")}
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -24,22 +22,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--kernelopt", action="store_true", default=False,
                     help="optimize kernels that have no cache entry and write accepted ones to the cache "
                          "(same as --kernelopt-mode=optimize)")
-    group.addoption("--kernelopt-mode", choices=MODES, default=None,
-                    help="off: inert; verify (default): apply cached kernels and re-check them; "
-                         "optimize: also search for new kernels")
     group.addoption("--kernelopt-problems", action="append", default=[], metavar="PATH",
                     help="collect every Model/get_inputs/get_init_inputs problem file under PATH as a test")
-    group.addoption("--kernelopt-perf", action="store_true", default=False,
-                    help="re-measure each module against its compiled baseline in the same run and fail on a "
-                         "regression beyond kernelopt_perf_regression (needs a GPU)")
-    group.addoption("--kernelopt-strict-cache", action="store_true", default=False,
-                    help=FIELDS["strict_cache"])
-    group.addoption("--kernelopt-no-isolate", action="store_true", default=False,
-                    help="evaluate problem-file candidates in the test process instead of a worker process")
-    for opt, name, typ in CLI_OPTIONS:
-        group.addoption(opt, type=typ, default=None, choices=_CHOICES.get(name), help=FIELDS[name])
-    for name, text in FIELDS.items():
-        parser.addini(f"kernelopt_{name}", help=f"pytest-kernelopt: {text}", default=None)
+    # every setting, from the one table: --kernelopt-<name> VALUE (booleans: --kernelopt-<name> and
+    # --kernelopt-no-<name>) and the ini key kernelopt_<name>; values are parsed and checked in settings_from_config
+    for name, spec in FIELDS.items():
+        dest = f"kernelopt_{name}"
+        names = [spec.option] + [f"--kernelopt-{a}" for a in spec.aliases]
+        if spec.kind is bool:
+            group.addoption(*names, action="store_const", const=True, dest=dest, default=None,
+                            help=spec.help.replace("%", "%%"))
+            group.addoption(f"--kernelopt-no-{name.replace('_', '-')}", action="store_const", const=False,
+                            dest=dest, default=None, help=f"{name} off (see {spec.option})")
+        else:
+            group.addoption(*names, dest=dest, default=None, metavar=name.upper(),
+                            help=f"{spec.help} ({spec.allowed()})".replace("%", "%%"))
+        parser.addini(dest, help=f"pytest-kernelopt: {spec.help} ({spec.allowed()})", default=None)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -107,13 +105,13 @@ def kernelopt(request: pytest.FixtureRequest, record_property):
     harness: Harness = request.config.stash[HARNESS_KEY]
     try:
         marks = marker_kwargs(request.node)
-    except TypeError as e:
+    except (TypeError, SettingError) as e:
         raise pytest.UsageError(str(e)) from None
 
     def run(module, inputs, **options):
         try:
             settings = harness.resolve(marks, options)
-        except TypeError as e:
+        except SettingError as e:
             raise pytest.UsageError(str(e)) from None
         result = harness.run_module(request.node.nodeid, module, inputs, settings, record_property)
         if result.regressions:

@@ -241,3 +241,30 @@ def test_cli_in_a_subprocess(tmp_path):
     assert verified.returncode == 1, verified.stdout + verified.stderr
     assert "CORRUPT" in verified.stdout and bad.digest[:12] in verified.stdout
     assert run("show", "--cache-dir", str(tmp_path)).returncode == 2
+
+
+@pytest.mark.parametrize("command", ["list", "verify"])
+def test_a_missing_cache_dir_is_an_error_not_an_empty_cache(tmp_path, command):
+    """A mistyped --cache-dir in CI must not pass as "0 entries"."""
+    missing = tmp_path / "no_such_cache"
+    proc = subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", "cache", command, "--cache-dir", str(missing)],
+                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert f"the cache directory {missing} does not exist" in proc.stderr
+    assert "0 entries" not in proc.stdout and not missing.exists()
+
+
+def test_read_only_cache_commands_create_no_lock_folder(tmp_path, capsys):
+    import shutil
+
+    cache = KernelCache(tmp_path)
+    a, bad = store(cache, "k_a", env=CPU), store(cache, "k_bad", env=CPU)
+    (bad.path / "entry.json").write_text("{not json")  # a corrupt entry is read twice: the second time locked
+    shutil.rmtree(tmp_path / ".locks")  # as a fresh checkout of a committed cache has it
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    rc, out, _ = cli(capsys, tmp_path, "list")
+    assert rc == 0 and "CORRUPT" in out and a.digest[:12] in out
+    rc, out, _ = cli(capsys, tmp_path, "verify", environment=CPU)
+    assert rc == 1 and "CORRUPT" in out
+    assert not (tmp_path / ".locks").exists()
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
