@@ -26,40 +26,58 @@ def find_problems(paths: list[str]) -> list[Path]:
 
 
 def _settings(args: argparse.Namespace):
-    from .config import Settings
+    """The settings a ``kernelopt`` subcommand was given: its flags are made from config.FIELDS (see
+    :func:`_add_settings`) and every value is checked there (SettingError naming the flag)."""
+    from .config import FIELDS, Settings
 
-    overrides = {k: getattr(args, k) for k in ("backend", "seeds", "min_speedup", "proposer", "model", "timeout",
-                                               "problem_time_budget", "max_candidates", "cache_dir", "training")
-                 if getattr(args, k, None) is not None}
-    if getattr(args, "no_isolate", False):
-        overrides["isolate"] = False
+    overrides = {name: getattr(args, name) for name in FIELDS if getattr(args, name, None) is not None}
     if args.command == "bench":
         overrides["mode"] = "optimize"
-    return Settings().with_overrides(overrides, source="command-line option")
+    return Settings().with_overrides(overrides, source="kernelopt option")
 
 
-def _add_common(p: argparse.ArgumentParser) -> None:
+def _add_settings(p: argparse.ArgumentParser, command: str) -> None:
+    """The flags of every setting this subcommand takes (config.FIELDS ``commands``): --<name> VALUE, booleans
+    --<name> / --no-<name>; values stay strings here and are parsed and checked by :func:`_settings`."""
+    from .config import FIELDS
+
+    for name, spec in FIELDS.items():
+        if command not in spec.commands:
+            continue
+        flag = name.replace("_", "-")
+        names = [f"--{flag}"] + [f"--{a}" for a in spec.aliases]
+        if spec.kind is bool:
+            p.add_argument(*names, action="store_const", const=True, dest=name, default=None,
+                           help=spec.help.replace("%", "%%"))
+            p.add_argument(f"--no-{flag}", action="store_const", const=False, dest=name, default=None,
+                           help=f"{name} off")
+        else:
+            p.add_argument(*names, dest=name, default=None, metavar=name.upper(),
+                           help=f"{spec.help} ({spec.allowed()}; default {spec.default_text or spec.default})"
+                           .replace("%", "%%"))
+
+
+def _add_common(p: argparse.ArgumentParser, command: str) -> None:
     p.add_argument("paths", nargs="+", help="problem files or directories of them")
-    p.add_argument("--backend", choices=["auto", "cuda", "cpu"], default="auto",
-                   help="where kernels run: auto (GPU if present, else the CPU interpreter), cuda or cpu")
-    p.add_argument("--training", action="store_true", default=None, help="also capture the backward graph")
+    _add_settings(p, command)
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
     from .backends import prepare
 
-    prepare(args.backend)
+    settings = _settings(args)
+    prepare(settings.backend)
     from .backends import select_backend
     from .capture import capture
     from .problems import ProblemSpec, build_problem
 
-    backend = select_backend(args.backend)
+    backend = select_backend(settings.backend)
     print(f"backend: {backend.description}")
     status = 0
     for path in find_problems(args.paths):
         try:
             problem = build_problem(ProblemSpec.from_file(path), backend.device)
-            cap = capture(problem.module, problem.example_inputs, training=bool(args.training), backend=backend)
+            cap = capture(problem.module, problem.example_inputs, training=settings.training, backend=backend)
             print(f"\n== {path}\n{cap.summary()}")
             if args.dump:
                 out = Path(args.dump) / path.stem
@@ -77,13 +95,13 @@ def cmd_capture(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from .backends import prepare
 
-    prepare(args.backend)
+    settings = _settings(args)
+    prepare(settings.backend)
     from .backends import select_backend
     from .optimize import choose_proposer
     from .report import render_outcomes, write_json
     from .session import optimize_problem_file
 
-    settings = _settings(args)
     backend = select_backend(settings.backend)
     problems = find_problems(args.paths)
     proposer = choose_proposer(settings)
@@ -157,13 +175,13 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
     from .backends import prepare
 
-    prepare(args.backend)
+    settings = replace(_settings(args), mode="optimize")
+    prepare(settings.backend)
     from .backends import select_backend
     from .problems import ProblemSpec
     from .session import make_evaluator
 
     candidate = _read_candidate(args)
-    settings = replace(_settings(args), mode="optimize")
     backend = select_backend(settings.backend)
     print(f"backend: {backend.description}; isolation {'on' if settings.isolate else 'off'}", file=sys.stderr)
     evaluator = make_evaluator(ProblemSpec.from_file(args.problem), settings, backend)
@@ -188,27 +206,14 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("capture", help="compile problem files and print their Triton kernels and vendor calls")
-    _add_common(p)
+    _add_common(p, "capture")
     p.add_argument("--dump", default=None, metavar="DIR",
                    help="also write each Triton kernel's source to DIR/<problem>/<kernel>.py")
     p.set_defaults(func=cmd_capture)
 
     p = sub.add_parser("bench", help="optimize problem files and print the per-kernel decisions")
-    _add_common(p)
-    p.add_argument("--proposer", choices=["auto", "tuner", "agents", "none"], default=None,
-                   help="auto: LLM agents if OPENAI_BASE_URL/OPENAI_API_KEY and a model are set, else the tuner")
-    p.add_argument("--model", default=None, help="LLM model name (also KERNELOPT_MODEL / OPENAI_MODEL)")
-    p.add_argument("--seeds", type=int, default=None, help="seeds for the correctness gate (default 5)")
-    p.add_argument("--min-speedup", type=float, default=None, dest="min_speedup",
-                   help="lower confidence bound the speedup must reach (default 1.02)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds per candidate evaluation (default 300)")
-    p.add_argument("--budget", type=float, default=None, dest="problem_time_budget",
-                   help="seconds of search per problem (default 180)")
-    p.add_argument("--max-candidates", type=int, default=None, dest="max_candidates",
-                   help="candidates gated per kernel (default 8)")
-    p.add_argument("--cache-dir", default=None, dest="cache_dir", help="kernel cache directory (default kernels_cache)")
+    _add_common(p, "bench")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the kernel cache")
-    p.add_argument("--no-isolate", action="store_true", help="evaluate candidates in this process (faster, unsafe)")
     p.add_argument("--report", default=None, help="write a JSON report to this path")
     p.set_defaults(func=cmd_bench)
 
@@ -222,13 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--configs", default=None, help="launch configurations as JSON, e.g. '[{\"XBLOCK\": 64, "
                                                    "\"num_warps\": 4}]'")
     p.add_argument("--launch", default=None, help="a LaunchSpec as JSON (kernel, args, grid, num_warps, ...)")
-    p.add_argument("--backend", choices=["auto", "cuda", "cpu"], default="auto",
-                   help="where kernels run: auto (GPU if present, else the CPU interpreter), cuda or cpu")
-    p.add_argument("--seeds", type=int, default=None, help="seeds for the correctness gate (default 5)")
-    p.add_argument("--min-speedup", type=float, default=None, dest="min_speedup",
-                   help="lower confidence bound the speedup must reach (default 1.02)")
-    p.add_argument("--timeout", type=float, default=None, help="seconds the evaluation may take (default 300)")
-    p.add_argument("--training", action="store_true", default=None, help="also check the backward graph")
+    _add_settings(p, "judge")
     p.add_argument("--json", action="store_true", help="print the whole result (every gate's numbers) as JSON")
     p.set_defaults(func=cmd_judge)
 
@@ -241,6 +240,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command in ("capture", "bench", "judge"):
+        from .config import SettingError
+
+        try:
+            _settings(args)  # every value checked before anything runs: a usage error, exit 2
+        except SettingError as e:
+            parser.error(str(e))
     if args.command == "cache":
         from .cli_cache import run_cache
         from .session import rejudge_entry, reverify_entry

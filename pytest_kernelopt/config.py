@@ -1,7 +1,8 @@
 """One frozen settings object, built from defaults < ini < command line < marker < fixture call.
 
 Every field has a documented default; :data:`FIELDS` is the single table the
-plugin's ``--help``, ini keys, marker keywords and the README are made from.
+plugin's options, ini keys, marker and fixture keywords, the ``kernelopt``
+command's flags and the README's table are made from, and that checks every value.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 MODES = ("off", "verify", "optimize")
 
@@ -38,9 +39,11 @@ class Settings:
     tiny_rel_tol: float = 1e-3
     # gate 3: float64 fallback
     fp64_factor: float = 1.0  # candidate error vs float64 truth must be <= factor * baseline error
+    fp64_max_gib: float | None = None  # None: the float64 truth runs wherever it fits (device, else host)
     # gate 4: performance
     min_speedup: float = 1.02  # lower bound of the speedup's confidence interval must reach this
     perf_samples: int = 30
+    perf_max_samples: int = 120  # the sequential gate samples in rounds of perf_samples up to this while undecided
     perf_warmup: int = 5
     confidence: float = 0.95
     perf_regression: float = 0.05  # --kernelopt-perf fails when slower than baseline by more than this
@@ -56,6 +59,7 @@ class Settings:
     # proposer
     proposer: str = "auto"  # auto | agents | tuner | none
     model: str | None = None
+    llm_error: str = "fail"  # fail | warn: when the chosen proposer (the LLM agents) could not run
     training: bool = False
     ncu: bool = True  # Nsight Compute metrics in the profile when ncu is installed (GPU only)
     report: str | None = None
@@ -63,36 +67,18 @@ class Settings:
     shard: str | None = None  # "K/N": run only shard K of N (sharding.py); None: every test
 
     def with_overrides(self, overrides: Mapping[str, Any] | None, source: str = "option") -> "Settings":
-        if not overrides:
-            return self
-        names = {f.name for f in dataclasses.fields(self)}
-        unknown = sorted(set(overrides) - names)
-        if unknown:
-            raise TypeError(f"unknown kernelopt {source}(s): {', '.join(unknown)}; known: {', '.join(sorted(names))}")
-        clean = {}
-        for k, v in overrides.items():
-            if v is None and k not in ("rtol", "atol", "model", "report", "base_seed"):
-                continue
-            clean[k] = _coerce(k, v)
-        new = dataclasses.replace(self, **clean)
-        new.validate()
-        return new
+        """These settings with ``overrides`` applied, each value parsed and checked by its :data:`FIELDS` entry.
+
+        ``None`` means "not given" (kept as is), except for the fields whose value may be None.  ``source``
+        says where the values came from (see :func:`label`); a bad name or value raises :class:`SettingError`.
+        """
+        clean = parse_overrides(overrides, source)
+        return dataclasses.replace(self, **clean) if clean else self
 
     def validate(self) -> None:
-        if self.mode not in MODES:
-            raise ValueError(f"kernelopt mode must be one of {MODES}, got {self.mode!r}")
-        if self.seeds < 1:
-            raise ValueError("kernelopt seeds must be at least 1")
-        if self.perf_samples < 5:
-            raise ValueError("kernelopt perf_samples must be at least 5 for a confidence interval")
-        if not 0.5 <= self.confidence < 1:
-            raise ValueError("kernelopt confidence must be in [0.5, 1)")
-        if self.fp64_factor < 1.0:
-            raise ValueError("kernelopt fp64_factor must be >= 1.0")
-        if self.shard is not None:
-            from .sharding import parse_shard
-
-            parse_shard(self.shard)
+        """Every field's value in its range (for settings built directly rather than through :meth:`with_overrides`)."""
+        for name, spec in FIELDS.items():
+            spec.parse(getattr(self, name), name)
 
     def tolerance(self, dtype_name: str) -> tuple[float, float]:
         rtol, atol = DEFAULT_TOLERANCES.get(dtype_name, DEFAULT_TOLERANCES["float32"])
@@ -102,55 +88,252 @@ class Settings:
         return bool(os.environ.get("OPENAI_API_KEY") or os.environ.get("OPENAI_BASE_URL"))
 
 
-def _coerce(name: str, value: Any) -> Any:
-    f = {f.name: f for f in dataclasses.fields(Settings)}[name]
-    t = str(f.type)
-    if isinstance(value, str):
-        if "None" in t and value.strip().lower() in ("", "none", "os"):
-            return None
-        if t.startswith("bool"):
-            return value.strip().lower() in ("1", "true", "yes", "on")
-        if t.startswith("int"):
-            return int(value)
-        if t.startswith("float"):
-            return float(value)
-    return value
+class SettingError(ValueError):
+    """An unknown setting, or a value of the wrong type or out of range; the message names where it came from."""
 
 
-# name, help text (the --help group and the README table are generated from this)
-FIELDS: dict[str, str] = {
-    "mode": "off: inert; verify: apply cached kernels and re-check them; optimize: also search for new kernels",
-    "backend": "auto (GPU if present, else CPU interpreter), cuda, or cpu",
-    "cache_dir": "directory of the versioned kernel cache",
-    "strict_cache": "a corrupt or mismatched cache entry is an error instead of a warning and a miss",
-    "seeds": "number of seeds (fresh inputs each) for the correctness gate",
-    "verify_seeds": "seeds used to re-check a cached kernel recorded on this environment (stale ones get seeds)",
-    "base_seed": "pin the gates' seeds to replay a run (default: drawn from the OS every run and recorded in the "
-                 "report as base_seed)",
-    "rtol": "relative tolerance (default: per dtype, fp32 1e-4, fp16 1e-2, bf16 2e-2)",
-    "atol": "absolute tolerance (default: per dtype, as rtol)",
-    "tiny_output_factor": "outputs whose largest magnitude is below factor*atol are checked relatively",
-    "tiny_rel_tol": "relative tolerance for such tiny outputs",
-    "fp64_factor": "candidate's error vs the float64 truth may be at most factor * the baseline's",
-    "min_speedup": "the lower confidence bound of the speedup must reach this",
-    "perf_samples": "timed samples per variant for the performance gate",
-    "perf_warmup": "untimed warm-up calls per variant",
-    "confidence": "confidence level of the speedup interval",
-    "perf_regression": "--kernelopt-perf fails when slower than the baseline by more than this fraction",
-    "isolate": "judge candidates in worker processes, one per candidate (a crash or hang rejects the candidate "
-               "only); verify mode judges an unknown cache entry so before applying it",
-    "timeout": "seconds a candidate evaluation may take in the subprocess",
-    "max_candidates": "candidates tried per kernel",
-    "max_turns": "LLM turns per kernel",
-    "kernel_time_budget": "seconds of search per kernel",
-    "problem_time_budget": "seconds of search per module or problem",
-    "run_time_budget": "seconds of search per run",
-    "max_tokens": "LLM tokens per run",
-    "proposer": "auto (agents if an LLM is configured, else the offline tuner), agents, tuner, or none",
-    "model": "LLM model name for the agents (also OPENAI_MODEL / KERNELOPT_MODEL)",
-    "training": "also capture and check the backward graph",
-    "ncu": "add Nsight Compute metrics to the profile when ncu is installed (GPU, optimize mode; one extra process)",
-    "report": "write a JSON report to this path",
-    "perf": "re-measure each module against its compiled baseline and fail on regression",
-    "shard": "K/N: run only shard K of N (tests split by a hash of their node id, for N CI hosts)",
-}
+BACKENDS = ("auto", "cuda", "cpu")
+PROPOSERS = ("auto", "agents", "tuner", "none")
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+_NONE = ("", "none")
+
+# the `kernelopt` subcommands a setting is a flag of (pytest takes every setting)
+_CAPTURE = ("capture", "bench", "judge")
+_GATES = ("bench", "judge")
+_BENCH = ("bench",)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One setting: its help text, type and allowed values, and the flags it is given by.
+
+    ``kind`` and whether None is allowed come from :class:`Settings`' annotation; the default from its default.
+    """
+
+    name: str
+    help: str
+    kind: type = str
+    optional: bool = False  # None allowed ("none" or empty from the command line or an ini file)
+    choices: tuple[str, ...] = ()
+    low: float | None = None  # smallest value allowed (excluded when low_open)
+    low_open: bool = False
+    high: float | None = None  # largest value allowed (excluded when high_open)
+    high_open: bool = False
+    aliases: tuple[str, ...] = ()  # other flag names: "budget" is --kernelopt-budget and `kernelopt bench --budget`
+    commands: tuple[str, ...] = ()  # the `kernelopt` subcommands that take it as --<name>
+    default_text: str | None = None  # README's default column where the default value alone would mislead
+    check: Callable[[Any], Any] | None = None  # a further check of a parsed value; raises ValueError
+    form: str = ""  # the allowed values in words, where check decides them
+
+    @property
+    def option(self) -> str:
+        """The pytest command-line option."""
+        return "--kernelopt-" + self.name.replace("_", "-")
+
+    @property
+    def default(self) -> Any:
+        return _DEFAULTS[self.name]
+
+    def allowed(self) -> str:
+        """The allowed values, in words (for error messages, --help and the README)."""
+        if self.form:
+            return self.form + (", or none" if self.optional else "")
+        if self.kind is bool:
+            return "true or false"
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        kind = {int: "an integer", float: "a number", str: "a non-empty string"}[self.kind]
+        lo = hi = ""
+        if self.low is not None:
+            lo = f"{'>' if self.low_open else '>='} {self.low:g}"
+        if self.high is not None:
+            hi = f"{'<' if self.high_open else '<='} {self.high:g}"
+        bounds = " and ".join(b for b in (lo, hi) if b)
+        return kind + (f" {bounds}" if bounds else "") + (", or none" if self.optional else "")
+
+    def parse(self, value: Any, where: str) -> Any:
+        """``value`` (a string from an ini file or the command line, or a Python value) as this field's type,
+        checked against its range; :class:`SettingError` naming ``where`` and the allowed values otherwise."""
+
+        def bad() -> SettingError:
+            return SettingError(f"{where}: {value!r} is not allowed; expected {self.allowed()}")
+
+        v = value.strip() if isinstance(value, str) else value
+        if v is None or (self.optional and isinstance(v, str) and v.lower() in _NONE):
+            if self.optional:
+                return None
+            raise bad()
+        if self.kind is bool:
+            if isinstance(v, bool):
+                return v
+            if isinstance(v, int) and v in (0, 1):
+                return bool(v)
+            if isinstance(v, str) and v.lower() in _TRUE + _FALSE:
+                return v.lower() in _TRUE
+            raise bad()
+        if self.kind is str:
+            if not isinstance(v, str) or not v:
+                raise bad()
+            if self.choices and v not in self.choices:
+                raise bad()
+            if self.check is not None:
+                try:
+                    self.check(v)
+                except ValueError:
+                    raise bad() from None
+            return v
+        if isinstance(v, bool):
+            raise bad()
+        try:
+            if self.kind is int:
+                if isinstance(v, float):
+                    raise ValueError
+                v = int(v)
+            else:
+                v = float(v)
+        except (TypeError, ValueError):
+            raise bad() from None
+        if v != v:  # NaN
+            raise bad()
+        if self.low is not None and (v <= self.low if self.low_open else v < self.low):
+            raise bad()
+        if self.high is not None and (v >= self.high if self.high_open else v > self.high):
+            raise bad()
+        return v
+
+
+def _spec(name: str, help: str, **kw: Any) -> Field:
+    t = _ANNOTATIONS[name].replace(" ", "")
+    kind = {"bool": bool, "int": int, "float": float, "str": str}[t.split("|")[0]]
+    return Field(name, help, kind=kind, optional="None" in t.split("|"), **kw)
+
+
+_ANNOTATIONS = {f.name: str(f.type) for f in dataclasses.fields(Settings)}
+_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Settings)}
+
+#: The one option table: pytest's command-line options (``--kernelopt-<name>``, booleans also
+#: ``--kernelopt-no-<name>``) and ini keys (``kernelopt_<name>``), the marker's and the fixture's keywords, the
+#: ``kernelopt`` command's flags and the README's table are all made from it, and every value is checked by it.
+FIELDS: dict[str, Field] = {f.name: f for f in (
+    _spec("mode", "off: inert; verify: apply cached kernels and re-check them; optimize: also search for new kernels "
+                  "(--kernelopt is --kernelopt-mode=optimize)", choices=MODES),
+    _spec("backend", "auto (GPU if present, else the CPU interpreter), cuda, or cpu", choices=BACKENDS,
+          commands=_CAPTURE),
+    _spec("cache_dir", "directory of the versioned kernel cache (a relative path is taken from pytest's rootdir)",
+          commands=_BENCH),
+    _spec("strict_cache", "a corrupt or mismatched cache entry is an error instead of a warning and a miss",
+          commands=_BENCH),
+    _spec("seeds", "number of seeds (fresh inputs each) for the correctness gate", low=1, commands=_GATES),
+    _spec("verify_seeds", "seeds used to re-check a cached kernel recorded on this environment (a stale entry gets "
+                          "the full cascade)", low=1, commands=_BENCH),
+    _spec("base_seed", "pin the gates' seeds to replay a run (default: drawn from the OS every run and recorded in "
+                       "the report as base_seed)", low=0, commands=_GATES, default_text="(from the OS)"),
+    _spec("rtol", "relative tolerance (default: per dtype, fp32 1e-4, fp16 1e-2, bf16 2e-2, fp64 1e-7)", low=0,
+          commands=_GATES, default_text="per dtype"),
+    _spec("atol", "absolute tolerance (default: per dtype, as rtol)", low=0, commands=_GATES,
+          default_text="per dtype"),
+    _spec("tiny_output_factor", "outputs whose largest magnitude is below factor x atol are checked relatively",
+          low=0, commands=_GATES),
+    _spec("tiny_rel_tol", "relative (L2) tolerance for such tiny outputs", low=0, low_open=True, commands=_GATES),
+    _spec("fp64_factor", "a candidate's error vs the float64 truth may be at most factor x the baseline's", low=1,
+          commands=_GATES),
+    _spec("fp64_max_gib", "GiB the float64 truth may take; above it the float64 check is skipped and says so "
+                          "(default: it runs wherever it fits, the device, else the host)", low=0, low_open=True,
+          commands=_GATES, default_text="(no cap)"),
+    _spec("min_speedup", "the lower confidence bound of the speedup must reach this", low=0, low_open=True,
+          commands=_GATES),
+    _spec("perf_samples", "timed samples per variant for the performance gate", low=5, commands=_GATES),
+    _spec("perf_max_samples", "the sequential performance gate samples in rounds of perf_samples up to this many "
+                              "while undecided", low=5, commands=_GATES),
+    _spec("perf_warmup", "untimed warm-up calls per variant", low=0, commands=_GATES),
+    _spec("confidence", "confidence level of the speedup interval", low=0.5, high=1, high_open=True,
+          commands=_GATES),
+    _spec("perf_regression", "--kernelopt-perf fails when slower than the baseline by more than this fraction",
+          low=0, high=1, high_open=True),
+    _spec("isolate", "judge candidates in worker processes, one per candidate (a crash or hang rejects the "
+                     "candidate only); verify mode judges a cache entry so the first time this machine sees it. "
+                     "false judges in the test process: only for your own trusted kernels", commands=_GATES),
+    _spec("timeout", "seconds a candidate evaluation may take in the worker", low=0, low_open=True, commands=_GATES),
+    _spec("max_candidates", "candidates gated per kernel", low=0, commands=_BENCH),
+    _spec("max_turns", "LLM turns per kernel", low=0, commands=_BENCH),
+    _spec("kernel_time_budget", "seconds of search per kernel", low=0, commands=_BENCH),
+    _spec("problem_time_budget", "seconds of search per module or problem (the tuner's bar: 3 minutes a problem)",
+          low=0, aliases=("budget",), commands=_BENCH),
+    _spec("run_time_budget", "seconds of search per run", low=0, commands=_BENCH),
+    _spec("max_tokens", "LLM tokens per run", low=0, commands=_BENCH),
+    _spec("proposer", "auto (agents if an LLM is configured and openai installed, else the offline tuner), "
+                      "agents, tuner, or none", choices=PROPOSERS, commands=_BENCH),
+    _spec("model", "LLM model name for the agents (also KERNELOPT_MODEL / OPENAI_MODEL)", commands=_BENCH),
+    _spec("llm_error", "when the chosen proposer could not run (the LLM endpoint unreachable or refusing): fail "
+                       "fails the test (kernelopt bench: the problem, exit 1); warn only warns, and the test "
+                       "passes with the compiled baseline", choices=("fail", "warn"), commands=_BENCH),
+    _spec("training", "also capture and check the backward graph (forward + backward)", commands=_CAPTURE),
+    _spec("ncu", "on a GPU, add Nsight Compute metrics to the profile the proposers see when ncu is installed "
+                 "(on PATH, $KERNELOPT_NCU, or /usr/local/cuda/bin); one extra process per module",
+          commands=_BENCH),
+    _spec("report", "write a JSON report to this path"),
+    _spec("perf", "re-measure each module against its compiled baseline in the same run and fail on a regression "
+                  "beyond perf_regression (needs a GPU)"),
+    _spec("shard", "K/N: run only shard K of N (tests split by a hash of their node id, for N CI hosts)",
+          check=lambda v: __import__("pytest_kernelopt.sharding", fromlist=["parse_shard"]).parse_shard(v),
+          form="K/N with 1 <= K <= N"),
+)}
+assert list(FIELDS) == list(_DEFAULTS), "every Settings field has exactly one FIELDS entry, in the same order"
+
+
+def label(source: str, name: str) -> str:
+    """How an error names setting ``name`` given through ``source``."""
+    if source == "ini key":
+        return f"ini key kernelopt_{name}"
+    if source == "command-line option":
+        return FIELDS[name].option if name in FIELDS else f"--kernelopt-{name.replace('_', '-')}"
+    if source == "kernelopt option":  # the `kernelopt` command's flags
+        return f"--{name.replace('_', '-')}"
+    return f"{source} {name}"
+
+
+def parse_overrides(overrides: Mapping[str, Any] | None, source: str = "option") -> dict[str, Any]:
+    """``overrides`` parsed and checked, field by field: the one validation of every setting, whatever its source.
+
+    ``None`` values are dropped (not given), except for fields that may be None.  An unknown name or a bad
+    value raises :class:`SettingError` naming it (``source``: "ini key", "command-line option",
+    "@pytest.mark.kernelopt keyword", "kernelopt() keyword", ...).
+    """
+    if not overrides:
+        return {}
+    unknown = sorted(set(overrides) - set(FIELDS))
+    if unknown:
+        raise SettingError(f"unknown {source}(s) {', '.join(unknown)}; known: {', '.join(sorted(FIELDS))}")
+    clean = {}
+    for name, value in overrides.items():
+        spec = FIELDS[name]
+        if value is None and not spec.optional:
+            continue
+        clean[name] = spec.parse(value, label(source, name))
+    return clean
+
+
+def options_table() -> str:
+    """The README's table of settings (tests/test_settings.py checks that README.md holds it as generated)."""
+
+    def default(f: Field) -> str:
+        if f.default_text is not None:
+            return f.default_text
+        if f.default is None:
+            return ""
+        if isinstance(f.default, bool):
+            return str(f.default).lower()
+        return f"{f.default:g}" if isinstance(f.default, float) else str(f.default)
+
+    def flags(f: Field) -> str:
+        names = [f.option] + [f"--kernelopt-{a}" for a in f.aliases]
+        if f.kind is bool:
+            names.append(f"--kernelopt-no-{f.name.replace('_', '-')}")
+        if f.name == "mode":
+            names.insert(0, "--kernelopt")
+        return ", ".join(f"`{n}`" for n in names)
+
+    rows = ["| name | pytest option | default | allowed | meaning |", "|---|---|---|---|---|"]
+    rows += [f"| {f.name} | {flags(f)} | {default(f)} | {f.allowed()} | {f.help} |" for f in FIELDS.values()]
+    return "\n".join(rows) + "\n"
