@@ -14,7 +14,6 @@ the timing), not a model's skill: the kernel was written by hand.
 
 import json
 import os
-import random
 import sys
 import tempfile
 import time
@@ -55,7 +54,7 @@ for rblock in rblocks:
     with ScriptedLLMServer(script) as server, tempfile.TemporaryDirectory() as tdir:
         os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"] = server.base_url, "scripted"
         os.environ["NO_PROXY"] = os.environ["no_proxy"] = "127.0.0.1,localhost"
-        model = OpenAIChatModel("scripted-model", sleep=lambda s: None, rng=random.Random(0))
+        model = OpenAIChatModel("scripted-model")
         t0 = time.perf_counter()
         out = AgentOptimizer(model, lambda c: session.evaluate(c), session.settings, tdir).optimize_fusion(
             graph, run, {}, {})

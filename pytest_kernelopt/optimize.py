@@ -111,10 +111,15 @@ class ProblemOutcome:
 
 
 def choose_proposer(settings: Settings) -> str:
-    """``auto`` means the agents when an LLM endpoint and a model are configured, else the offline tuner."""
+    """``auto`` means the agents when an LLM endpoint and a model are configured (and openai is installed), else
+    the offline tuner; ``agents`` without openai is a MissingExtraError naming the extra ``[llm]``."""
+    from .extras import available, check
+
+    if settings.proposer == "agents":
+        check("openai", "proposer=agents (the LLM agents)")
     if settings.proposer in ("tuner", "agents", "none"):
         return settings.proposer
-    if not settings.llm_configured():
+    if not settings.llm_configured() or not available("openai"):
         return "tuner"
     from .agents import LLMConfigError, resolve_model
 

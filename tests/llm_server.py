@@ -221,3 +221,12 @@ def llm_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[ScriptedLLMServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def backoff(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The openai SDK's retry waits, recorded instead of slept (the SDK waits with ``time.sleep``; this
+    server never calls it, its delays wait on an event), so retry tests take no wall time."""
+    waits: list[float] = []
+    monkeypatch.setattr(time, "sleep", waits.append)
+    return waits

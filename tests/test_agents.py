@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import random
 
 import pytest
-from llm_server import (delayed, llm_server, malformed_tool_call, reply, status, tool_call,  # noqa: F401
-                        truncated)
+from llm_server import (backoff, delayed, llm_server, malformed_tool_call, reply, status,  # noqa: F401
+                        tool_call, truncated)
 
-from pytest_kernelopt.agents import (ROLES, AgentOptimizer, ChatReply, OpenAIChatModel, RetryPolicy,
+from pytest_kernelopt.agents import (ROLES, AgentOptimizer, ChatReply, OpenAIChatModel,
                                      ScriptedChatModel, ToolCall, parse_reply, render)
 from pytest_kernelopt.agents.roles import contract, fusion_context, kernel_context
 from pytest_kernelopt.candidate import Candidate, LaunchSpec
@@ -121,7 +120,7 @@ def submit(source: str, **extra) -> object:
 
 
 def model(**kw) -> OpenAIChatModel:
-    return OpenAIChatModel("test-model", sleep=lambda s: None, rng=random.Random(0), **kw)
+    return OpenAIChatModel("test-model", **kw)
 
 
 def events(path) -> list[dict]:
@@ -356,10 +355,10 @@ def test_time_budget_with_a_fake_clock(graph, tmp_path):
     assert len(scripted.requests) == 3 and out.seconds == 500.0
 
 
-def test_retries_exhausted_are_recorded_and_the_session_goes_on(graph, llm_server, tmp_path):
+def test_retries_exhausted_are_recorded_and_the_session_goes_on(graph, llm_server, backoff, tmp_path):
     llm_server.push(status(500, "upstream overloaded"), status(503, "still overloaded"),
                     reply("analysis"), reply("plan"), submit(add_kernel()))
-    opt = AgentOptimizer(model(retry=RetryPolicy(max_retries=1)), FakeGates(), Settings(), tmp_path)
+    opt = AgentOptimizer(model(max_retries=1), FakeGates(), Settings(), tmp_path)
     failed = opt.optimize_kernel(graph, SCALE)
     assert failed.baseline_kept and failed.attempts == []
     assert "model error" in failed.stop_reason and "HTTP 503" in failed.stop_reason
@@ -369,7 +368,7 @@ def test_retries_exhausted_are_recorded_and_the_session_goes_on(graph, llm_serve
     assert ok.decision == "accepted" and ok.transcript != failed.transcript
 
 
-def test_timeouts_and_rate_limits_inside_the_loop(graph, llm_server, tmp_path):
+def test_timeouts_and_rate_limits_inside_the_loop(graph, llm_server, backoff, tmp_path):
     llm_server.push(status(429, retry_after=0), delayed(3.0, reply("too late")), reply("analysis"),
                     reply("plan"), submit(add_kernel()))
     out = AgentOptimizer(model(timeout=0.3), FakeGates(), Settings(), tmp_path).optimize_kernel(graph, ADD)

@@ -8,7 +8,6 @@ and failed gates are fed back to the repairer.  On CPU the best possible verdict
 
 from __future__ import annotations
 
-import random
 
 import pytest
 
@@ -57,7 +56,7 @@ def _equivalent(src: str) -> str:
 
 
 def _model() -> OpenAIChatModel:
-    return OpenAIChatModel("test-model", sleep=lambda s: None, rng=random.Random(0))
+    return OpenAIChatModel("test-model")
 
 
 def submit(source: str, **extra):

@@ -1,31 +1,38 @@
-"""The OpenAI client wrapper against a real local HTTP server speaking the chat-completions protocol."""
+"""The OpenAI client wrapper against a real local HTTP server speaking the chat-completions protocol.
+
+Retries are the openai SDK's own; these tests hold what a user relies on: what is retried and what is not,
+the server's retry-after honoured, bounded exponential backoff, and a clear error when retries run out.  The
+``backoff`` fixture records the SDK's waits instead of sleeping them.
+"""
 
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
-from llm_server import ScriptedLLMServer, delayed, llm_server, reply, status, tool_call  # noqa: F401 (fixture)
+from llm_server import (ScriptedLLMServer, backoff, delayed, llm_server, reply, status,  # noqa: F401 (fixtures)
+                        tool_call)
 
-from pytest_kernelopt.agents import (ChatModel, LLMConfigError, LLMRequestError, OpenAIChatModel, RetryPolicy,
-                                     ScriptedChatModel, SUBMIT_TOOL, resolve_model)
+from pytest_kernelopt.agents import (ChatModel, LLMConfigError, LLMRequestError, OpenAIChatModel, ScriptedChatModel,
+                                     SUBMIT_TOOL, resolve_model)
 from pytest_kernelopt.config import Settings
 from pytest_kernelopt.agents.client import model_from_settings
 
 MESSAGES = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hello"}]
-POLICY = RetryPolicy(max_retries=3, base_delay=0.5, max_delay=4.0, jitter=0.25, max_retry_after=10.0)
 
 
-def make_model(**kw):
-    """A model on the fixture's server whose backoff is recorded instead of slept."""
-    slept: list[float] = []
-    kw.setdefault("retry", POLICY)
-    model = OpenAIChatModel("test-model", sleep=slept.append, rng=random.Random(0), **kw)
-    return model, slept
+@pytest.fixture
+def make_model(backoff):
+    """A model on the fixture's server (3 retries), and the SDK's waits (recorded, not slept)."""
+
+    def make(**kw):
+        kw.setdefault("max_retries", 3)
+        return OpenAIChatModel("test-model", **kw), backoff
+
+    return make
 
 
-def test_plain_answer_round_trip_records_usage_and_request(llm_server):
+def test_plain_answer_round_trip_records_usage_and_request(llm_server, make_model):
     llm_server.push(reply("the bottleneck is memory", usage=(120, 30)))
     model, slept = make_model()
     out = model.complete(MESSAGES)
@@ -41,7 +48,7 @@ def test_plain_answer_round_trip_records_usage_and_request(llm_server):
     assert slept == []
 
 
-def test_tool_call_is_returned_with_raw_arguments(llm_server):
+def test_tool_call_is_returned_with_raw_arguments(llm_server, make_model):
     llm_server.push(tool_call("submit_kernel", {"source": "x = 1", "description": "d"}))
     model, _ = make_model()
     out = model.complete(MESSAGES, tools=[SUBMIT_TOOL])
@@ -54,33 +61,36 @@ def test_tool_call_is_returned_with_raw_arguments(llm_server):
     assert body["tool_choice"] == "auto"
 
 
-def test_429_is_retried_after_the_servers_retry_after(llm_server):
+def test_429_is_retried_after_the_servers_retry_after(llm_server, make_model):
     llm_server.push(status(429, "slow down", retry_after=7), reply("ok"))
     model, slept = make_model()
     out = model.complete(MESSAGES)
     assert out.content == "ok"
-    assert slept == [7.0]  # longer than our own first backoff, below max_retry_after
+    assert slept == [7.0]  # the server's wait, not the SDK's own first backoff
     assert out.usage.requests == 2 and len(llm_server.requests) == 2
 
 
-def test_retry_after_is_capped(llm_server):
-    llm_server.push(status(429, retry_after=3600), reply("ok"))
+def test_an_excessive_retry_after_fails_at_once_instead_of_waiting(llm_server, make_model):
+    llm_server.push(status(429, retry_after=3600), reply("never served"))
     model, slept = make_model()
-    assert model.complete(MESSAGES).content == "ok"
-    assert slept == [POLICY.max_retry_after]
+    with pytest.raises(LLMRequestError, match="HTTP 429") as info:
+        model.complete(MESSAGES)
+    assert slept == [] and len(llm_server.requests) == 1  # an hour is not waited for (the SDK's cap)
+    assert info.value.attempts == 1 and info.value.retryable
 
 
-def test_5xx_is_retried_with_exponential_backoff_and_jitter(llm_server):
-    llm_server.push(status(500, "boom"), status(503, "busy"), reply("ok"))
-    model, slept = make_model()
-    assert model.complete(MESSAGES).content == "ok"
-    assert len(slept) == 2
-    assert 0.5 <= slept[0] <= 0.5 * 1.25
-    assert 1.0 <= slept[1] <= 1.0 * 1.25
-    assert model.delays == slept
+def test_5xx_is_retried_with_bounded_exponential_backoff_and_jitter(llm_server, make_model):
+    llm_server.push(*[status(503, "busy")] * 6, reply("ok"))
+    model, slept = make_model(max_retries=6)
+    out = model.complete(MESSAGES)
+    assert out.content == "ok" and out.usage.requests == 7
+    assert len(slept) == 6
+    for n, wait in enumerate(slept):  # 0.5 s doubling, at most 8 s, less up to 25% jitter
+        ceiling = min(0.5 * 2 ** n, 8.0)
+        assert 0.75 * ceiling <= wait <= ceiling, (n, wait)
 
 
-def test_timeout_is_retried(llm_server):
+def test_timeout_is_retried(llm_server, make_model):
     llm_server.push(delayed(3.0, reply("too late")), reply("on time"))
     model, slept = make_model(timeout=0.3)
     out = model.complete(MESSAGES)
@@ -88,16 +98,16 @@ def test_timeout_is_retried(llm_server):
     assert len(llm_server.requests) == 2 and len(slept) == 1
 
 
-def test_retries_exhausted_raise_a_clear_error(llm_server):
+def test_retries_exhausted_raise_a_clear_error(llm_server, make_model):
     llm_server.push(*[status(500, "overloaded")] * 3)
-    model, slept = make_model(retry=RetryPolicy(max_retries=2, base_delay=0.1))
+    model, slept = make_model(max_retries=2)
     with pytest.raises(LLMRequestError, match=r"after 3 attempts: HTTP 500") as info:
         model.complete(MESSAGES)
     assert info.value.attempts == 3 and info.value.retryable
     assert len(llm_server.requests) == 3 and len(slept) == 2
 
 
-def test_client_errors_are_not_retried(llm_server):
+def test_client_errors_are_not_retried(llm_server, make_model):
     llm_server.push(status(401, "bad key"), reply("never served"))
     model, slept = make_model()
     with pytest.raises(LLMRequestError, match="HTTP 401") as info:
@@ -106,19 +116,18 @@ def test_client_errors_are_not_retried(llm_server):
     assert len(llm_server.requests) == 1 and slept == []
 
 
-def test_connection_errors_are_retried_then_reported(monkeypatch):
+def test_connection_errors_are_retried_then_reported(monkeypatch, backoff):
     with ScriptedLLMServer() as dead:
         url = dead.base_url
     monkeypatch.setenv("OPENAI_API_KEY", "test")
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
-    slept: list[float] = []
-    model = OpenAIChatModel("m", base_url=url, retry=RetryPolicy(max_retries=2, base_delay=0.01), sleep=slept.append)
-    with pytest.raises(LLMRequestError, match="APIConnectionError"):
+    model = OpenAIChatModel("m", base_url=url, max_retries=2)
+    with pytest.raises(LLMRequestError, match="after 3 attempts: APIConnectionError") as info:
         model.complete(MESSAGES)
-    assert len(slept) == 2
+    assert len(backoff) == 2 and info.value.retryable
 
 
-def test_server_without_function_calling_falls_back_to_plain_content(llm_server):
+def test_server_without_function_calling_falls_back_to_plain_content(llm_server, make_model):
     llm_server.push(status(400, "tools are not supported by this server"), reply("```python\nx = 1\n```"))
     model, _ = make_model()
     out = model.complete(MESSAGES, tools=[SUBMIT_TOOL])
@@ -149,18 +158,6 @@ def test_missing_model_or_key_is_a_clear_configuration_error(monkeypatch):
         OpenAIChatModel("some-model")
     # a local server needs no key
     assert OpenAIChatModel("some-model", base_url="http://127.0.0.1:9/v1").name == "some-model"
-
-
-def test_retry_policy_is_bounded():
-    policy = RetryPolicy(base_delay=1.0, max_delay=5.0, jitter=0.5, max_retry_after=20.0)
-    rng = random.Random(1)
-    delays = [policy.delay(n, rng=rng) for n in range(10)]
-    assert all(0 < d <= 5.0 for d in delays)
-    assert delays[0] <= 1.5 and delays[-1] == 5.0
-    assert policy.delay(0, retry_after=60.0) == 20.0
-    # a short retry-after never shortens our own backoff
-    assert policy.delay(2, retry_after=0.1, rng=random.Random(2)) == RetryPolicy(
-        base_delay=1.0, max_delay=5.0, jitter=0.5).delay(2, rng=random.Random(2))
 
 
 def test_scripted_model_satisfies_the_protocol():

@@ -8,7 +8,7 @@ candidate with the ``evaluate`` callback (the gate cascade).
 Importing this package does not import ``openai``.
 """
 
-from .client import (ChatModel, ChatReply, LLMConfigError, LLMRequestError, OpenAIChatModel, RetryPolicy,
+from .client import (ChatModel, ChatReply, LLMConfigError, LLMRequestError, OpenAIChatModel,
                      ScriptedChatModel, ToolCall, Usage, model_from_settings, resolve_model)
 from .loop import Accepted, AgentOptimizer, AgentOutcome, BudgetExhausted, ModelFailed, StopSearch
 from .parsing import TOOL_NAME, Parsed, parse_reply
@@ -17,6 +17,6 @@ from .roles import ROLES, SUBMIT_TOOL, Attempt, RenderedPrompt, Role, render
 __all__ = [
     "Accepted", "AgentOptimizer", "AgentOutcome", "Attempt", "BudgetExhausted", "ChatModel", "ChatReply",
     "LLMConfigError", "LLMRequestError", "ModelFailed", "OpenAIChatModel", "Parsed", "ROLES", "RenderedPrompt",
-    "RetryPolicy", "Role", "SUBMIT_TOOL", "ScriptedChatModel", "StopSearch", "TOOL_NAME", "ToolCall", "Usage",
+    "Role", "SUBMIT_TOOL", "ScriptedChatModel", "StopSearch", "TOOL_NAME", "ToolCall", "Usage",
     "model_from_settings", "parse_reply", "render", "resolve_model",
 ]

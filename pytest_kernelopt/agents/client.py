@@ -1,4 +1,4 @@
-"""A thin, retrying wrapper over the ``openai`` chat-completions client.
+"""A thin wrapper over the ``openai`` chat-completions client.
 
 Configuration follows what users of the OpenAI SDK expect:
 
@@ -7,24 +7,27 @@ Configuration follows what users of the OpenAI SDK expect:
 * ``OPENAI_BASE_URL`` -- any OpenAI-compatible server (vLLM, llama.cpp, a proxy);
 * the model: an explicit option, else ``KERNELOPT_MODEL``, else ``OPENAI_MODEL``.
 
-The retry policy is ours (the SDK's own ``max_retries`` is set to 0): connection
-errors, timeouts, HTTP 429 and 5xx are retried with bounded exponential backoff
-and jitter, honouring ``retry-after``; anything else fails at once.  Every
-failure surfaces as :class:`LLMRequestError` naming the last error.
+Retries are the SDK's own (``max_retries``, default 4): connection errors,
+timeouts, HTTP 408, 409, 429 and 5xx are retried with its bounded exponential
+backoff and jitter (0.5 s doubling up to 8 s), honouring the server's
+``retry-after`` up to the SDK's cap; anything else fails at once.  Every failure
+surfaces as :class:`LLMRequestError` naming the last error and how many requests
+were sent.
 
-``openai`` is imported lazily, inside the functions that use it.
+``openai`` is an optional dependency (``pip install 'pytest-kernelopt[llm]'``),
+imported only when a model is built: without it :class:`OpenAIChatModel` raises
+:class:`~pytest_kernelopt.extras.MissingExtraError` naming the extra.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import random
-import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
 from ..errors import KernelOptError
+from ..extras import require
 
 Message = Mapping[str, Any]
 
@@ -113,51 +116,13 @@ def resolve_model(explicit: str | None = None) -> str:
     return name
 
 
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Bounded exponential backoff with jitter.
-
-    Retry ``n`` (0-based) waits ``min(max_delay, base_delay * 2**n * (1 + U(0, jitter)))``
-    seconds, or the server's ``retry-after`` when that is longer (capped at
-    ``max_retry_after``).
-    """
-
-    max_retries: int = 4
-    base_delay: float = 0.5
-    max_delay: float = 8.0
-    jitter: float = 0.25
-    max_retry_after: float = 30.0
-
-    def delay(self, retry: int, retry_after: float | None = None, rng: random.Random | None = None) -> float:
-        u = (rng or random).uniform(0.0, self.jitter) if self.jitter > 0 else 0.0
-        d = min(self.max_delay, self.base_delay * (2 ** retry) * (1.0 + u))
-        if retry_after is not None and retry_after > d:
-            d = min(self.max_retry_after, retry_after)
-        return max(0.0, d)
-
-
-def _retry_after(exc: Exception) -> float | None:
-    """Seconds from a ``retry-after-ms`` / ``retry-after`` header of an HTTP error, if any."""
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    try:
-        if headers.get("retry-after-ms") is not None:
-            return float(headers["retry-after-ms"]) / 1000.0
-        if headers.get("retry-after") is not None:
-            return float(headers["retry-after"])
-    except (TypeError, ValueError):
-        return None  # an HTTP date or garbage: fall back to our own backoff
-    return None
-
-
 def _is_retryable(exc: Exception) -> bool:
+    """Whether ``exc`` is of the kinds the SDK retries (so a failure of that kind came after its retries)."""
     import openai
 
     if isinstance(exc, (openai.APIConnectionError, openai.RateLimitError, openai.InternalServerError)):
         return True  # APITimeoutError is an APIConnectionError
-    return isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
+    return isinstance(exc, openai.APIStatusError) and (exc.status_code in (408, 409) or exc.status_code >= 500)
 
 
 def _describe(exc: Exception) -> str:
@@ -170,16 +135,15 @@ def _describe(exc: Exception) -> str:
 
 
 class OpenAIChatModel:
-    """A :class:`ChatModel` over the ``openai`` SDK with our retry policy.
+    """A :class:`ChatModel` over the ``openai`` SDK, retried by the SDK (``max_retries`` retries per request).
 
-    ``sleep`` and ``rng`` are injectable so that the policy can be tested
-    without waiting.  ``usage`` is the running total of this model's requests.
+    ``usage`` is the running total of this model's requests; every HTTP request
+    the SDK sends (retries included) is counted, through an httpx event hook.
     """
 
     def __init__(self, model: str | None = None, *, api_key: str | None = None, base_url: str | None = None,
-                 timeout: float = 120.0, retry: RetryPolicy = RetryPolicy(), temperature: float | None = None,
-                 max_completion_tokens: int | None = None, sleep: Callable[[float], None] = time.sleep,
-                 rng: random.Random | None = None) -> None:
+                 timeout: float = 120.0, max_retries: int = 4, temperature: float | None = None,
+                 max_completion_tokens: int | None = None) -> None:
         self.name = resolve_model(model)
         self.base_url = base_url or os.environ.get("OPENAI_BASE_URL") or None
         key = api_key or os.environ.get("OPENAI_API_KEY")
@@ -189,46 +153,41 @@ class OpenAIChatModel:
                                      "(and OPENAI_BASE_URL for an OpenAI-compatible server)")
             key = "unused"  # local OpenAI-compatible servers often take any key
         self.timeout = timeout
-        self.retry = retry
+        self.max_retries = max_retries
         self.temperature = temperature
         self.max_completion_tokens = max_completion_tokens
         self.usage = Usage()
         self.tools_supported = True
-        self._sleep = sleep
-        self._rng = rng or random.Random()
-        self.delays: list[float] = []  # every backoff this model waited, for audit
+        self._sent = 0  # HTTP requests sent for the current call, retries included
 
-        import openai
+        openai = require("openai", "the LLM agents (proposer=agents)")
+        http = openai.DefaultHttpxClient(event_hooks={"request": [self._count]})
+        self._client = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=timeout, max_retries=max_retries,
+                                     http_client=http)
 
-        self._client = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=timeout, max_retries=0)
+    def _count(self, request: Any) -> None:
+        self._sent += 1
 
     def complete(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]] | None = None) -> ChatReply:
-        """One chat completion, retried per :attr:`retry`; raises :class:`LLMRequestError`."""
+        """One chat completion (the SDK retries what is retryable); raises :class:`LLMRequestError`."""
         import openai
 
-        attempt = 0
+        self._sent = 0
         while True:
-            attempt += 1
             use_tools = bool(tools) and self.tools_supported
             try:
                 response = self._client.chat.completions.create(**self._request(messages, tools if use_tools else None))
             except openai.BadRequestError as e:
                 if use_tools and "tool" in str(e).lower():
                     self.tools_supported = False  # server without function calling: use code blocks from now on
-                    attempt -= 1
                     continue
-                raise LLMRequestError(f"LLM request rejected: {_describe(e)}", attempts=attempt) from e
+                raise LLMRequestError(f"LLM request rejected: {_describe(e)}", attempts=max(1, self._sent)) from e
             except openai.OpenAIError as e:
-                if not _is_retryable(e):
-                    raise LLMRequestError(f"LLM request failed: {_describe(e)}", attempts=attempt) from e
-                if attempt > self.retry.max_retries:
-                    raise LLMRequestError(f"LLM request failed after {attempt} attempts: {_describe(e)}",
-                                          attempts=attempt, retryable=True) from e
-                d = self.retry.delay(attempt - 1, _retry_after(e), self._rng)
-                self.delays.append(d)
-                self._sleep(d)
-                continue
-            reply = self._reply(response, attempt)
+                sent = max(1, self._sent)
+                retried = f" after {sent} attempts" if sent > 1 else ""
+                raise LLMRequestError(f"LLM request failed{retried}: {_describe(e)}", attempts=sent,
+                                      retryable=_is_retryable(e)) from e
+            reply = self._reply(response, max(1, self._sent))
             self.usage = self.usage + reply.usage
             return reply
 
