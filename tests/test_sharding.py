@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from pytest_kernelopt.config import Settings
-from pytest_kernelopt.sharding import parse_shard, shard_of, split
+from pytest_kernelopt.sharding import apply_shard, assign, collected_digest, parse_shard, split
 
 REPO = Path(__file__).resolve().parents[1]
 PROBLEMS = sorted(str(p.relative_to(REPO)) for d in ("benchmarks/problems", "examples/problems")
@@ -44,24 +44,48 @@ def test_every_problem_in_exactly_one_shard(n):
     assert set(seen) == set(ids) and set(seen.values()) == {1}
     for k, shard in enumerate(shards, 1):  # collection order kept, deselected = the rest
         selected, deselected = split([Item(i) for i in ids], k, n)
-        assert [x.nodeid for x in selected] == [i for i in ids if shard_of(i, n) == k]
+        assert [x.nodeid for x in selected] == [i for i, s in zip(ids, assign(ids, n)) if s == k]
         assert len(selected) + len(deselected) == len(ids)
     sizes = [len(s) for s in shards]
-    mean = len(ids) / n  # a hash split: binomial sizes, within 4 standard deviations of the mean
-    assert all(abs(size - mean) <= 4 * (mean * (1 - 1 / n)) ** 0.5 + 1 for size in sizes), sizes
+    assert max(sizes) - min(sizes) <= 1, sizes  # dealt round-robin: as even as can be
 
 
-def test_split_depends_on_the_node_id_alone():
+def test_split_depends_on_the_collected_ids_alone_not_their_order_or_the_process():
     ids = [f"t.py::test[{i}]" for i in range(100)]
-    whole = {i: shard_of(i, 5) for i in ids}
-    # another order, a subset (a host that collected fewer tests): each test stays in its shard
+    whole = dict(zip(ids, assign(ids, 5)))
+    # another collection order: each test stays in its shard, and the collected set has the same digest
     assert {x.nodeid for x in split([Item(i) for i in reversed(ids)], 2, 5)[0]} == {i for i in ids if whole[i] == 2}
-    assert all(shard_of(i, 5) == whole[i] for i in ids[::3])
+    assert collected_digest(list(reversed(ids))) == collected_digest(ids) != collected_digest(ids[1:])
     # another process with another hash seed (python's hash() would differ; sha256 does not)
-    code = "import sys; from pytest_kernelopt.sharding import shard_of; print([shard_of(i, 5) for i in sys.argv[1:]])"
-    out = subprocess.run([sys.executable, "-c", code, *ids[:20]], capture_output=True, text=True, check=True,
+    code = "import sys; from pytest_kernelopt.sharding import assign; print(assign(sys.argv[1:], 5))"
+    out = subprocess.run([sys.executable, "-c", code, *ids], capture_output=True, text=True, check=True,
                          env={**os.environ, "PYTHONHASHSEED": "123"}).stdout
-    assert out.strip() == str([whole[i] for i in ids[:20]])
+    assert out.strip() == str([whole[i] for i in ids])
+
+
+def test_the_bench_suite_over_four_hosts():
+    ids = [f"{p}::{Path(p).stem}" for p in PROBLEMS if p.startswith("benchmarks/")]  # as pytest names them
+    assert len(ids) > 40
+    sizes = Counter(assign(ids, 4))
+    assert sorted(sizes) == [1, 2, 3, 4] and max(sizes.values()) - min(sizes.values()) <= 1, sizes
+
+
+class Hook:
+    def __init__(self) -> None:
+        self.deselected: list = []
+
+    def pytest_deselected(self, items):
+        self.deselected += items
+
+
+def test_apply_shard_deselects_in_place_and_says_what_it_kept():
+    config = type("Config", (), {"hook": Hook()})()
+    items = [Item(f"t.py::test[{i}]") for i in range(10)]
+    line = apply_shard(config, items, "1/3")
+    assert len(items) == 4 and len(config.hook.deselected) == 6
+    assert line == f"kernelopt shard 1/3: 4 of 10 collected tests (collected set " \
+                   f"{collected_digest([f't.py::test[{i}]' for i in range(10)])}: the same on every host of the run)"
+    assert apply_shard(config, items, None) is None and len(items) == 4
 
 
 def _pytest(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
