@@ -33,12 +33,14 @@ def available(module: str) -> bool:
 
 
 def require(module: str, feature: str) -> ModuleType:
-    """``module`` imported, or :class:`MissingExtraError` saying which extra brings it for ``feature``."""
+    """``module`` (a package of :data:`EXTRAS` or one of its submodules) imported, or :class:`MissingExtraError`
+    saying which extra brings it for ``feature``."""
     try:
         return importlib.import_module(module)
     except ImportError as e:
-        extra = EXTRAS[module]
-        raise MissingExtraError(f"{feature} needs the {module.replace('_', '-')} package, which is not installed: "
+        top = module.split(".")[0]
+        extra = EXTRAS[top]
+        raise MissingExtraError(f"{feature} needs the {top.replace('_', '-')} package, which is not installed: "
                                 f"pip install 'pytest-kernelopt[{extra}]' (or [all])") from e
 
 

@@ -59,7 +59,9 @@ available as :func:`candidate_tracker` plus ``@given(inputs_like(...))``; see
 ``docs/shape-fuzzing.md``.
 
 Importing this module imports neither torch nor hypothesis; both are imported
-inside the functions that need them.
+inside the functions that need them.  hypothesis is an optional dependency
+(``pip install 'pytest-kernelopt[fuzz]'``); without it these functions raise
+:class:`~pytest_kernelopt.extras.MissingExtraError` naming the extra.
 """
 
 from __future__ import annotations
@@ -75,6 +77,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from hypothesis.strategies import SearchStrategy
 
     from .candidate import Candidate
+
+
+def _hypothesis(submodule: str = "") -> Any:
+    """hypothesis (or one of its modules), or MissingExtraError: pip install 'pytest-kernelopt[fuzz]'."""
+    from .extras import require
+
+    return require("hypothesis" + (f".{submodule}" if submodule else ""),
+                   "shape fuzzing (pytest_kernelopt.strategies)")
+
 
 DEFAULT_BLOCK_SIZES: tuple[int, ...] = (16, 32, 64, 128, 256, 512, 1024)
 #: Default per-tensor element budget: small enough for the Triton interpreter on CPU.
@@ -106,7 +117,7 @@ def interesting_sizes(example: int, *, bound: int, block_sizes: Iterable[int] = 
 @functools.lru_cache(maxsize=4096)
 def _size_strategy(example: int, limit: int, block_sizes: tuple[int, ...], min_size: int):
     """Sizes for one dim, up to ``limit`` (cached: building strategies dominates the cost of a draw)."""
-    from hypothesis import strategies as st
+    st = _hypothesis("strategies")
 
     curated = interesting_sizes(example, bound=limit, block_sizes=block_sizes, min_size=min_size)
     # one_of shrinks toward its first branch: the curated sizes, which shrink toward the smallest
@@ -188,7 +199,7 @@ def shapes_around(example_shape: Sequence[int], *, max_numel: int = DEFAULT_MAX_
     Dynamo specialises size-1 dims even with ``dynamic=True``, so a size of 1
     never reaches a dynamic-shape kernel.
     """
-    from hypothesis import strategies as st
+    st = _hypothesis("strategies")
 
     example = tuple(int(s) for s in example_shape)
     rank = len(example)
@@ -234,7 +245,7 @@ def dtypes_around(dtype: "torch.dtype", allow: Sequence["torch.dtype"] | None = 
     complex and the rest).  ``dtype`` is drawn first when allowed, so a
     failure that does not depend on the dtype is reported with the example's.
     """
-    from hypothesis import strategies as st
+    st = _hypothesis("strategies")
 
     pool = list(allow) if allow is not None else list(_family(dtype))
     if not pool:
@@ -305,7 +316,7 @@ def inputs_like(example_inputs: Any, *, max_numel: int = DEFAULT_MAX_NUMEL, same
     list); tensors that shared a dtype keep sharing one.
     """
     import torch
-    from hypothesis import strategies as st
+    st = _hypothesis("strategies")
 
     single = isinstance(example_inputs, torch.Tensor)
     items = (example_inputs,) if single else tuple(example_inputs)
@@ -539,7 +550,7 @@ def _compare(actual: Any, expected: Any, rtol: float | None, atol: float | None)
 
 
 def _default_settings(max_examples: int):
-    import hypothesis
+    hypothesis = _hypothesis()
 
     return hypothesis.settings(max_examples=max_examples, deadline=None, derandomize=True, database=None,
                                suppress_health_check=list(hypothesis.HealthCheck))
@@ -590,7 +601,7 @@ def check_kernel_on_shapes(module_factory: Callable[[], Any], example_inputs: An
     ``min_used`` drawn examples.  Returns a :class:`ShapeFuzzReport`.
     Resets Dynamo before and after.
     """
-    import hypothesis
+    hypothesis = _hypothesis()
     import torch
 
     from .backends import Backend, select_backend

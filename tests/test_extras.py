@@ -1,0 +1,94 @@
+"""The plugin without its optional dependencies (openai, hypothesis, pytest-benchmark: the extras [llm], [fuzz],
+[benchmark]): it works, and a feature that needs a missing one says which extra to install.
+
+The end-to-end check runs pytest in a subprocess where the three packages cannot be imported (None in
+sys.modules before pytest starts, plugin autoloading off: as if they were not installed).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from pytest_kernelopt.config import Settings
+from pytest_kernelopt.extras import MissingExtraError
+
+BLOCKED = ("openai", "hypothesis", "pytest_benchmark")
+
+RUNNER = textwrap.dedent('''
+    import sys
+
+    for name in {blocked!r}:
+        sys.modules[name] = None  # import fails (ModuleNotFoundError), importlib.util.find_spec says None
+    import pytest
+    rc = pytest.main(sys.argv[1:])
+    print("LOADED", sorted(m for m in {blocked!r} if sys.modules.get(m) is not None))
+    sys.exit(rc)
+''').format(blocked=BLOCKED)
+
+TESTS = textwrap.dedent('''
+    import pytest, torch
+
+
+    class Scale(torch.nn.Module):
+        def forward(self, x):
+            return torch.relu(x * 2.0) + 1.0
+
+
+    def test_verify_mode_works(kernelopt):
+        x = torch.randn(8, 16)
+        result = kernelopt(Scale(), (x,))
+        assert result.mode == "verify"
+        torch.testing.assert_close(result.module(x), torch.relu(x * 2.0) + 1.0)
+
+
+    @pytest.mark.kernelopt(mode="optimize", proposer="agents")
+    def test_the_agents_name_their_extra(kernelopt):
+        with pytest.raises(ImportError, match=r"pip install 'pytest-kernelopt\\[llm\\]'"):
+            kernelopt(Scale(), (torch.randn(8, 16),))
+
+
+    def test_shape_fuzzing_names_its_extra():
+        from pytest_kernelopt.strategies import shapes_around
+
+        with pytest.raises(ImportError, match=r"pip install 'pytest-kernelopt\\[fuzz\\]'"):
+            shapes_around((4, 8))
+''')
+
+
+def test_the_plugin_works_without_openai_hypothesis_and_pytest_benchmark(tmp_path):
+    (tmp_path / "test_no_extras.py").write_text(TESTS)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "OPENAI_", "KERNELOPT_MODEL"))}
+    env.update(PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", OPENAI_BASE_URL="http://127.0.0.1:9/v1")
+    proc = subprocess.run([sys.executable, "-c", RUNNER, "-p", "pytest_kernelopt.plugin", "-p", "no:cacheprovider",
+                           "-q", "--kernelopt-backend=cpu", "--kernelopt-no-isolate", "test_no_extras.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-4000:]
+    assert "3 passed" in out and "LOADED []" in out, out[-4000:]
+    assert not (tmp_path / ".benchmarks").exists() and not (tmp_path / ".hypothesis").exists()
+
+
+def test_proposer_auto_falls_back_to_the_tuner_without_openai(monkeypatch):
+    from pytest_kernelopt.optimize import choose_proposer
+
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("KERNELOPT_MODEL", "m")
+    assert choose_proposer(Settings(proposer="auto")) == "agents"
+    monkeypatch.setitem(sys.modules, "openai", None)  # import openai now fails, as if not installed
+    assert choose_proposer(Settings(proposer="auto")) == "tuner"
+    with pytest.raises(MissingExtraError, match=r"proposer=agents .* pip install 'pytest-kernelopt\[llm\]'"):
+        choose_proposer(Settings(proposer="agents"))
+
+
+def test_the_client_names_the_llm_extra(monkeypatch):
+    from pytest_kernelopt.agents import OpenAIChatModel
+
+    monkeypatch.setitem(sys.modules, "openai", None)
+    with pytest.raises(MissingExtraError, match=r"openai package, which is not installed: "
+                                                r"pip install 'pytest-kernelopt\[llm\]'"):
+        OpenAIChatModel("m", base_url="http://127.0.0.1:9/v1")
