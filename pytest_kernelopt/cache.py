@@ -48,6 +48,7 @@ from .candidate import Candidate
 from .errors import KernelOptError
 from .gates.results import CascadeResult
 from .graph import source_hash
+from .jsonio import atomic_write, dumps, fsync_dir, write_json
 
 SCHEMA_VERSION = 1
 VERSION_DIR = f"v{SCHEMA_VERSION}"
@@ -200,7 +201,7 @@ def _now() -> str:
 
 
 def _dumps(meta: Mapping[str, Any]) -> str:
-    return json.dumps(meta, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    return dumps(meta, sort_keys=True, default=None)
 
 
 def _read_text(path: Path) -> str:
@@ -213,38 +214,6 @@ def _write_synced(path: Path, text: str) -> None:
         f.write(text)
         f.flush()
         os.fsync(f.fileno())
-
-
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def atomic_write(path: str | Path, data: str | bytes) -> None:
-    """Write a file so that readers see the old content or the new, never part of it."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".tmp-{path.name}-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-        _fsync_dir(path.parent)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
 
 
 def _one_line(text: Any) -> str:
@@ -531,11 +500,10 @@ class KernelCache:
             return contextlib.nullcontext()
         lock = self._lock(digest)
         try:
-            lock.acquire()
+            return lock.acquire()  # filelock's own context manager: released when the with block ends
         except Timeout:
             raise CacheError(f"timed out after {self.lock_timeout:g}s waiting for {lock.lock_file}; "
                              "another process holds it (delete the file if that process is gone)") from None
-        return _Held(lock)
 
     # ---- reading
 
@@ -673,7 +641,7 @@ class KernelCache:
                     _write_synced(tmp / name, text)
             _write_synced(tmp / ENTRY_JSON, files[ENTRY_JSON])
             os.chmod(tmp, 0o755)
-            _fsync_dir(tmp)
+            fsync_dir(tmp)
             with self._locked(digest):
                 if final.exists():
                     old = final.parent / f".old-{digest[:16]}-{uuid.uuid4().hex[:8]}"
@@ -685,7 +653,7 @@ class KernelCache:
                         os.rename(old, final)
                         old = None
                     raise
-                _fsync_dir(final.parent)
+                fsync_dir(final.parent)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
@@ -804,9 +772,9 @@ class KernelCache:
             meta = None
         if isinstance(meta, dict):
             meta["retired"] = note
-            atomic_write(dest / ENTRY_JSON, _dumps(meta))
+            write_json(dest / ENTRY_JSON, meta, sort_keys=True, default=None)
         else:
-            atomic_write(dest / "retired.json", _dumps(note))
+            write_json(dest / "retired.json", note, sort_keys=True, default=None)
         return dest
 
     def remove(self, path: Path) -> None:
@@ -845,18 +813,5 @@ class KernelCache:
                       "entries": [{"digest": e.digest, "path": str(e.path.relative_to(self.root)),
                                    "metadata": e.meta, "files": {n: t for n, t in e.files.items() if n != ENTRY_JSON}}
                                   for e in good]}
-            atomic_write(dest, _dumps(bundle))
+            write_json(dest, bundle, sort_keys=True, default=None)
         return len(good), bad
-
-
-class _Held:
-    """Context manager releasing an already acquired lock."""
-
-    def __init__(self, lock: Any) -> None:
-        self.lock = lock
-
-    def __enter__(self) -> Any:
-        return self.lock
-
-    def __exit__(self, *exc: Any) -> None:
-        self.lock.release()

@@ -322,9 +322,9 @@ class Harness:
                           "uncached": r.uncached,
                           "regressions": r.regressions, "perf": r.perf, "proposer": r.proposer,
                           "kernels": [dataclasses.asdict(k) for k in r.kernels]} for nodeid, r in self.results]}
-        p = Path(path)
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(json.dumps(doc, indent=2, default=str))
+        from .jsonio import write_json
+
+        write_json(path, doc)
 
 
 def _warn_if_off_device(nodeid: str, inputs: tuple, backend: Any) -> None:

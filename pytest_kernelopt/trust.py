@@ -46,13 +46,11 @@ def is_trusted(candidate: Any, environment: Any) -> bool:
 def mark_trusted(candidate: Any, environment: Any, note: str) -> None:
     """Record that ``candidate`` passed an isolated judgement in ``environment`` (best effort: a read-only home
     only means the next run isolates again)."""
-    folder = trust_dir()
+    from .jsonio import write_json
+
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        path = folder / trust_key(candidate, environment)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"candidate": candidate.content_hash, "replaces": list(candidate.replaces),
-                                   "when": time.strftime("%Y-%m-%dT%H:%M:%S"), "note": note}, sort_keys=True))
-        os.replace(tmp, path)
+        write_json(trust_dir() / trust_key(candidate, environment),
+                   {"candidate": candidate.content_hash, "replaces": list(candidate.replaces),
+                    "when": time.strftime("%Y-%m-%dT%H:%M:%S"), "note": note}, indent=None, sort_keys=True)
     except OSError:
         pass

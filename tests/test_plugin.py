@@ -152,7 +152,7 @@ def test_verify_mode_with_ini_marker_report_and_junit(pytester):
     result.stdout.fnmatch_lines(["*MODE verify BACKEND *", "*= pytest-kernelopt =*", "*test_mod.py::test_softmax*"])
     report = json.loads((pytester.path / "out" / "r.json").read_text())
     assert report["mode"] == "verify" and report["settings"]["seeds"] == 2  # session settings: from ini
-    assert report["settings"]["cache_dir"] == "mycache"
+    assert report["settings"]["cache_dir"] == str(pytester.path / "mycache")  # relative: from the rootdir
     assert report["tests"][0]["test"].endswith("test_softmax")
     assert report["tests"][0]["triton_kernels"] == 1
     # one Triton kernel, nothing cached for it: the table says so and tells the user how to search it
