@@ -241,10 +241,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command in ("capture", "bench", "judge"):
-        from .config import SettingError
+        from .config import SettingError, check_extras
 
         try:
-            _settings(args)  # every value checked before anything runs: a usage error, exit 2
+            check_extras(_settings(args))  # every value checked before anything runs: a usage error, exit 2
         except SettingError as e:
             parser.error(str(e))
     if args.command == "cache":

@@ -314,6 +314,18 @@ def parse_overrides(overrides: Mapping[str, Any] | None, source: str = "option")
     return clean
 
 
+def check_extras(settings: Settings) -> None:
+    """Settings that need an optional dependency that is not installed: a SettingError naming the extra, before
+    anything runs (``proposer=agents`` in optimize mode needs openai: ``pytest-kernelopt[llm]``)."""
+    if settings.mode == "optimize" and settings.proposer == "agents":
+        from .extras import MissingExtraError, check
+
+        try:
+            check("openai", "proposer=agents (the LLM agents)")
+        except MissingExtraError as e:
+            raise SettingError(str(e)) from None
+
+
 def options_table() -> str:
     """The README's table of settings (tests/test_settings.py checks that README.md holds it as generated)."""
 

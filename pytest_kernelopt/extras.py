@@ -35,13 +35,15 @@ def available(module: str) -> bool:
 def require(module: str, feature: str) -> ModuleType:
     """``module`` (a package of :data:`EXTRAS` or one of its submodules) imported, or :class:`MissingExtraError`
     saying which extra brings it for ``feature``."""
+    top = module.split(".")[0]
     try:
         return importlib.import_module(module)
     except ImportError as e:
-        top = module.split(".")[0]
-        extra = EXTRAS[top]
-        raise MissingExtraError(f"{feature} needs the {top.replace('_', '-')} package, which is not installed: "
-                                f"pip install 'pytest-kernelopt[{extra}]' (or [all])") from e
+        error = MissingExtraError(f"{feature} needs the {top.replace('_', '-')} package, which is not installed: "
+                                  f"pip install 'pytest-kernelopt[{EXTRAS[top]}]' (or [all])")
+        if isinstance(e, ModuleNotFoundError) and e.name == top:
+            raise error from None  # simply not installed: the message says it all
+        raise error from e  # installed but broken: its own error matters
 
 
 def check(module: str, feature: str) -> None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .config import FIELDS, MODES, Settings, parse_overrides
+from .config import FIELDS, MODES, Settings, check_extras, parse_overrides
 
 MARKER = "kernelopt"
 MARKER_SOURCE = "@pytest.mark.kernelopt keyword"
@@ -38,6 +38,7 @@ def settings_from_config(config: Any) -> Settings:
     if config.getoption("kernelopt") and cli["mode"] is None:
         cli["mode"] = "optimize"
     settings = settings.with_overrides({k: v for k, v in cli.items() if v is not None}, source="command-line option")
+    check_extras(settings)
     return _anchored(settings, config.rootpath)
 
 

@@ -71,6 +71,13 @@ def test_the_plugin_works_without_openai_hypothesis_and_pytest_benchmark(tmp_pat
     assert proc.returncode == 0, out[-4000:]
     assert "3 passed" in out and "LOADED []" in out, out[-4000:]
     assert not (tmp_path / ".benchmarks").exists() and not (tmp_path / ".hypothesis").exists()
+    # asked for on the command line, the agents without openai are a usage error before anything runs
+    proc = subprocess.run([sys.executable, "-c", RUNNER, "-p", "pytest_kernelopt.plugin", "-p", "no:cacheprovider",
+                           "--kernelopt", "--kernelopt-proposer=agents", "test_no_extras.py"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == pytest.ExitCode.USAGE_ERROR, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert ("proposer=agents (the LLM agents) needs the openai package, which is not installed: "
+            "pip install 'pytest-kernelopt[llm]'") in proc.stderr
 
 
 def test_proposer_auto_falls_back_to_the_tuner_without_openai(monkeypatch):
@@ -92,3 +99,11 @@ def test_the_client_names_the_llm_extra(monkeypatch):
     with pytest.raises(MissingExtraError, match=r"openai package, which is not installed: "
                                                 r"pip install 'pytest-kernelopt\[llm\]'"):
         OpenAIChatModel("m", base_url="http://127.0.0.1:9/v1")
+
+
+def test_kernelopt_bench_with_the_agents_names_the_extra(tmp_path):
+    code = ("import sys\nsys.modules['openai'] = None\nfrom pytest_kernelopt.cli import main\n"
+            "sys.exit(main(['bench', 'x.py', '--proposer', 'agents']))\n")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "pip install 'pytest-kernelopt[llm]'" in proc.stderr and "Traceback" not in proc.stderr
