@@ -81,6 +81,25 @@ def _wrap_inputs(inputs: Any) -> tuple:
     return (inputs,)
 
 
+def _eager_error(fn: Callable, args: tuple) -> Exception | None:
+    """After a failed compile: the module's own error when it raises in eager PyTorch too (None when it runs)."""
+    import torch
+
+    from .errors import ModuleError, user_traceback
+
+    try:
+        with torch.no_grad():
+            fn(*args)
+    except Exception as e:  # noqa: BLE001 -- whatever the module raises is reported as its error
+        frames = user_traceback(e)
+        where = f"\nthe module's traceback (most recent call last):\n{frames.rstrip()}" if frames else ""
+        err = ModuleError(f"{type(fn).__name__} raised {type(e).__name__}: {e} (in eager PyTorch too, so not a "
+                          f"compile problem){where}")
+        err.original = e  # type: ignore[attr-defined]
+        return err
+    return None
+
+
 def _tensors_in(obj: Any) -> list:
     import torch
 
@@ -272,6 +291,9 @@ def capture(
         except (CaptureError, UnsupportedGeneratedCode):
             raise
         except Exception as e:  # a bad module, a compile failure, a kernel crash
+            eager = _eager_error(fn, args)
+            if eager is not None:  # the module itself raises: the user's error and frames, not a compile problem
+                raise eager from None
             raise CaptureError(f"torch.compile failed for {type(fn).__name__}: {type(e).__name__}: {e}") from e
     elapsed = time.perf_counter() - t0
     rec.codes.extend(rec.cached_codes())

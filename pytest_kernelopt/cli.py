@@ -12,12 +12,19 @@ from . import __version__
 
 
 def find_problems(paths: list[str]) -> list[Path]:
-    from .problems import looks_like_problem
-
+    """Every problem file under ``paths``, as ``pytest --kernelopt-problems`` collects them: each ``.py`` file
+    except private helpers (``_*.py``), ``conftest.py`` and ``test_*.py``, outside hidden and ``__pycache__``
+    folders.  A file among them that is not in the problem format is not skipped: it is an error of its own."""
     found: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            found.extend(f for f in sorted(p.rglob("*.py")) if looks_like_problem(f))
+            before = len(found)
+            found.extend(f for f in sorted(p.rglob("*.py"))
+                         if not f.name.startswith(("_", "test_")) and f.name != "conftest.py"
+                         and not any(part.startswith(".") or part == "__pycache__"
+                                     for part in f.relative_to(p).parts[:-1]))
+            if len(found) == before:
+                raise SystemExit(f"kernelopt: no problem files (*.py) under {p}")
         elif p.is_file():
             found.append(p)
         else:
@@ -111,7 +118,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(f"{len(problems)} problem(s); isolation {'on' if settings.isolate else 'off'}; "
           f"cache {'off' if args.no_cache else settings.cache_dir}")
     outcomes: list[Any] = []
-    failures = 0
+    failed: list[dict[str, str]] = []  # problems that did not run to the end, with their error
+
+    def meta(complete: bool) -> dict[str, Any]:
+        return {"backend": backend.description, "proposer": proposer, "version": __version__,
+                "complete": complete, "problems": len(problems), "failed": len(failed)}
+
     t0 = time.perf_counter()
     for i, path in enumerate(problems, 1):
         print(f"[{i}/{len(problems)}] {path} ...", flush=True)
@@ -120,22 +132,23 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                         progress=lambda m: print(f"    {m}", flush=True))
             outcomes.append(out)
             kept = sum(k.decision != "accepted" for k in out.kernels)
+            speed = f"{out.speedup:.3f}x" if out.measured else "not measured (no GPU)"
             print(f"    done in {out.seconds:.1f}s: {len(out.accepted)} accepted, {kept} kept or verified; "
-                  f"module speedup {out.speedup:.3f}x", flush=True)
-            if args.report:  # written after every problem, so an interrupted run keeps what it measured
-                write_json(args.report, outcomes, {"backend": backend.description, "proposer": proposer,
-                                                   "version": __version__, "complete": False})
+                  f"module speedup {speed}", flush=True)
         except Exception as e:
-            failures += 1
+            failed.append({"problem": str(path), "error": f"{type(e).__name__}: {e}"})
             print(f"    ERROR: {type(e).__name__}: {e}", flush=True)
+        if args.report:  # written after every problem, so an interrupted run keeps what it measured
+            write_json(args.report, outcomes, meta(False), failed=failed)
     print()
-    print(render_outcomes(outcomes, backend.description))
+    print(render_outcomes(outcomes, backend.description, failed))
     print(f"total {time.perf_counter() - t0:.1f}s")
     if args.report:
-        write_json(args.report, outcomes, {"backend": backend.description, "proposer": proposer,
-                                           "version": __version__, "complete": True})
-        print(f"report written to {args.report}")
-    return 1 if failures else 0
+        write_json(args.report, outcomes, meta(not failed), failed=failed)
+        print(f"report written to {args.report}" + (" (incomplete: see \"failed\")" if failed else ""))
+    if failed:
+        print(f"kernelopt bench: {len(failed)} of {len(problems)} problem(s) failed", file=sys.stderr)
+    return 1 if failed else 0
 
 
 def _read_candidate(args: argparse.Namespace):

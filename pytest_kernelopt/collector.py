@@ -44,8 +44,16 @@ class ProblemItem(pytest.Item):
             raise KernelOptFailure(record.regressions)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+        from .errors import InputError, ModuleError, ProblemFormatError, user_traceback
+
         if isinstance(excinfo.value, KernelOptFailure):
             return "\n".join(excinfo.value.lines)
+        if isinstance(excinfo.value, (ModuleError, InputError, ProblemFormatError)):
+            # the user's error: its message, and the problem file's own frames (not pytest's or the plugin's)
+            cause = excinfo.value.__cause__
+            frames = user_traceback(cause) if cause is not None else ""
+            return f"{excinfo.value}" + (f"\nthe problem's traceback (most recent call last):\n{frames.rstrip()}"
+                                         if frames else "")
         return super().repr_failure(excinfo)
 
     def reportinfo(self):

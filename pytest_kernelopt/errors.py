@@ -93,3 +93,7 @@ def user_traceback(exc: BaseException, limit: int = 8) -> str:
 
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if not internal(f.filename)]
     return "".join(traceback.format_list(frames[-limit:]))
+
+
+#: errors of the user's module, inputs or problem file (not of the plugin): reported by their message alone
+USER_ERRORS: tuple[type[KernelOptError], ...] = (ModuleError, InputError, ProblemFormatError)

@@ -103,6 +103,8 @@ class Harness:
         self.config = config
         self.settings = settings_from_config(config)
         self.results: list[tuple[str, Any]] = []  # (test id, RunRecord)
+        # pytest's outcome of every test that used the plugin: test id -> (passed | failed | skipped, error)
+        self.outcomes: dict[str, tuple[str, str]] = {}
         self._prepared = False
         self.backend_description = ""
         self.gpu_pins: list[Any] = []  # gpu_pinning.Pin of each xdist worker (the controller's summary)
@@ -123,6 +125,7 @@ class Harness:
 
         b = select_backend(settings.backend)
         self.backend_description = b.description
+        _quiet_torch_trace_log()
         return b
 
     def resolve(self, marker_kwargs: dict[str, Any], call_kwargs: dict[str, Any]) -> Settings:
@@ -178,7 +181,7 @@ class Harness:
 
         if record.applied:
             apply_permanently(evaluator.session.captured, record.applied)
-        self._finish(nodeid, record, record_property)
+        self._finish(nodeid, record, record_property, settings)
         return KernelOptResult(evaluator.session.captured, record.kernels, record.regressions, backend.name,
                                settings.mode, record.perf, settings)
 
@@ -235,10 +238,22 @@ class Harness:
                                       progress=self.progress(nodeid))
         finally:
             release_memory()
-        self._finish(nodeid, record, record_property)
+        self._finish(nodeid, record, record_property, settings)
         return record
 
-    def _finish(self, nodeid: str, record: Any, record_property: Callable[[str, Any], None] | None) -> None:
+    def _finish(self, nodeid: str, record: Any, record_property: Callable[[str, Any], None] | None,
+                settings: Settings | None = None) -> None:
+        if settings is not None:
+            record.settings = dataclasses.asdict(settings)  # this test's own: marker and fixture keywords applied
+        if record.proposer_errors and (settings is None or settings.llm_error == "warn"):
+            import warnings
+
+            from .errors import ProposerWarning
+
+            warnings.warn(ProposerWarning(
+                f"{nodeid}: the {record.proposer or 'chosen'} proposer could not run: {record.proposer_errors[0]}; "
+                "nothing was searched and the compiled baseline runs (llm_error=warn; llm_error=fail fails the "
+                "test)"), stacklevel=2)
         self.results.append((nodeid, record))
         if record_property is not None:
             record_property("kernelopt_backend", record.backend)
@@ -262,10 +277,13 @@ class Harness:
                      if best is not None and best.ci and None not in best.ci else
                      ("not measured" if r.backend != "cuda" else "-"))
             failed = sorted({g for k in r.kernels for g in k.failed_gates})
-            no_entry = len(r.uncached)
+            # a kernel searched in this run is counted as optimized or kept, not also as "no cache entry" (without
+            # a GPU nothing is written to the cache, so it still has none: said under the table)
+            no_entry = sum(n not in _searched(r) for n in r.uncached)
             uncovered += no_entry
-            rows.append([nodeid[-60:], str(r.triton_kernels), str(count("accepted")),
-                         str(count("baseline_kept", "verified", "skipped")), str(count("cached")), str(no_entry),
+            rows.append([nodeid if len(nodeid) <= 60 else "..." + nodeid[-57:], str(r.triton_kernels),
+                         str(count("accepted")),
+                         str(count("baseline_kept", "verified")), str(count("cached")), str(no_entry),
                          speed, ",".join(failed) or "-", str(len(r.regressions))])
             if perf_column:
                 p = r.perf or {}
@@ -275,7 +293,7 @@ class Harness:
                   "failed gates", "regressions"]
         if perf_column:  # --kernelopt-perf: the whole module with its kernels, measured in this run
             header.insert(7, "module now [CI]")
-        lines = [table(rows, header)]
+        lines = [table(rows, header)] if rows else []
         lines.append(f"backend: {self.backend_description or self.settings.backend}; mode: {self.settings.mode}")
         lines += _uncovered_hint(uncovered, sum(len(r.untunable) for _, r in self.results), self.settings.mode)
         empty = [nodeid for nodeid, r in self.results if r.triton_kernels == 0]
@@ -287,6 +305,23 @@ class Harness:
             checked = any(k.decision in ("cached", "verified") for _, r in self.results for k in r.kernels)
             lines.append("performance was not measured (no GPU)"
                          + (": kernels were verified for correctness only" if checked else ""))
+        searched = sum(len(_searched(r)) for _, r in self.results if r.backend != "cuda" and r.mode == "optimize")
+        if searched:
+            cache_dir = next((r.settings or {}).get("cache_dir") for _, r in self.results) or self.settings.cache_dir
+            lines.append(f"{searched} kernel(s) searched and checked for correctness only; nothing was written to "
+                         f"the cache ({cache_dir}): without a GPU performance is not measured, and the cache "
+                         "records only decisions measured on one (a faster kernel, or that the baseline stays), so "
+                         "every --kernelopt run on this machine searches them again")
+        for nodeid, r in self.results:
+            for err in r.proposer_errors:
+                fails = (r.settings or {}).get("llm_error", self.settings.llm_error) == "fail"
+                lines.append(f"{'ERROR' if fails else 'WARNING'}: {nodeid}: the {r.proposer or 'chosen'} proposer "
+                             f"could not run: {err} "
+                             + ("(the test failed: llm_error=fail)" if fails else
+                                "(the test passed with the compiled baseline: llm_error=warn)"))
+        for nodeid, (outcome, error) in self.outcomes.items():
+            if outcome == "failed" and not any(n == nodeid for n, _ in self.results):
+                lines.append(f"FAILED before a kernelopt result: {nodeid}: {error}")
         from .gpu_pinning import summary_lines as gpu_lines
 
         lines += gpu_lines(self.gpu_pins) + ([self.shard_note] if self.shard_note else [])
@@ -318,11 +353,19 @@ class Harness:
                "gpu_per_worker": {p.worker: {"gpu": p.gpu, "timing": p.timing, "source": p.source,
                                              "shared_with": list(p.shared_with)} for p in self.gpu_pins},
                "shard": self.shard_note,
-               "tests": [{"test": nodeid, "backend": r.backend, "mode": r.mode, "seconds": r.seconds,
+               "tests": [{"test": nodeid, "outcome": self.outcomes.get(nodeid, ("", ""))[0] or None,
+                          "backend": r.backend, "mode": r.mode, "seconds": r.seconds,
                           "setup_seconds": r.setup_seconds, "triton_kernels": r.triton_kernels,
                           "uncached": r.uncached,
                           "regressions": r.regressions, "perf": r.perf, "proposer": r.proposer,
+                          "proposer_errors": r.proposer_errors,
+                          "settings": r.settings,  # this test's own (marker and fixture keywords applied)
                           "kernels": [dataclasses.asdict(k) for k in r.kernels]} for nodeid, r in self.results]}
+        recorded = {nodeid for nodeid, _ in self.results}
+        # a test that failed before the plugin had a result (its module raised, say) is in the report too
+        doc["tests"] += [{"test": nodeid, "outcome": outcome, "error": error}
+                         for nodeid, (outcome, error) in self.outcomes.items()
+                         if outcome == "failed" and nodeid not in recorded]
         from .jsonio import write_json
 
         write_json(path, doc)
@@ -335,12 +378,37 @@ def _warn_if_off_device(nodeid: str, inputs: tuple, backend: Any) -> None:
     import torch
 
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
+    meta = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.is_meta]
+    if meta:
+        from .errors import InputError
+
+        raise InputError(f"{nodeid}: input(s) {', '.join(map(str, meta))} are on the 'meta' device, which has shapes "
+                         "but no data: nothing can run, so no kernel can be checked or optimized; make them on "
+                         f"{backend.device!r} (torch.randn(..., device={backend.device!r}))")
     if backend.name == "cuda" and tensors and not any(x.is_cuda for x in tensors):
         from .errors import DeviceWarning
 
         warnings.warn(DeviceWarning(
             f"{nodeid}: the inputs are CPU tensors, so Inductor compiles the module to C++ and there is no Triton "
             "kernel to check or optimize; move the module and its inputs to 'cuda'"), stacklevel=3)
+
+
+def _searched(r: Any) -> set[str]:
+    """The kernels a proposer searched in this run (optimized, or kept after the search)."""
+    return {k.kernel for k in r.kernels if k.decision in ("accepted", "baseline_kept") and k.source != "cache"
+            and k.note != "no proposer configured"}
+
+
+def _quiet_torch_trace_log() -> None:
+    """torch's structured-trace logger ("torch.__trace") logs every compile step at DEBUG and does not propagate;
+    pytest attaches its log capture to such loggers, so a failed test showed dozens of empty "DEBUG
+    torch.__trace" lines (and torch did the trace work for nobody).  Unless TORCH_TRACE asks for the trace,
+    the logger is silenced."""
+    import logging
+    import os
+
+    if not os.environ.get("TORCH_TRACE"):
+        logging.getLogger("torch.__trace").setLevel(logging.CRITICAL + 1)
 
 
 def _record_to_json(r: Any) -> dict[str, Any]:

@@ -86,7 +86,11 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
                        "inputs": input_signature(problem.example_inputs), "backend": backend.name,
                        "measures_time": backend.measures_time, "description": backend.description})
     except BaseException as e:  # report why the worker could not start, then exit
-        send("error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}")
+        from .errors import USER_ERRORS
+
+        # the user's own error (the module raises, not a problem file) says all in its message: no worker frames
+        send("error", f"{type(e).__name__}: {e}" if isinstance(e, USER_ERRORS) else
+             f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}")
         return
     while True:
         try:
@@ -230,6 +234,11 @@ class IsolatedEvaluator:
             raise RuntimeError(f"evaluation worker for {self.spec.name} did not start: {e}") from None
         if kind != "ready":
             self._kill()
+            from .errors import USER_ERRORS
+
+            for cls in USER_ERRORS:  # the module's or the problem file's own error, raised as such in the parent
+                if str(payload).startswith(f"{cls.__name__}: "):
+                    raise cls(str(payload)[len(cls.__name__) + 2:])
             raise RuntimeError(f"evaluation worker for {self.spec.name} failed to start: {payload}")
         self.workers_started += 1
         self._clean = True

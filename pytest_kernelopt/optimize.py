@@ -80,6 +80,7 @@ class KernelOutcome:
     tried: list[CascadeResult] = field(default_factory=list)
     note: str = ""
     screened: int = 0  # candidates timed in the tuner's screening (a search happened even when none was gated)
+    error: str = ""  # the proposer could not run for this kernel (the LLM endpoint unreachable, say)
 
     @property
     def speedup(self) -> float | None:
@@ -96,10 +97,21 @@ class ProblemOutcome:
     joint: CascadeResult | None = None
     profile: Any = None
     note: str = ""
+    measures_time: bool | None = None  # None: as the backend (a GPU measures)
 
     @property
     def accepted(self) -> list[KernelOutcome]:
         return [k for k in self.kernels if k.decision == "accepted"]
+
+    @property
+    def proposer_errors(self) -> list[str]:
+        """Why the proposer could not run (each distinct error once; empty when it ran)."""
+        return list(dict.fromkeys(k.error for k in self.kernels if k.error))
+
+    @property
+    def measured(self) -> bool:
+        """Whether performance was measured (a GPU): otherwise :attr:`speedup` is no measurement."""
+        return self.measures_time if self.measures_time is not None else self.backend == "cuda"
 
     @property
     def speedup(self) -> float:
@@ -177,6 +189,11 @@ class Optimizer:
                 outcomes.append(KernelOutcome(name, graph.index, kind, "baseline_kept", "none",
                                               note="no proposer configured"))
                 continue
+            failed = next((o.error for o in outcomes if o.error), "")
+            if failed:  # the proposer could not run (an unreachable LLM endpoint): not asked again per kernel
+                outcomes.append(KernelOutcome(name, graph.index, kind, "skipped", proposer,
+                                              note=f"not searched: the {proposer} could not run ({failed})"))
+                continue
             if time.perf_counter() > deadline:
                 outcomes.append(KernelOutcome(name, graph.index, kind, "skipped", proposer,
                                               note=f"problem time budget ({self.settings.problem_time_budget:.0f}s) "
@@ -188,7 +205,7 @@ class Optimizer:
             else:
                 outcomes.append(self._tune(graph, name, min(deadline, time.perf_counter()
                                                             + self.settings.kernel_time_budget)))
-        if fuse:
+        if fuse and not any(o.error for o in outcomes):
             outcomes.extend(self._fusions(prof, deadline, skip))
         joint = self._joint(outcomes)
         note = "" if self.ev.measures_time else ("CPU backend: correctness verified, performance not measured; "
@@ -196,7 +213,7 @@ class Optimizer:
         if not searching and proposer != "none":
             note = "; ".join(filter(None, (note, "nothing to search: every kernel is in the cache")))
         return ProblemOutcome(self.name, self.ev.backend_name, proposer, outcomes, time.perf_counter() - t0,
-                              joint, prof, note)
+                              joint, prof, note, measures_time=bool(self.ev.measures_time))
 
     # -- proposers -----------------------------------------------------------------------
     def _tune(self, graph: KernelGraph, name: str, deadline: float) -> KernelOutcome:
@@ -254,8 +271,11 @@ class Optimizer:
         if winner is not None and result is not None and result.accepted:
             return KernelOutcome(name, graph.index, kind, "accepted", "agents", winner, result, results,
                                  getattr(out, "note", ""))
-        return KernelOutcome(name, graph.index, kind, "baseline_kept", "agents", tried=results,
-                             note=getattr(out, "note", "") or "no candidate passed every gate")
+        error = getattr(out, "model_error", "") or ""
+        # the model could not be reached before any candidate was judged: the kernel was not searched
+        return KernelOutcome(name, graph.index, kind, "skipped" if error and not results else "baseline_kept",
+                             "agents", tried=results,
+                             note=getattr(out, "note", "") or "no candidate passed every gate", error=error)
 
     def _fusions(self, prof: Any, deadline: float, skip: Callable[[KernelGraph, str], str | None] | None
                  ) -> list[KernelOutcome]:
@@ -281,7 +301,10 @@ class Optimizer:
                                              results, getattr(res, "note", "")))
                 else:
                     out.append(KernelOutcome(label, graph.index, "fusion", "baseline_kept", "agents", tried=results,
-                                             note=getattr(res, "note", "") or "no fused kernel passed every gate"))
+                                             note=getattr(res, "note", "") or "no fused kernel passed every gate",
+                                             error=getattr(res, "model_error", "") or ""))
+                    if out[-1].error:  # the model could not be reached: the other runs are not tried
+                        return out
         return out
 
     # -- combination ---------------------------------------------------------------------

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from . import gpu_pinning
-from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, is_problem_candidate
+from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, ProblemItem, is_problem_candidate
 from .config import FIELDS, SettingError
+from .errors import InputError, ModuleError
 from .harness import MARKER, Harness, marker_kwargs
 from .sharding import apply_shard
 
@@ -61,6 +62,11 @@ def pytest_configure(config: pytest.Config) -> None:
     except (TypeError, ValueError) as e:
         raise pytest.UsageError(f"pytest-kernelopt: {e}") from None
     config.stash[HARNESS_KEY] = harness
+    config.pluginmanager.register(_Outcomes(harness), "kernelopt-outcomes")
+    if harness.settings.mode != "off":
+        # torch warns this for every CPU Triton kernel module Inductor loads; on the CPU backend the plugin runs
+        # those kernels in the Triton interpreter, so the warning is expected and says nothing to the user
+        config.addinivalue_line("filterwarnings", "ignore:Could not find an active CPU backend:UserWarning")
     problems = config.getoption("kernelopt_problems")
     if problems:
         missing = [p for p in problems if not Path(p).exists()]
@@ -109,11 +115,17 @@ def kernelopt(request: pytest.FixtureRequest, record_property):
         raise pytest.UsageError(str(e)) from None
 
     def run(module, inputs, **options):
+        __tracebackhide__ = True  # a failure shows the test's line, not this plugin's frames
         try:
             settings = harness.resolve(marks, options)
         except SettingError as e:
             raise pytest.UsageError(str(e)) from None
-        result = harness.run_module(request.node.nodeid, module, inputs, settings, record_property)
+        try:
+            result = harness.run_module(request.node.nodeid, module, inputs, settings, record_property)
+        except (ModuleError, InputError) as e:
+            # the user's error with the module's own frames in its message; raised afresh from here, so the
+            # report is the test's line and that message, not the plugin's, torch's and pytest's frames
+            raise type(e)(str(e)) from None
         if result.regressions:
             raise KernelOptFailure(result.regressions)
         return result
@@ -132,9 +144,42 @@ def pytest_testnodedown(node, error) -> None:
         harness.import_worker_extras(getattr(node, "workeroutput", {}))
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """Mark the reports of tests that use the plugin (the mark travels to an xdist controller with the report)."""
+    report = yield
+    if "kernelopt" in getattr(item, "fixturenames", ()) or isinstance(item, ProblemItem):
+        report.kernelopt = True
+        if report.failed and call.excinfo is not None:
+            e = call.excinfo.value
+            text = str(e).strip()
+            report.kernelopt_error = f"{type(e).__name__}: {text.splitlines()[0] if text else ''}"[:1000]
+    return report
+
+
+class _Outcomes:
+    """pytest's outcome of each test that used the plugin, for the summary and the JSON report (a test that
+    failed before the plugin had a result, because its module raised, is reported too)."""
+
+    def __init__(self, harness: Harness) -> None:
+        self.harness = harness
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if not getattr(report, "kernelopt", False):
+            return
+        outcomes = self.harness.outcomes
+        if report.failed:
+            if outcomes.get(report.nodeid, ("",))[0] != "failed":
+                last = report.longreprtext.strip().splitlines()[-1:]
+                outcomes[report.nodeid] = ("failed", getattr(report, "kernelopt_error", "") or
+                                           (last[0][:1000] if last else ""))
+        elif report.when == "call" or (report.skipped and report.when == "setup"):
+            outcomes.setdefault(report.nodeid, (report.outcome, ""))
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     harness = config.stash.get(HARNESS_KEY, None)
-    if harness is None or not harness.results:
+    if harness is None or not (harness.results or any(o == "failed" for o, _ in harness.outcomes.values())):
         return
     terminalreporter.write_sep("=", "pytest-kernelopt")
     for line in harness.summary_lines():
@@ -152,5 +197,5 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         workeroutput["kernelopt_gpu"] = gpu_pinning.current_pin_json()
         workeroutput["kernelopt_shard"] = harness.shard_note
         return
-    if harness.results and harness.settings.report:
+    if harness.settings.report and (harness.results or harness.outcomes):
         harness.write_report(harness.settings.report)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from pathlib import Path
 from typing import Any, Iterable
@@ -19,13 +18,18 @@ def _fmt_speedup(outcome_kernel: Any) -> str:
     return f"{n['speedup']:.3f}x [{n['ci_low']:.3f}, {n['ci_high']:.3f}]"
 
 
+def cut(text: str, width: int) -> str:
+    """``text`` in at most ``width`` characters, ending in "..." where it was cut."""
+    return text if len(text) <= width else text[: max(0, width - 3)] + "..."
+
+
 def kernel_rows(outcomes: Iterable[Any]) -> list[list[str]]:
     rows = []
     for o in outcomes:
         for k in o.kernels:
             failed = sorted({r.failed_gate.gate for r in k.tried if r.failed_gate is not None})
-            rows.append([o.name, k.kernel[:48], k.kind, k.decision, k.proposer, _fmt_speedup(k),
-                         ",".join(failed) or "-", k.note[:70]])
+            rows.append([o.name, cut(k.kernel, 48), k.kind, k.decision, k.proposer, _fmt_speedup(k),
+                         ",".join(failed) or "-", cut(k.note, 70)])
     return rows
 
 
@@ -37,27 +41,45 @@ def table(rows: list[list[str]], header: list[str]) -> str:
     return "\n".join(out)
 
 
-def render_outcomes(outcomes: list[Any], backend_description: str) -> str:
+def _measured(o: Any) -> bool:
+    return bool(getattr(o, "measured", getattr(o, "backend", "") == "cuda"))
+
+
+def render_outcomes(outcomes: list[Any], backend_description: str, failed: Iterable[dict[str, str]] = ()) -> str:
     header = ["problem", "kernel", "kind", "decision", "proposer", "speedup [CI]", "failed gates", "note"]
-    lines = [table(kernel_rows(outcomes), header), ""]
-    per = [(o.name, o.speedup) for o in outcomes]
-    lines.append("module speedups: " + ", ".join(f"{n} {s:.3f}x" for n, s in per))
+    rows = kernel_rows(outcomes)
+    lines = [table(rows, header), ""] if rows else []
+    per = [(o.name, o.speedup) for o in outcomes if _measured(o)]
+    unmeasured = [o.name for o in outcomes if not _measured(o)]
     if per:
+        lines.append("module speedups: " + ", ".join(f"{n} {s:.3f}x" for n, s in per))
         gm = math.exp(sum(math.log(max(s, 1e-9)) for _, s in per) / len(per))
         improved = sum(1 for _, s in per if s > 1.0)
         lines.append(f"geometric mean over {len(per)} problems (baseline kept = 1.0x): {gm:.3f}x; "
                      f"{improved} improved")
+    if unmeasured:
+        lines.append(f"module speedups: not measured ({', '.join(unmeasured)})")
     lines.append(f"backend: {backend_description}")
-    if any(not getattr(o, "backend", "") == "cuda" for o in outcomes):
+    if unmeasured:
         lines.append("performance was not measured on this machine (no GPU): kernels were checked for "
-                     "correctness only and nothing was accepted for speed")
+                     "correctness only and nothing was accepted for speed; nothing was written to the cache "
+                     "either (it records only decisions measured on a GPU), so the next run searches again")
+    for o in outcomes:  # in full, not cut to a table cell
+        for err in getattr(o, "proposer_errors", ()):
+            lines.append(f"WARNING: {o.name}: the {o.proposer} proposer could not run: {err}")
+    failed = list(failed)
+    for f in failed:
+        lines.append(f"FAILED: {f['problem']}: {f['error']}")
+    if failed:
+        lines.append(f"{len(failed)} problem(s) failed (listed above); exit status 1")
     return "\n".join(lines)
 
 
 def outcome_to_json(o: Any) -> dict[str, Any]:
     return {
-        "name": o.name, "backend": o.backend, "proposer": o.proposer, "seconds": o.seconds, "speedup": o.speedup,
-        "note": o.note, "joint": o.joint.to_json() if o.joint else None,
+        "name": o.name, "backend": o.backend, "proposer": o.proposer, "seconds": o.seconds,
+        "speedup": o.speedup if _measured(o) else None, "measured": _measured(o),
+        "proposer_errors": list(getattr(o, "proposer_errors", ())), "note": o.note, "joint": o.joint.to_json() if o.joint else None,
         "profile": o.profile.to_json() if hasattr(o.profile, "to_json") else None,
         "kernels": [{"kernel": k.kernel, "graph": k.graph, "kind": k.kind, "decision": k.decision,
                      "proposer": k.proposer, "note": k.note, "speedup": k.speedup,
@@ -67,10 +89,10 @@ def outcome_to_json(o: Any) -> dict[str, Any]:
     }
 
 
-def write_json(path: str | Path, outcomes: list[Any], meta: dict[str, Any]) -> None:
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_suffix(p.suffix + ".tmp")
-    tmp.write_text(json.dumps({"meta": meta, "problems": [outcome_to_json(o) for o in outcomes]}, indent=2,
-                              default=str))
-    tmp.replace(p)
+def write_json(path: str | Path, outcomes: list[Any], meta: dict[str, Any],
+               failed: Iterable[dict[str, str]] = ()) -> None:
+    """The bench report: ``problems`` that ran, ``failed`` ones with their error (``meta.complete`` is true only
+    when every problem ran)."""
+    from .jsonio import write_json as write_document
+
+    write_document(path, {"meta": meta, "problems": [outcome_to_json(o) for o in outcomes], "failed": list(failed)})

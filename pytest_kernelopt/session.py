@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -233,6 +235,8 @@ class RunRecord:
     uncached: list[str] = field(default_factory=list)
     uncached_runs: list[str] = field(default_factory=list)
     untunable: list[str] = field(default_factory=list)  # uncached kernels the offline tuner has no config for
+    proposer_errors: list[str] = field(default_factory=list)  # why the chosen proposer could not run (LLM errors)
+    settings: dict[str, Any] | None = None  # the test's own settings (marker and fixture keywords applied)
 
     def left_to_search(self, proposer: str) -> int:
         """What an optimize run with ``proposer`` would search in this module (0: nothing, e.g. all cached)."""
@@ -352,6 +356,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                                             [res.failed_gate.gate] if res.failed_gate else [], note=msg))
     proposer = ""
     outcome = None
+    proposer_errors: list[str] = []
     if settings.mode == "optimize":
         def skip(graph: Any, kname: str) -> str | None:
             return "in the cache (re-verified above)" if (graph.index, kname) in cached_names else None
@@ -359,10 +364,24 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
         from .optimize import choose_proposer
 
         proposer = choose_proposer(settings)
-        transcripts = str(Path(settings.cache_dir).parent / ".kernelopt" / "transcripts" / name)
+        # one folder per test: its id made a plain folder name ("tests/test_x.py::test_y[a]" has "::" and "/")
+        safe = re.sub(r"[^\w.-]+", "_", name).strip("_") or "module"
+        transcripts = str(Path(settings.cache_dir).parent / ".kernelopt" / "transcripts" / safe)
         opt = Optimizer(evaluator, settings, name=name, progress=progress,
                         agent_factory=agent_factory_for(evaluator, settings, transcripts))
         outcome = opt.run(skip=skip)
+        proposer_errors = outcome.proposer_errors
+        if proposer_errors:
+            # said loudly, never only in a report: llm_error=fail fails the test (bench: the problem)
+            endpoint = os.environ.get("OPENAI_BASE_URL")
+            msg = f"the {proposer} proposer could not run: {proposer_errors[0]}" + (
+                f" (OPENAI_BASE_URL={endpoint})" if endpoint and proposer == "agents" else "") + (
+                f" (and {len(proposer_errors) - 1} other error(s))" if len(proposer_errors) > 1 else "")
+            if settings.llm_error == "fail":
+                regressions.append(f"{msg}; nothing was searched (llm_error=fail; llm_error=warn lets it pass "
+                                   "with the compiled baseline)")
+            else:
+                say(f"WARNING: {msg}; nothing was searched, the compiled baseline runs (llm_error=warn)")
         if on_gpu and cache is not None:
             cached_names |= _record(cache, evaluator, outcome, device, problem_id)
         for k in outcome.kernels:
@@ -382,7 +401,8 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
     return RunRecord(name, backend.name, settings.mode, records, applied, regressions, time.perf_counter() - t0,
                      perf, proposer, outcome, triton_kernels=sum(len(g.kernels) for g in evaluator.graphs),
                      uncached=[n for _, n in uncached] if use_cache else [], uncached_runs=runs if use_cache else [],
-                     untunable=[n for g, n in uncached if not can_search(g, n)] if use_cache else [])
+                     untunable=[n for g, n in uncached if not can_search(g, n)] if use_cache else [],
+                     proposer_errors=proposer_errors)
 
 
 class CacheIsolation:

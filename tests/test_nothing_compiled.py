@@ -54,4 +54,6 @@ def test_a_gru_in_kernelopt_capture_and_bench(tmp_path):
     assert cap.returncode == 0 and "Inductor generated no code for this module" in cap.stdout, cap.stdout
     bench = _run(tmp_path, "-m", "pytest_kernelopt.cli", "bench", "gru_model.py", "--no-cache")
     assert bench.returncode == 0, bench.stdout + bench.stderr
-    assert "ERROR" not in bench.stdout and "gru_model 1.000x" in bench.stdout
+    # no speedup is printed where nothing was measured (the CPU backend); a GPU measures the module's 1.000x
+    assert "ERROR" not in bench.stdout and ("gru_model 1.000x" in bench.stdout
+                                            or "module speedups: not measured (gru_model)" in bench.stdout)

@@ -71,6 +71,7 @@ class AgentOutcome:
     turns: int = 0
     seconds: float = 0.0
     transcript: Path | None = None
+    model_error: str = ""  # the model failed (unreachable, refusing) before answering once in the run: no search
 
     @property
     def baseline_kept(self) -> bool:
@@ -144,6 +145,7 @@ class AgentOptimizer:
         self.started = clock()
         self.usage = Usage()
         self.session = uuid.uuid4().hex[:12]
+        self.replies = 0  # model answers received in this run (none: the model could not be used at all)
 
     # ------------------------------------------------------------------ public
 
@@ -240,6 +242,7 @@ class _Search:
             raise ModelFailed(f"model error: {e}") from e
         self.usage = self.usage + reply.usage
         self.opt.usage = self.opt.usage + reply.usage
+        self.opt.replies += 1
         self.transcript.log("reply", turn=self.turns, role=role.name, reply=reply.to_json(),
                             usage_kernel=self.usage.to_json(), usage_run=self.opt.usage.to_json())
         return reply
@@ -283,7 +286,10 @@ class _Search:
         out = AgentOutcome(kernels=self.names, decision=decision, stop_reason=stop.reason,
                            candidate=best.candidate if best else None, result=best.result if best else None,
                            attempts=list(self.attempts), usage=self.usage, turns=self.turns,
-                           seconds=self.opt.clock() - self.t0, transcript=self.transcript.path)
+                           seconds=self.opt.clock() - self.t0, transcript=self.transcript.path,
+                           # the model failed before it had answered once in this run: the agents could not run
+                           # (a later failure, after answers, ends this search only, as the note says)
+                           model_error=stop.reason if isinstance(stop, ModelFailed) and not self.opt.replies else "")
         self.transcript.log("stop", decision=decision, reason=stop.reason, turns=self.turns,
                             candidates=self.candidates, usage=self.usage.to_json(),
                             candidate_hash=best.candidate_hash if best else None)
