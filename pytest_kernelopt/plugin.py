@@ -165,7 +165,7 @@ class _Outcomes:
         self.harness = harness
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        if not getattr(report, "kernelopt", False):
+        if not getattr(report, "kernelopt", False) or self.harness.settings.mode == "off":  # off: inert
             return
         outcomes = self.harness.outcomes
         if report.failed:
