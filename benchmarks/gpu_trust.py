@@ -72,9 +72,11 @@ def {KERNEL}(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):
 def _summary(res) -> dict:
     failed = res.failed_gate
     perf = res.gate("performance")
+    n = perf.numbers if perf is not None else {}
     return {"decision": res.decision, "failed_gate": failed.gate if failed else None, "reason": res.reason,
             "seconds": round(res.seconds, 2), "gates": [g.to_json() for g in res.gates],
-            "speedup": perf.numbers.get("speedup") if perf is not None else None}
+            "speedup": n.get("speedup"), "samples": n.get("samples"), "rounds": n.get("rounds"),
+            "gate_peak_ratio": n.get("gate_peak_ratio")}
 
 
 def cheats(settings) -> dict:
@@ -122,7 +124,9 @@ def aa(settings, repeats: int) -> dict:
                         row = {"problem": path.stem, "kernel": name, "repeat": r} | _summary(res)
                         rows.append(row)
                         print(f"A/A {path.stem:16} {name[:44]:44} {res.decision:9} "
-                              f"{row['speedup'] if row['speedup'] is not None else '-'} {res.reason[:160]}",
+                              f"{row['speedup'] if row['speedup'] is not None else '-'} n={row['samples']} "
+                              f"rounds={row['rounds']} mem={row['gate_peak_ratio']} {res.seconds:.1f}s "
+                              f"{res.reason[:160]}",
                               flush=True)
     accepted = sum(r["decision"] == "accepted" for r in rows)
     return {"candidates": len(rows), "false_accepts": accepted, "rows": rows}

@@ -185,3 +185,27 @@ def test_a_cpu_run_reports_where_the_float64_truth_ran(backend):
     res = noise.evaluate(Candidate((name,), graph.kernels[name].source, origin="test"), perf=False)
     assert res.gate("fp64") is not None, res.reason
     assert res.gate("fp64").numbers.get("fp64_ran_on") == "cpu"
+
+
+class TinyScale(torch.nn.Module):
+    """A real signal of magnitude 1e-7: below the fp32 atol, so only the tiny-output rule and the float64
+    gate can tell it from zero."""
+
+    def forward(self, x):
+        return torch.sigmoid(x) * 1e-7
+
+
+def test_zeros_for_a_real_tiny_output_are_turned_away_by_the_float64_gate(backend):
+    torch.manual_seed(0)
+    x = torch.randn(64, 64, device=backend.device)
+    problem = problem_from_objects(TinyScale().to(backend.device), (x,), name="tiny_scale")
+    session = EvaluationSession(problem, Settings(seeds=3, base_seed=3), backend)
+    (graph, name), = session.captured.triton_kernels
+    src = graph.kernels[name].source
+    zeroed, n = re.subn(r"tl\.store\((out_ptr0 \+ \([^)]*\)), (tmp\d+)", r"tl.store(\1, \2 * 0.0", src)
+    assert n == 1
+    res = session.evaluate(Candidate((name,), zeroed, origin="test"), perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate == "fp64", res.reason
+    assert "farther from the float64 truth" in res.reason
+    own = session.evaluate(Candidate((name,), src, origin="test"), perf=False)
+    assert own.decision == "verified", own.reason

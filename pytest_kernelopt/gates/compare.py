@@ -29,6 +29,7 @@ class Comparison:
     max_rel_err: float = 0.0
     worst: str = ""
     tiny_outputs: list[int] = field(default_factory=list)
+    zeros: list[int] = field(default_factory=list)  # tiny outputs the candidate returns as all zeros
 
 
 def _rel_l2(a, b) -> float:
@@ -104,8 +105,12 @@ def compare_outputs(cand: Any, base: Any, tolerance, *, tiny_factor: float, tiny
             # Too small to tell from zero under atol (KernelBench issue #165: returning zeros passed).
             res.tiny_outputs.append(i)
             if mag > 0 and float(xf.abs().max()) == 0.0:
-                res.hard_failure = f"{name}: candidate returns all zeros where the baseline is nonzero (max {mag:.3g})"
-                return res
+                # not a hard failure: an output that is rounding noise around zero (the mean of normalised values)
+                # can come out exactly zero in another summation order; the float64 gate decides, against the
+                # truth and its noise floor, and turns away zeros where the truth is a real small value
+                res.zeros.append(i)
+                res.within_tolerance = False
+                continue
             r = _rel_l2(xf, yf)
             if r > tiny_rel_tol:
                 res.within_tolerance = False
