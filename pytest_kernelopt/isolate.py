@@ -63,6 +63,28 @@ def _rss(pid: int) -> int:
     return 0
 
 
+def record_budget() -> int:
+    """Bytes of host memory the judge may hold in records (``KERNELOPT_RECORD_BUDGET_GB``, else 45% of the memory
+    available when it is asked: the worker needs the rest)."""
+    env = os.environ.get("KERNELOPT_RECORD_BUDGET_GB")
+    if env:
+        return int(float(env) * 2**30)
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(0.45 * int(line.split()[1]) * 1024)
+    except OSError:
+        pass
+    return 64 * 2**30
+
+
+def _nbytes(run: Any) -> int:
+    from .gates.fp64_place import values
+
+    return sum(t.numel() * t.element_size() for t in values(run.outputs, run.grads) if hasattr(t, "element_size"))
+
+
 # --------------------------------------------------------------------------- the worker
 
 
@@ -101,10 +123,12 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
             os._exit(0)  # nothing to flush; a normal interpreter shutdown takes seconds with torch loaded
         op, payload = msg
         try:
-            if op == "truths":
+            if op == "truths":  # each seed's truth as its own message: one seed's tensors at a time here
                 from .gates.trials import collect_truths
 
-                send("result", collect_truths(session, session.plan))
+                plan = session.plan.trimmed(*payload) if payload else session.plan
+                send("result", collect_truths(session, plan, emit=lambda seed, run, error: send(
+                    "truth", {"seed": seed, "run": run, "error": error})))
             elif op == "trial":
                 _trial(conn, send, session, payload)
             elif op == "rank":
@@ -131,10 +155,12 @@ def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: d
     from .gates.trials import collect_baseline
 
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
-    plan = session.plan.first(payload["seeds"]) if payload.get("seeds") else session.plan
+    plan = session.plan.trimmed(payload.get("seeds"), payload.get("timing_sets"))
     # this process's own baseline, recorded and sent before the candidate is loaded: Inductor autotunes each
-    # process anew, so a baseline from another process can differ from this one in kernels nobody replaced
-    send("baseline", collect_baseline(session, plan, truths=False))
+    # process anew, so a baseline from another process can differ from this one in kernels nobody replaced.
+    # Every run is its own message, sent as soon as it is recorded: one seed's tensors at a time here
+    send("baseline", collect_baseline(session, plan, truths=False,
+                                      emit=lambda seed, run: send("baseline_run", (seed, run))))
     send("progress", "gate:static")
     statics = [static_gate_result(c, session.captured, session.backend, payload.get("aot", True)) for c in cands]
     send("static", statics)
@@ -146,7 +172,7 @@ def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: d
     except Exception as e:  # noqa: BLE001
         send("load_failed", f"{type(e).__name__}: {str(e)[:1000]}")
         return
-    send("runs", collect_candidate(session, swap, plan))
+    send("runs", collect_candidate(session, swap, plan, emit=lambda seed, run: send("cand_run", (seed, run))))
     if conn.recv() != "time":
         return
     send("progress", "gate:performance")
@@ -208,6 +234,7 @@ class IsolatedEvaluator:
         self._ready: dict = {}
         self._truths: Any = None
         self._ready_pending = False
+        self.records_note = ""  # set when the plan was trimmed to fit the judge's memory (see truths())
         self.prestart = True  # start the next candidate's worker as soon as one is retired
         self.restarts = 0  # workers started after one died or hung
         self.workers_started = 0
@@ -364,14 +391,66 @@ class IsolatedEvaluator:
 
     def truths(self) -> Any:
         """The float64 truth on the plan's seeds, from a clean worker (collected once per evaluator); each
-        candidate's worker records the baseline runs itself."""
-        if self._truths is None:
-            self._clean_worker()
-            try:
-                self._truths = self._request("truths", None, self.settings.timeout)
-            except WorkerFailure as e:
-                raise RuntimeError(f"the float64 truth of {self.spec.name} could not be collected: {e}") from None
-        return self._truths
+        candidate's worker records the baseline runs itself.
+
+        Each seed's truth arrives as its own message.  The first one's size sets how many seeds' records this
+        process can hold (:func:`record_budget`): a truth, a baseline run and a candidate run per correctness
+        seed, a baseline run and a candidate output per timing input set.  Where the plan does not fit, its
+        first seeds and timing sets that do are kept, and every result says so (``records`` in the float64
+        gate's numbers)."""
+        if self._truths is not None:
+            return self._truths
+        from .gates.trials import BaselineRecord
+
+        self._clean_worker()
+        got: dict[int, Any] = {}
+        errors: dict[int, str] = {}
+        limit: int | None = None
+        try:
+            self._conn.send(("truths", None))
+            deadline = time.perf_counter() + self.settings.timeout
+            while True:
+                kind, value = self._receive(max(0.0, deadline - time.perf_counter()), "", self.settings.timeout)
+                if kind == "truth":
+                    seed, run = value["seed"], value["run"]
+                    if limit is None and run is not None:
+                        limit = self._fit(_nbytes(run))
+                    if limit is not None and len(got) >= limit:
+                        continue  # beyond what this process can hold: dropped, and said so
+                    got[seed] = run
+                    if run is None:
+                        errors[seed] = value["error"]
+                elif kind == "result":
+                    rec: BaselineRecord = value
+                    break
+                elif kind == "crash":
+                    self._kill()
+                    raise WorkerFailure(f"evaluation raised {value}")
+                elif kind != "progress":
+                    self._kill()
+                    raise WorkerFailure(f"unexpected message {kind!r}")
+        except WorkerFailure as e:
+            raise RuntimeError(f"the float64 truth of {self.spec.name} could not be collected: {e}") from None
+        rec.truths, rec.truth_errors = got, errors
+        rec.truth_memory = dict(rec.truth_memory, records=self.records_note)
+        self._truths = rec
+        return rec
+
+    def _fit(self, truth_bytes: int) -> int:
+        """How many correctness seeds' records fit (and trim the timing input sets first); sets the plan."""
+        budget = record_budget()
+        seeds, timing = len(self.plan.seeds), len(self.plan.timing)
+        per_seed, per_set = 2 * truth_bytes, truth_bytes  # fp64 truth + two fp32 runs; two fp32 outputs
+        if seeds * per_seed + timing * per_set > budget:
+            timing = 1
+            seeds = max(1, min(seeds, int((budget - per_set) // per_seed)))
+        if (seeds, timing) != (len(self.plan.seeds), len(self.plan.timing)):
+            self.records_note = (f"{seeds} of {len(self.plan.seeds)} correctness seeds and {timing} of "
+                                 f"{len(self.plan.timing)} timing input sets: their records take about "
+                                 f"{per_seed / 2**30:.1f} GiB a seed and the judge's budget is "
+                                 f"{budget / 2**30:.1f} GiB of host memory (KERNELOPT_RECORD_BUDGET_GB)")
+            self.plan = self.plan.trimmed(seeds, timing)
+        return seeds
 
     # -- the Evaluator protocol ----------------------------------------------------------
     def evaluate(self, candidate: Candidate | list[Candidate], perf: bool = True, seeds: int | None = None,
@@ -395,7 +474,11 @@ class IsolatedEvaluator:
         try:
             self._clean_worker()
             self._clean = False  # from here on this worker is the candidate's, and ends with it
-            self._conn.send(("trial", {"candidates": [c.to_json() for c in cands], "seeds": seeds, "aot": aot}))
+            n = len(self.plan.seeds) if seeds is None else min(seeds, len(self.plan.seeds))
+            self._conn.send(("trial", {"candidates": [c.to_json() for c in cands], "seeds": n, "aot": aot,
+                                       "timing_sets": len(self.plan.timing)}))
+            base_runs: dict[int, Any] = {}
+            cand_runs: dict[int, Any] = {}
             deadline = time.perf_counter() + self.settings.timeout
             rec = None
             while True:
@@ -404,9 +487,15 @@ class IsolatedEvaluator:
                     stage = value
                     if progress:
                         progress(value)
+                elif kind == "baseline_run" and baseline is None:
+                    base_runs[int(value[0])] = value[1]
+                elif kind == "cand_run" and baseline is not None and rec is None:
+                    cand_runs[int(value[0])] = value[1]
                 elif kind == "baseline" and rec is None:
                     # runs from this worker (before the candidate was loaded), the float64 truth from the clean one
-                    baseline = dataclasses.replace(value, truths=truths.truths, truth_errors=truths.truth_errors)
+                    baseline = dataclasses.replace(value, runs=base_runs, truths=truths.truths,
+                                                   truth_errors=truths.truth_errors,
+                                                   truth_memory=truths.truth_memory)
                 elif kind == "static":
                     if not judge.add_static(list(value)):
                         return judge.done("rejected")
@@ -416,6 +505,7 @@ class IsolatedEvaluator:
                     raise WorkerFailure("the worker sent the candidate's runs before its own baseline", stage)
                 elif kind == "runs":
                     rec = value
+                    rec.runs = cand_runs
                     if not judge.correct(baseline, rec, progress):
                         return judge.done("rejected")
                     timed = perf and self.measures_time

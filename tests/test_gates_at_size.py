@@ -209,3 +209,27 @@ def test_zeros_for_a_real_tiny_output_are_turned_away_by_the_float64_gate(backen
     assert "farther from the float64 truth" in res.reason
     own = session.evaluate(Candidate((name,), src, origin="test"), perf=False)
     assert own.decision == "verified", own.reason
+
+
+def test_the_isolated_judge_keeps_the_seeds_its_memory_budget_allows(monkeypatch, tmp_path):
+    """Each seed's records arrive as their own messages; with a budget below the plan's records the judge keeps
+    its first seeds (and one timing input set), judges on them, and says so in the result."""
+    from pytest_kernelopt.isolate import IsolatedEvaluator
+    from pytest_kernelopt.problems import ProblemSpec
+
+    problem = tmp_path / "rowsoftmax.py"
+    problem.write_text(
+        "import torch\n\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
+        "        return torch.softmax(x * 2.0, dim=-1)\n\n\ndef get_inputs():\n    return [torch.randn(64, 512)]\n\n\n"
+        "def get_init_inputs():\n    return []\n")
+    per_seed_gib = 64 * 512 * 8 * 2 / 2**30  # a float64 truth and two float32 runs
+    monkeypatch.setenv("KERNELOPT_RECORD_BUDGET_GB", str(2.5 * per_seed_gib))
+    with IsolatedEvaluator(ProblemSpec.from_file(problem), Settings(seeds=5, base_seed=11)) as ev:
+        (graph,) = ev.graphs
+        name, kernel = next(iter(graph.kernels.items()))
+        res = ev.evaluate(Candidate((name,), kernel.source, origin="test"), perf=False)
+        assert res.decision == "verified", res.reason
+        assert len(ev.plan.seeds) == 2 and len(ev.plan.timing) == 1
+        corr, fp64 = res.gate("correctness"), res.gate("fp64")
+        assert corr.numbers["seeds"] == 2
+        assert fp64.numbers["records"].startswith("2 of 5 correctness seeds and 1 of 3 timing input sets")

@@ -63,6 +63,8 @@ def memory_numbers(baseline: BaselineRecord, rec: Any) -> dict[str, Any]:
     the float64 truth ran."""
     out: dict[str, Any] = {}
     where = baseline.truth_memory.get("where")
+    if baseline.truth_memory.get("records"):
+        out["records"] = baseline.truth_memory["records"]
     if where:
         out["fp64_ran_on"] = where
         if baseline.truth_memory.get("device_peak_bytes"):

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 #: input magnitudes cycled over the seeds: the example's own scale, large values (overflow without the usual
 #: max subtraction, blocks with large values) and small ones (underflow, tiny outputs)
@@ -64,6 +64,13 @@ class SeedPlan:
     def first(self, n: int) -> "SeedPlan":
         """The same plan with only its first ``n`` correctness seeds (a quick re-check)."""
         return SeedPlan(self.base, self.seeds[:n], self.scales[:n], self.timing, self.drawn)
+
+    def trimmed(self, seeds: int | None = None, timing_sets: int | None = None) -> "SeedPlan":
+        """The same plan with only its first ``seeds`` correctness seeds and ``timing_sets`` timing input sets
+        (None: all of them): what fits a memory budget."""
+        n = len(self.seeds) if seeds is None else max(1, min(int(seeds), len(self.seeds)))
+        t = len(self.timing) if timing_sets is None else max(1, min(int(timing_sets), len(self.timing)))
+        return SeedPlan(self.base, self.seeds[:n], self.scales[:n], self.timing[:t], self.drawn)
 
     def to_json(self) -> dict[str, Any]:
         return {"base": self.base, "seeds": list(self.seeds), "scales": list(self.scales),
@@ -316,12 +323,14 @@ def _reversed_programs(session: Any):
 
 
 def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None = None, *,
-                     truths: bool = True) -> BaselineRecord:
+                     truths: bool = True, emit: Callable[[int, Run], None] | None = None) -> BaselineRecord:
     """The baseline and the float64 truth on the plan's seeds (and its timing seeds, on a GPU).
 
     ``into`` is a record collected earlier for a plan with the same seeds: only what it lacks is run (a quick
     re-check over the first seed of a plan pays for that seed alone).  ``truths=False`` skips the float64 runs
     (an isolated candidate's worker records its own baseline; the truth comes from the clean worker).
+    ``emit(seed, run)``, if given, receives each run as soon as it is recorded and the record keeps none of
+    them (a worker streams them to the judge: one seed's tensors at a time in its own memory).
     The baseline running out of memory is an error of the run (:class:`BaselineRunError`), never a verdict on
     a candidate.
     """
@@ -334,21 +343,20 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
     try:
         if not rec.io_bytes:
             rec.module_peak_bytes = _module_peak(session, first)
-        if needed:
-            before = state_snapshot(session.module)
-            for seed in needed:
-                rec.runs[seed] = _run(session, session.captured.compiled, seed)
+        before = state_snapshot(session.module) if needed else None
+        for seed in needed:
+            run = _run(session, session.captured.compiled, seed)
+            if seed == first and not rec.io_bytes:
+                _describe(session, rec, run)
+            if emit is not None:
+                emit(seed, run)
+            else:
+                rec.runs[seed] = run
+            del run
+        if before is not None:
             rec.state_changed.update(state_changes(session.module, before))
-        if not rec.io_bytes:  # once per record: determinism of the baseline, dtype, bytes, bandwidth
-            from .compare import same_values
-
-            with _reversed_programs(session):
-                again = _run(session, session.captured.compiled, first, fill="random")
-            rec.deterministic = same_values(again.outputs, rec.runs[first].outputs) and \
-                same_values(again.grads, rec.runs[first].grads)
-            rec.dtype_name = _first_float_dtype(rec.runs[first].outputs)
-            rec.io_bytes = _io_bytes(session.inputs(first), rec.runs[first].outputs)
-            rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
+        if not rec.io_bytes:
+            _describe(session, rec, rec.runs[first])
     except Exception as e:
         if _out_of_memory(e):
             raise BaselineRunError(f"the unmodified compiled module ran out of memory during the gates' baseline "
@@ -364,13 +372,28 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
     return rec.view(plan)
 
 
-def collect_truths(session: Any, plan: SeedPlan) -> BaselineRecord:
+def _describe(session: Any, rec: BaselineRecord, first_run: Run) -> None:
+    """Once per record, from the first seed's run: determinism of the baseline, dtype, bytes, bandwidth."""
+    from .compare import same_values
+
+    first = rec.plan.seeds[0]
+    with _reversed_programs(session):
+        again = _run(session, session.captured.compiled, first, fill="random")
+    rec.deterministic = same_values(again.outputs, first_run.outputs) and same_values(again.grads, first_run.grads)
+    rec.dtype_name = _first_float_dtype(first_run.outputs)
+    rec.io_bytes = _io_bytes(session.inputs(first), first_run.outputs)
+    rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
+
+
+def collect_truths(session: Any, plan: SeedPlan,
+                   emit: Callable[[int, Run | None, str], None] | None = None) -> BaselineRecord:
     """Only the float64 truth on the plan's seeds (an isolated candidate's worker records the baseline runs).
 
     One seed at a time, each moved to the host as soon as it is computed, with its noise floor (see
     :class:`Run`).  It runs where it fits (:func:`pytest_kernelopt.gates.fp64_place.place`): on the device,
     else on the host, else not at all, and then every seed's error says ``float64 check skipped: would need
-    N GiB`` (the float64 gate says so instead of judging against a truth it does not have).
+    N GiB`` (the float64 gate says so instead of judging against a truth it does not have).  ``emit(seed,
+    run or None, error)``, if given, receives each seed's truth instead of the record.
     """
     from .fp64_place import place, truth_on
 
@@ -379,31 +402,36 @@ def collect_truths(session: Any, plan: SeedPlan) -> BaselineRecord:
     rec.truth_memory = {"where": where, "reason": why}
     reset_device_peak()
     for seed in plan.seeds:
-        if where == "skipped":
-            rec.truths[seed] = None
-            rec.truth_errors[seed] = why
-            continue
-        try:
-            outputs, grads, noise = truth_on(session, seed, where)
-            rec.truths[seed] = Run(outputs, grads, (), noise=noise)
-        except Exception as e:  # noqa: BLE001 -- recorded; the float64 gate says it could not run
-            if where != "cpu" and _out_of_memory(e):
-                where = "cpu"  # the device ran out: the host next, for this seed and the rest
-                rec.truth_memory.update(where="cpu", reason=f"the device ran out of memory ({str(e)[:120]})")
-                try:
-                    outputs, grads, noise = truth_on(session, seed, where)
-                    rec.truths[seed] = Run(outputs, grads, (), noise=noise)
-                    continue
-                except Exception as e2:  # noqa: BLE001
-                    e = e2
-            rec.truths[seed] = None
-            rec.truth_errors[seed] = f"{type(e).__name__}: {str(e)[:300]}"
+        run, error = None, why
+        if where != "skipped":
+            try:
+                outputs, grads, noise = truth_on(session, seed, where)
+                run = Run(outputs, grads, (), noise=noise)
+            except Exception as e:  # noqa: BLE001 -- recorded; the float64 gate says it could not run
+                error = f"{type(e).__name__}: {str(e)[:300]}"
+                if where != "cpu" and _out_of_memory(e):
+                    where = "cpu"  # the device ran out: the host next, for this seed and the rest
+                    rec.truth_memory.update(where="cpu", reason=f"the device ran out of memory ({str(e)[:120]})")
+                    try:
+                        outputs, grads, noise = truth_on(session, seed, where)
+                        run = Run(outputs, grads, (), noise=noise)
+                    except Exception as e2:  # noqa: BLE001
+                        error = f"{type(e2).__name__}: {str(e2)[:300]}"
+        if emit is not None:
+            emit(seed, run, "" if run is not None else error)
+        else:
+            rec.truths[seed] = run
+            if run is None:
+                rec.truth_errors[seed] = error
+        del run
     rec.truth_memory["device_peak_bytes"] = device_peak()
     return rec
 
 
-def collect_candidate(session: Any, swap: Any, plan: SeedPlan) -> CandidateRecord:
-    """The candidate on the plan's seeds (poisoned allocations; the first seed twice)."""
+def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
+                      emit: Callable[[int, Run], None] | None = None) -> CandidateRecord:
+    """The candidate on the plan's seeds (poisoned allocations; the first seed twice); ``emit(seed, run)``, if
+    given, receives each run instead of the record (which keeps the first seed's second run)."""
     rec = CandidateRecord()
     before = state_snapshot(session.module)
     fn = session.captured.compiled
@@ -411,11 +439,16 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan) -> CandidateRecor
         launches = swap.launches
         try:
             with swap.applied():
-                rec.runs[seed] = _run(session, fn, seed)
+                run = _run(session, fn, seed)
                 if n == 0:  # the same inputs again, over buffers that hold random values instead of NaN, and on
                     # the CPU interpreter with the grid's programs in reverse order
                     with _reversed_programs(session):
                         rec.again = _run(session, fn, seed, fill="random")
+            if emit is not None:
+                emit(seed, run)
+            else:
+                rec.runs[seed] = run
+            del run
         except Exception as e:  # noqa: BLE001 -- the candidate raised: recorded, judged a failure
             rec.error, rec.error_seed = f"{type(e).__name__}: {str(e)[:500]}", seed
             break
