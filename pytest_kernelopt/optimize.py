@@ -203,8 +203,10 @@ class Optimizer:
             if proposer == "agents":
                 outcomes.append(self._agents(graph, name, prof))
             else:
+                kp = prof.for_kernel(name) if prof is not None else None
                 outcomes.append(self._tune(graph, name, min(deadline, time.perf_counter()
-                                                            + self.settings.kernel_time_budget)))
+                                                            + self.settings.kernel_time_budget),
+                                           kp.share if kp is not None else None))
         if fuse and not any(o.error for o in outcomes):
             outcomes.extend(self._fusions(prof, deadline, skip))
         joint = self._joint(outcomes)
@@ -216,8 +218,8 @@ class Optimizer:
                               joint, prof, note, measures_time=bool(self.ev.measures_time))
 
     # -- proposers -----------------------------------------------------------------------
-    def _tune(self, graph: KernelGraph, name: str, deadline: float) -> KernelOutcome:
-        from .tuner import propose_configs
+    def _tune(self, graph: KernelGraph, name: str, deadline: float, share: float | None = None) -> KernelOutcome:
+        from .tuner import propose_configs, search
 
         kind = graph.kernels[name].kind
         s = self.settings
@@ -228,29 +230,35 @@ class Optimizer:
             ok = sum(r.decision == "verified" for r in tried)
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried,
                                  note=f"{ok}/{len(tried)} configs verified correct; performance not measured")
-        cands = propose_configs(graph, name, limit=max(s.max_candidates * 3, 8))
-        if not cands:
+        # round 1: Inductor's own list and the nearest configs; then coordinate descent around the best point.
+        # A kernel whose whole share of the call cannot reach the bar gets round 1 only (time goes where it is).
+        hopeless = share is not None and share < 1 - 1 / max(1.0, s.min_speedup)
+        found = search(graph, name, self.ev.rank, limit=8 if hopeless else max(s.max_candidates * 3, 8),
+                       deadline=deadline, descent_rounds=0 if hopeless else 3)
+        if not found.rounds:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner",
                                  note="no launch configuration to search for this kernel kind")
-        base_ms, times = self.ev.rank(cands)
+        base_ms, cands = found.base_ms, [c for _, c in found.screened]
         # only candidates whose screening time already clears the acceptance bar get the full cascade: on the
         # H200, configs screened 1% faster almost never cleared a 1.02 lower bound, and gating them cost minutes
-        bar = base_ms / max(1.0, s.min_speedup) if base_ms else None
-        ranked = sorted((t, i) for i, t in enumerate(times) if t is not None and bar and t < bar)
+        ranked = found.faster_than(1 / max(1.0, s.min_speedup)) if base_ms else []
         tried: list[CascadeResult] = []
         best: tuple[CascadeResult, Candidate] | None = None
-        for _, i in ranked[: max(1, min(3, s.max_candidates))]:
+        for _, cand in ranked[: max(1, min(3, s.max_candidates))]:
             if time.perf_counter() > deadline:
                 break
-            res = self.ev.evaluate(cands[i])
+            res = self.ev.evaluate(cand)
             tried.append(res)
             if res.accepted and (best is None or (res.speedup or 0) > (best[0].speedup or 0)):
-                best = (res, cands[i])
+                best = (res, cand)
         if base_ms is None:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner",
                                  note="screening could not time the candidates (worker failure); baseline kept")
-        note = (f"{len(cands)} configs screened (baseline {base_ms:.4f} ms), {len(ranked)} at least "
-                f"{s.min_speedup:g}x faster, {len(tried)} gated")
+        rounds = (f" in {found.rounds} rounds ({found.descent_rounds} of coordinate descent)"
+                  if found.rounds > 1 else "")
+        note = (f"{len(cands)} configs screened{rounds} (baseline {base_ms:.4f} ms), {len(ranked)} at least "
+                f"{s.min_speedup:g}x faster, {len(tried)} gated"
+                + ("; the kernel's share of the call cannot reach the bar: no descent" if hopeless else ""))
         if best is None:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried, note=note,
                                  screened=len(cands))

@@ -102,12 +102,29 @@ def _override_configs(obj: Any, configs: Sequence[Mapping[str, int]]) -> None:
         c = dict(c)
         warps = int(c.pop("num_warps", 4))
         stages = int(c.pop("num_stages", 1))
-        new.append(triton.Config({k: int(v) for k, v in c.items()}, num_warps=warps, num_stages=stages))
+        extra = {"maxnreg": int(c.pop("maxnreg"))} if c.get("maxnreg") else {}
+        new.append(triton.Config({k: int(v) for k, v in c.items()}, num_warps=warps, num_stages=stages, **extra))
     obj.configs = new
+    if any(getattr(c, "maxnreg", None) for c in new) and hasattr(obj, "_create_compile_options"):
+        _forward_maxnreg(obj)
     if getattr(obj, "launchers", None):
         obj.launchers = []
     if hasattr(obj, "_cached_launcher"):
         obj._cached_launcher = None
+
+
+def _forward_maxnreg(obj: Any) -> None:
+    """Inductor's CachingAutotuner compiles a config with its warps and stages but drops its ``maxnreg`` (in
+    torch 2.13 outside fbcode): this kernel object passes it on to ``triton.compile`` as the option it is."""
+    create = obj._create_compile_options
+
+    def _create_compile_options(cfg: Any, compile_meta: dict) -> dict:
+        options = create(cfg, compile_meta)
+        if getattr(cfg, "maxnreg", None) and compile_meta.get("device_type", "cuda") == "cuda":
+            options["maxnreg"] = int(cfg.maxnreg)
+        return options
+
+    obj._create_compile_options = _create_compile_options
 
 
 def load_kernel_object(name: str, source: str, configs: Sequence[Mapping[str, int]] = ()) -> Any:

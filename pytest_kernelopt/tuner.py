@@ -1,35 +1,92 @@
 """The offline tuner: launch-configuration search over Inductor's own kernels, no LLM needed.
 
-For each kernel it enumerates launch configurations Inductor's heuristics
-would not try (block sizes, warps, stages; for looped reductions the reduction
-block too), keeping the kernel source as Inductor wrote it.  Only keys the
-baseline's chosen config already has are varied, so a candidate can never
-change what a kernel computes -- only how it is split over programs.  Every
-candidate is still judged by the full gate cascade at the module level.
+What it searches, per kernel kind (the kernel source stays as Inductor wrote it;
+only the keys the baseline's chosen config already has are varied, so a
+candidate can never change what a kernel computes -- only how it is split over
+programs).  Every candidate is still judged by the full gate cascade at the
+module level.
+
+* **Inductor's own list first.**  The configurations Inductor's heuristic
+  (``pointwise``, ``reduction``, ``persistent_reduction``, ``split_scan``)
+  produces for this very kernel under ``max_autotune`` -- called on the
+  kernel's own decorator arguments (:func:`inductor_configs`) -- are screened
+  before anything else.
+* **Beyond it** (:func:`config_space`): every power-of-two block size from
+  narrower than Inductor's smallest to wider than its largest
+  (:data:`BLOCK_CAP`, :data:`MAX_BLOCK_NUMEL`; Inductor stops at XBLOCK 4096,
+  Y/ZBLOCK 1024, R0_BLOCK 2048 and 4096 elements a persistent block),
+  ``num_warps`` 1..32, ``num_stages`` 1..3 for looped reductions (Inductor
+  always uses 1), and Hopper register caps (``maxnreg``) where the installed
+  Triton takes them in a ``triton.Config`` and the kernel runs on CUDA
+  (:func:`maxnreg_supported`).
+* **Coordinate descent** (:func:`neighbours`, :func:`search`): like Inductor's
+  ``CoordescTuner``, each key one notch up and one down around the best
+  screened point (blocks and warps x2 / /2, stages +-1, maxnreg along
+  :data:`MAXNREG_STEPS`), screened as a further round, repeated while a round
+  improves and the kernel's time allows.
+* **Split scans** (``triton_spl_*``): Inductor's ``split_scan`` heuristic varies
+  XBLOCK, R0_BLOCK and num_warps.  XBLOCK is not a parameter of a split-scan
+  kernel (Inductor generates it with ``no_x_dim``: ``XBLOCK: tl.constexpr = 1``
+  in the body), so only R0_BLOCK, num_warps (and maxnreg) are searched.
+  R0_BLOCK never goes below the kernel's ``min_split_scan_rblock`` (256 by
+  default): the wrapper's zero-filled workspace holds one partial per
+  ``min_split_scan_rblock`` elements of each row, so a smaller block would make
+  more programs than it has slots for.  Wider blocks (fewer programs) are safe
+  and are searched up to the row's length.
+* **Persistent against looped reduction**: the candidate format can carry
+  it (a looped reduction takes the same runtime arguments as the persistent one,
+  only its constexprs differ), but the looped source has to come from a second
+  Inductor compile of the module (``triton.persistent_reductions=False``), which
+  only the process holding the module can make: :func:`looped_variants` turns
+  such a compile into candidates; the optimizer makes it where it evaluates in
+  process (:class:`~pytest_kernelopt.optimize.LocalEvaluator`), not in an
+  isolated worker, whose protocol has no request for it.
 """
 
 from __future__ import annotations
 
+import ast
+import functools
 import itertools
-from typing import Iterator
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Sequence
 
 from .candidate import Candidate
 from .graph import KernelGraph, LaunchTrace, TritonKernel
 
-_POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096]
-MAX_BLOCK_NUMEL = 8192
+_POW2 = [1 << i for i in range(15)]  # 1 .. 16384
+#: the largest block (product of every block size, and the rows a persistent reduction holds) searched
+MAX_BLOCK_NUMEL = 16384
+#: the largest size each block key may take (Inductor's TRITON_MAX_BLOCK: X 4096, Y/Z 1024, R0 2048 in its lists)
+BLOCK_CAP = {"XBLOCK": 8192, "YBLOCK": 2048, "ZBLOCK": 2048, "R0_BLOCK": 16384, "R1_BLOCK": 16384}
+#: elements a thread may hold in one block before registers surely spill
+MAX_ELEMENTS_PER_THREAD = 64
+WARPS = (1, 2, 4, 8, 16, 32)
+#: register caps tried by the descent, in order (None: Triton's default, no cap)
+MAXNREG_STEPS = (None, 128, 64, 32)
+_GRID_LIMIT = {"XBLOCK": 2**31 - 1, "R0_BLOCK": 2**31 - 1, "YBLOCK": 65535, "ZBLOCK": 65535}
+_LAUNCH_KEYS = ("num_warps", "num_stages", "maxnreg")
+SEARCHED_KINDS = ("pointwise", "reduction", "persistent_reduction", "split_scan")
 
 
-def _hint(kernel: TritonKernel, key: str, default: int = 1 << 20) -> int:
-    return int(kernel.size_hints.get(key, default))
+# --------------------------------------------------------------------------- the kernel's kind and limits
 
 
-def _block_numel(cfg: dict[str, int], r_numel: int | None) -> int:
-    n = 1
-    for k, v in cfg.items():
-        if k.endswith("BLOCK"):
-            n *= v
-    return n * (r_numel or 1)
+def kind_of(kernel: TritonKernel) -> str:
+    """The tuner's kind: Inductor's heuristic name (``split_scan`` is its own kind; the graph calls it other)."""
+    if kernel.heuristic == "split_scan":
+        return "split_scan"
+    if kernel.heuristic == "cooperative_reduction":
+        return "cooperative_reduction"
+    return kernel.kind
+
+
+def _hint(kernel: TritonKernel, key: str) -> int:
+    """The size hint behind a block key (XBLOCK -> size_hints['x'], R0_BLOCK -> size_hints['r0_'])."""
+    dim = key[:-5].lower()
+    return int(kernel.size_hints.get(dim, 4096))
 
 
 def _persistent_r(kernel: TritonKernel) -> int:
@@ -41,48 +98,308 @@ def _persistent_r(kernel: TritonKernel) -> int:
     return r
 
 
-def config_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[str, int]]:
-    """Valid launch configurations for one kernel, the baseline's own excluded."""
-    if trace is None or not trace.config or kernel.kind not in ("pointwise", "reduction", "persistent_reduction"):
+@functools.lru_cache(maxsize=None)
+def maxnreg_supported() -> bool:
+    """Whether the installed Triton takes a register cap in a ``triton.Config`` and its CUDA backend compiles it."""
+    try:
+        import dataclasses
+        import inspect
+
+        import triton
+
+        if "maxnreg" not in inspect.signature(triton.Config).parameters:
+            return False
+        from triton.backends.nvidia.compiler import CUDAOptions
+
+        return "maxnreg" in {f.name for f in dataclasses.fields(CUDAOptions)}
+    except Exception:  # noqa: BLE001 -- no Triton, or another layout: no caps
+        return False
+
+
+def _uses_maxnreg(kernel: TritonKernel) -> bool:
+    return kernel.device_str.startswith("cuda") and maxnreg_supported()
+
+
+def _block_keys(trace: LaunchTrace) -> list[str]:
+    return sorted(k for k in trace.config if k.endswith("BLOCK"))
+
+
+def _stages(kind: str) -> tuple[int, ...]:
+    # only a looped reduction has a loop to pipeline; elsewhere num_stages changes nothing but the compile
+    return (1, 2, 3) if kind == "reduction" else (1,)
+
+
+# --------------------------------------------------------------------------- the decorator's arguments
+
+
+class _NotLiteral(ValueError):
+    pass
+
+
+def _value(node: ast.AST) -> Any:
+    """A decorator argument as Inductor writes it: literals, ``ReductionHint.X``, ``DeviceProperties(...)``,
+    ``set()``, ``__file__``.  Nothing is executed."""
+    from torch._inductor.runtime import hints
+
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, ast.Dict):
+        if any(k is None for k in node.keys):
+            raise _NotLiteral("** in a dict")
+        return {_value(k): _value(v) for k, v in zip(node.keys, node.values)}
+    if isinstance(node, (ast.List, ast.Tuple)):
+        vals = [_value(e) for e in node.elts]
+        return vals if isinstance(node, ast.List) else tuple(vals)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return -_value(node.operand)
+    if isinstance(node, ast.Name) and node.id == "__file__":
+        return None
+    if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+            and node.value.id in ("ReductionHint", "TileHint", "AutotuneHint")):
+        return getattr(getattr(hints, node.value.id), node.attr)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args:
+        if node.func.id == "set" and not node.keywords:
+            return set()
+        if node.func.id == "DeviceProperties":
+            return hints.DeviceProperties(**{k.arg: _value(k.value) for k in node.keywords if k.arg})
+    raise _NotLiteral(ast.dump(node)[:80])
+
+
+def decorator_arguments(kernel: TritonKernel) -> tuple[str, dict[str, Any]] | None:
+    """The heuristic's name and keyword arguments of the kernel's ``@triton_heuristics.X(...)`` decorator."""
+    import copy
+
+    return copy.deepcopy(_decorator_arguments(kernel.name, kernel.source))
+
+
+@functools.lru_cache(maxsize=256)
+def _decorator_arguments(name: str, source: str) -> tuple[str, dict[str, Any]] | None:
+    try:
+        tree = ast.parse(source)
+        fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+        for dec in fn.decorator_list:
+            if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute)
+                    and isinstance(dec.func.value, ast.Name) and dec.func.value.id == "triton_heuristics"):
+                kw = {k.arg: _value(k.value) for k in dec.keywords if k.arg}
+                if dec.args:
+                    kw.setdefault("size_hints", _value(dec.args[0]))
+                return dec.func.attr, kw
+    except (SyntaxError, StopIteration, _NotLiteral, TypeError, ImportError):
+        return None
+    return None
+
+
+def inductor_meta(kernel: TritonKernel) -> dict[str, Any]:
+    args = decorator_arguments(kernel)
+    meta = args[1].get("inductor_meta") if args else None
+    return dict(meta) if isinstance(meta, dict) else {}
+
+
+def _as_dict(cfg: Any) -> dict[str, int]:
+    d = {k: int(v) for k, v in cfg.kwargs.items()}
+    d["num_warps"] = int(cfg.num_warps)
+    d["num_stages"] = int(cfg.num_stages)
+    if getattr(cfg, "maxnreg", None):
+        d["maxnreg"] = int(cfg.maxnreg)
+    return d
+
+
+def inductor_configs(kernel: TritonKernel, max_autotune: bool = True) -> list[dict[str, int]]:
+    """The configurations Inductor's own heuristic lists for this kernel (under ``max_autotune`` by default: the
+    full list max-autotune benchmarks), from the kernel's decorator arguments; [] where they cannot be read."""
+    args = decorator_arguments(kernel)
+    if args is None:
         return []
-    keys = sorted(k for k in trace.config if k.endswith("BLOCK"))
-    choices: dict[str, list[int]] = {}
-    for k in keys:
-        dim = k[:-5].lower()  # XBLOCK -> x, R0_BLOCK -> r0_ (Inductor's size_hints keys)
-        hint = _hint(kernel, dim, 4096)
-        lo = 1 if kernel.kind != "pointwise" or len(keys) > 1 else 32
-        choices[k] = [v for v in _POW2 if lo <= v <= max(hint, lo)]
-    r_numel = _persistent_r(kernel) if kernel.kind == "persistent_reduction" else None
-    base = {k: trace.config[k] for k in keys}
-    base_full = (base, trace.num_warps, trace.num_stages)
+    heuristic, kw = args
+    meta = dict(kw.get("inductor_meta") or {})
+    meta["max_autotune"] = meta["max_autotune_pointwise"] = max_autotune
+    size_hints = dict(kw.get("size_hints") or {})
+    triton_meta = kw.get("triton_meta")
+    if not size_hints or not isinstance(triton_meta, dict):
+        return []
+    try:
+        from torch._inductor.runtime import triton_heuristics as th
+
+        if heuristic == "pointwise":
+            cfgs = th.pointwise(size_hints, triton_meta, tile_hint=kw.get("tile_hint"),
+                                min_elem_per_thread=kw.get("min_elem_per_thread", 0), inductor_meta=meta,
+                                return_configs=True)
+        elif heuristic in ("reduction", "persistent_reduction"):
+            cfgs = getattr(th, heuristic)(size_hints, reduction_hint=kw.get("reduction_hint", False),
+                                          triton_meta=triton_meta, inductor_meta=meta, return_configs=True)
+        elif heuristic == "split_scan":
+            # th.split_scan has no return_configs: what it does before autotuning, step for step
+            meta["reduction_hint"] = kw.get("reduction_hint", False)
+            if meta.get("no_x_dim"):
+                size_hints["x"] = 1
+            cfgs = th._reduction_configs(size_hints=size_hints, inductor_meta=meta, triton_meta=triton_meta)
+            floor = meta.get("min_split_scan_rblock", 256)
+            for c in cfgs:
+                for var in list(c.kwargs):
+                    if var.startswith("R") and c.kwargs[var] < floor:
+                        c.kwargs[var] = floor
+        else:
+            return []
+    except Exception:  # noqa: BLE001 -- another torch's heuristics: the tuner's own space still applies
+        return []
     out: list[dict[str, int]] = []
-    for values in itertools.product(*(choices[k] for k in keys)):
-        cfg = dict(zip(keys, values))
-        numel = _block_numel(cfg, r_numel)
-        if numel > MAX_BLOCK_NUMEL:
-            continue
-        for warps in (1, 2, 4, 8, 16):
-            if numel < warps * 32 and warps > 1:
-                continue
-            if numel > warps * 32 * 64:  # too many elements per thread: registers spill
-                continue
-            for stages in ((1, 2) if kernel.kind == "reduction" else (1,)):
-                if (cfg, warps, stages) == base_full:
-                    continue
-                out.append({**cfg, "num_warps": warps, "num_stages": stages})
+    for c in cfgs:
+        d = _as_dict(c)
+        if d not in out:
+            out.append(d)
     return out
 
 
-def _distance(cfg: dict[str, int], trace: LaunchTrace) -> float:
-    import math
+# --------------------------------------------------------------------------- the space
 
+
+def _fit(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> dict[str, int] | None:
+    """``cfg`` restricted to what this kernel takes: keys that are not its parameters dropped (Inductor's
+    split-scan configs carry an XBLOCK the kernel fixes in its body); None if its block keys then differ from
+    the baseline's."""
+    out = {k: v for k, v in cfg.items() if k in _LAUNCH_KEYS or k in kernel.params}
+    if sorted(k for k in out if k not in _LAUNCH_KEYS) != sorted(trace.config):
+        return None
+    out.setdefault("num_warps", 4)
+    out.setdefault("num_stages", 1)
+    return out
+
+
+def _split_scan_floor(kernel: TritonKernel, trace: LaunchTrace) -> int:
+    """The smallest R0_BLOCK a split scan's workspace has room for (see the module docstring)."""
+    meta = inductor_meta(kernel)
+    if "min_split_scan_rblock" in meta:
+        return int(meta["min_split_scan_rblock"])
+    return int(trace.config.get("R0_BLOCK", 1 << 30))  # unknown: never below the baseline's own
+
+
+def valid(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:
+    """Whether the tuner may propose ``cfg`` for this kernel: its keys, the launch-config allowlist, block and
+    grid limits, the kind's stages, a split scan's workspace, register caps only where they compile."""
+    from .gates.allowlist import check_configs
+
+    kind = kind_of(kernel)
+    if kind not in SEARCHED_KINDS or sorted(k for k in cfg if k not in _LAUNCH_KEYS) != sorted(trace.config):
+        return False
+    if check_configs([cfg]) is not None:
+        return False
+    warps, stages, reg = cfg.get("num_warps", 4), cfg.get("num_stages", 1), cfg.get("maxnreg")
+    if warps not in WARPS or stages not in _stages(kind) or (reg is not None and (
+            reg not in MAXNREG_STEPS or not _uses_maxnreg(kernel))):
+        return False
+    keys = _block_keys(trace)
+    numel = 1
+    for k in keys:
+        v = cfg[k]
+        if v & (v - 1) or v > BLOCK_CAP.get(k, 1024) or v > max(1, _hint(kernel, k)):
+            return False
+        if -(-_hint(kernel, k) // v) > _GRID_LIMIT.get(k, 65535):
+            return False
+        numel *= v
+    if kind == "persistent_reduction":
+        if cfg.get("XBLOCK", 1) > 1 and numel * _persistent_r(kernel) > MAX_BLOCK_NUMEL:
+            return False  # XBLOCK=1 always stands, as in Inductor's list
+        numel *= _persistent_r(kernel)
+    elif numel > MAX_BLOCK_NUMEL:
+        return False
+    if kind == "split_scan" and cfg.get("R0_BLOCK", 0) < _split_scan_floor(kernel, trace):
+        return False
+    if kind == "pointwise" and len(keys) == 1 and cfg[keys[0]] < 8:
+        return False
+    if warps > 1 and numel < warps * 32:
+        return False  # idle warps
+    return numel <= warps * 32 * MAX_ELEMENTS_PER_THREAD
+
+
+def _baseline(trace: LaunchTrace) -> dict[str, int]:
+    return {**{k: int(v) for k, v in trace.config.items()}, "num_warps": int(trace.num_warps or 4),
+            "num_stages": int(trace.num_stages or 1)}
+
+
+def _same(a: dict[str, int], b: dict[str, int]) -> bool:
+    return {k: v for k, v in a.items() if v is not None} == {k: v for k, v in b.items() if v is not None}
+
+
+def config_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[str, int]]:
+    """Every launch configuration the tuner may try for one kernel, the baseline's own excluded: Inductor's own
+    (max-autotune) list for the kernel, then the power-of-two grid of block sizes x warps x stages that
+    :func:`valid` admits (register caps are left to the descent: they multiply the space by four)."""
+    if trace is None or not trace.config or kind_of(kernel) not in SEARCHED_KINDS:
+        return []
+    base = _baseline(trace)
+    out: list[dict[str, int]] = []
+
+    def add(cfg: dict[str, int] | None) -> None:
+        if cfg is not None and not _same(cfg, base) and cfg not in out:
+            out.append(cfg)
+
+    for cfg in inductor_configs(kernel):
+        fitted = _fit(kernel, trace, cfg)
+        if fitted is not None and _inductor_ok(fitted):
+            add(fitted)
+    keys = _block_keys(trace)
+    kind = kind_of(kernel)
+    choices = [[v for v in _POW2 if v <= min(BLOCK_CAP.get(k, 1024), max(1, _hint(kernel, k)))] for k in keys]
+    for values in itertools.product(*choices):
+        for warps in WARPS:
+            for stages in _stages(kind):
+                cfg = {**dict(zip(keys, values)), "num_warps": warps, "num_stages": stages}
+                if valid(kernel, trace, cfg):
+                    add(cfg)
+    return out
+
+
+def _inductor_ok(cfg: dict[str, int]) -> bool:
+    from .gates.allowlist import check_configs
+
+    return check_configs([cfg]) is None
+
+
+def _distance(cfg: dict[str, int], ref: dict[str, int]) -> float:
     d = 0.0
-    for k, v in cfg.items():
-        ref = trace.config.get(k) if k.endswith("BLOCK") else (trace.num_warps if k == "num_warps" else
-                                                              trace.num_stages)
-        if ref:
-            d += abs(math.log2(max(v, 1)) - math.log2(max(ref, 1)))
+    for k in set(cfg) | set(ref):
+        if k == "maxnreg":
+            a, b = cfg.get(k) or 256, ref.get(k) or 256
+        elif k == "num_stages":
+            d += abs(cfg.get(k, 1) - ref.get(k, 1))
+            continue
+        else:
+            a, b = cfg.get(k), ref.get(k)
+        if a and b:
+            d += abs(math.log2(a) - math.log2(b))
     return d
+
+
+def neighbours(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> list[dict[str, int]]:
+    """Inductor's ``CoordescTuner`` step around ``cfg``: each key one notch up, then one down, one key at a
+    time (block sizes and ``num_warps`` x2 and /2, ``num_stages`` +-1, ``maxnreg`` along
+    :data:`MAXNREG_STEPS`), each kept only if :func:`valid`.  The keys go in the tuner's order: the blocks,
+    warps, stages, register cap."""
+    kind = kind_of(kernel)
+    out: list[dict[str, int]] = []
+    keys = _block_keys(trace) + ["num_warps"] + (["num_stages"] if len(_stages(kind)) > 1 else [])
+    for k in keys:
+        v = cfg.get(k, 1)
+        ups = (v + 1, v - 1) if k == "num_stages" else (v * 2, v // 2)
+        for nv in ups:
+            if nv >= 1:
+                out.append({**cfg, k: nv})
+    if _uses_maxnreg(kernel):
+        i = MAXNREG_STEPS.index(cfg.get("maxnreg")) if cfg.get("maxnreg") in MAXNREG_STEPS else 0
+        for j in (i + 1, i - 1):
+            if 0 <= j < len(MAXNREG_STEPS):
+                n = {k: v for k, v in cfg.items() if k != "maxnreg"}
+                if MAXNREG_STEPS[j] is not None:
+                    n["maxnreg"] = MAXNREG_STEPS[j]
+                out.append(n)
+    seen: list[dict[str, int]] = []
+    for n in out:
+        if valid(kernel, trace, n) and not _same(n, cfg) and n not in seen:
+            seen.append(n)
+    return seen
+
+
+# --------------------------------------------------------------------------- candidates
 
 
 def _trace(graph: KernelGraph, kernel_name: str) -> LaunchTrace | None:
@@ -90,27 +407,175 @@ def _trace(graph: KernelGraph, kernel_name: str) -> LaunchTrace | None:
 
 
 def can_search(graph: KernelGraph, kernel_name: str) -> bool:
-    """Whether the tuner has any launch configuration to try for this kernel (a split scan has none)."""
+    """Whether the tuner has any launch configuration to try for this kernel."""
     return bool(config_space(graph.kernels[kernel_name], _trace(graph, kernel_name)))
 
 
-def propose_configs(graph: KernelGraph, kernel_name: str, limit: int) -> list[Candidate]:
-    """Up to ``limit`` config candidates, nearest to the baseline's config first.
+def _describe(cfg: dict[str, int]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in cfg.items())
 
-    Near neighbours of the chosen config are where Inductor's small heuristic
-    list most often leaves time (one notch more or fewer warps, a block size
-    twice as large); far-away configs come after them.
+
+def config_candidate(kernel_name: str, source: str, cfg: dict[str, int], note: str = "") -> Candidate:
+    return Candidate(replaces=(kernel_name,), source=source, configs=(dict(cfg),), origin="tuner",
+                     description=f"{note}launch config {_describe(cfg)}")
+
+
+def ordered_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[str, int]]:
+    """:func:`config_space` in screening order: Inductor's own list first (what max-autotune would benchmark),
+    then the rest nearest to the baseline's config first -- one notch more or fewer warps, a block twice as
+    large -- the far, wider and narrower ones after them."""
+    space = config_space(kernel, trace)
+    if trace is None or not space:
+        return space
+    own = [c for c in (_fit(kernel, trace, i) for i in inductor_configs(kernel)) if c is not None]
+    base = _baseline(trace)
+    first = [c for c in space if c in own]
+    rest = sorted((c for c in space if c not in own), key=lambda c: (_distance(c, base), sorted(c.items())))
+    return first + rest
+
+
+def propose_configs(graph: KernelGraph, kernel_name: str, limit: int) -> list[Candidate]:
+    """Up to ``limit`` config candidates in :func:`ordered_space`'s order."""
+    kernel = graph.kernels[kernel_name]
+    trace = _trace(graph, kernel_name)
+    return [config_candidate(kernel_name, kernel.source, cfg) for cfg in ordered_space(kernel, trace)[:limit]]
+
+
+# --------------------------------------------------------------------------- the search
+
+
+RankFn = Callable[[Sequence[Candidate]], "tuple[float | None, list[float | None]]"]
+
+
+@dataclass
+class SearchResult:
+    """What the screening rounds timed: each candidate's time relative to the baseline's in its round."""
+
+    base_ms: float | None  # the first round's baseline (None: the screening could not time it)
+    screened: list[tuple[float | None, Candidate]] = field(default_factory=list)  # (time / baseline, candidate)
+    rounds: int = 0
+    descent_rounds: int = 0
+    note: str = ""
+
+    def faster_than(self, ratio: float) -> list[tuple[float, Candidate]]:
+        return sorted(((r, c) for r, c in self.screened if r is not None and r < ratio), key=lambda p: p[0])
+
+
+@dataclass(frozen=True)
+class _Variant:
+    """A kernel source the search may launch in place of the baseline: Inductor's own, or its looped variant."""
+
+    kernel: TritonKernel  # parsed from the variant's source, for its kind and keys
+    trace: LaunchTrace  # the variant's own launch, for its baseline config
+    source: str  # the candidate source (renamed to the replaced kernel)
+    label: str = ""
+
+
+def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, deadline: float,
+           descent_rounds: int = 3, improvement: float = 0.01,
+           variants: Sequence[_Variant] = ()) -> SearchResult:
+    """Screen Inductor's list and the tuner's nearest configs (``limit`` of them), then descend.
+
+    Round 1 is :func:`propose_configs` (plus, when given, a looped variant's own configs).  Each further round
+    screens the :func:`neighbours` of the best point so far that were not screened yet, and moves there when one
+    is at least ``improvement`` faster (Inductor's CoordescTuner moves on 0.1%; screening is noisier); it stops
+    when none is, after ``descent_rounds``, or when the kernel's time would run out (each round's cost estimated
+    from the first's).
     """
     kernel = graph.kernels[kernel_name]
     trace = _trace(graph, kernel_name)
-    space = config_space(kernel, trace)
-    if trace is not None:
-        space.sort(key=lambda c: (_distance(c, trace), sorted(c.items())))
-    return [
-        Candidate(replaces=(kernel_name,), source=kernel.source, configs=(cfg,), origin="tuner",
-                  description="launch config " + ", ".join(f"{k}={v}" for k, v in cfg.items()))
-        for cfg in space[:limit]
-    ]
+    points: dict[str, tuple[_Variant, dict[str, int]]] = {}
+    own = _Variant(kernel, trace, kernel.source) if trace is not None else None
+    first: list[Candidate] = []
+    for cfg in (ordered_space(kernel, trace)[:limit] if own else []):
+        c = config_candidate(kernel_name, kernel.source, cfg)
+        points[c.content_hash] = (own, cfg)
+        first.append(c)
+    for v in variants:
+        for cfg in ordered_space(v.kernel, v.trace)[: max(2, limit // 4)] + [_baseline(v.trace)]:
+            c = config_candidate(kernel_name, v.source, cfg, v.label)
+            if c.content_hash not in points:
+                points[c.content_hash] = (v, cfg)
+                first.append(c)
+    result = SearchResult(None)
+    if not first:
+        return result
+    t0 = time.perf_counter()
+    base_ms, times = rank(first)
+    per = (time.perf_counter() - t0) / (len(first) + 1)
+    result.base_ms, result.rounds = base_ms, 1
+    if base_ms is None:
+        return result
+    result.screened = [(t / base_ms if t is not None else None, c) for t, c in zip(times, first)]
+    best_ratio, best = 1.0, (own, _baseline(trace)) if own else (None, None)
+    for r, c in result.screened:
+        if r is not None and r < best_ratio * (1 - improvement):
+            best_ratio, best = r, points[c.content_hash]
+    for _ in range(descent_rounds):
+        variant, cfg = best
+        if variant is None:
+            break
+        cands = []
+        for n in neighbours(variant.kernel, variant.trace, cfg):
+            c = config_candidate(kernel_name, variant.source, n, variant.label)
+            if c.content_hash not in points and not (variant is own and _same(n, _baseline(trace))):
+                points[c.content_hash] = (variant, n)
+                cands.append(c)
+        if not cands or time.perf_counter() + per * (len(cands) + 1) > deadline:
+            break
+        round_base, round_times = rank(cands)
+        result.rounds += 1
+        result.descent_rounds += 1
+        if round_base is None:
+            break
+        ratios = [(t / round_base if t is not None else None, c) for t, c in zip(round_times, cands)]
+        result.screened.extend(ratios)
+        moved = False
+        for r, c in ratios:
+            if r is not None and r < best_ratio * (1 - improvement):
+                best_ratio, best, moved = r, points[c.content_hash], True
+        if not moved:
+            break
+    return result
+
+
+# --------------------------------------------------------------------------- looped variants of persistent ones
+
+
+def _runtime_signature(kernel: TritonKernel) -> list[tuple[str, str]]:
+    return [(p, kernel.signature.get(p, "?")) for p in kernel.runtime_params]
+
+
+def looped_variants(graph: KernelGraph, kernel_name: str, variant_graphs: Sequence[KernelGraph]
+                    ) -> list[_Variant]:
+    """Inductor's looped reduction for a persistent one, from a compile with ``triton.persistent_reductions``
+    off: the kernel of the same graph position whose name differs only in ``per``/``red``, whose runtime
+    arguments (names and types) are the same and which is launched with the same arguments.  Its source is
+    renamed to the replaced kernel's name; its constexprs (XBLOCK, R0_BLOCK) are its own, set by its config."""
+    from .parse import parse_kernel_source
+
+    kernel = graph.kernels.get(kernel_name)
+    if kernel is None or kernel.kind != "persistent_reduction" or "_per_" not in kernel_name:
+        return []
+    want = kernel_name.replace("_per_", "_red_", 1)
+    launches = [launch for launch in graph.triton_launches if launch.kernel == kernel_name]
+    out = []
+    for vg in variant_graphs:
+        if vg.index != graph.index or want not in vg.kernels:
+            continue
+        other = vg.kernels[want]
+        vtrace = _trace(vg, want)
+        if other.kind != "reduction" or vtrace is None or _runtime_signature(other) != _runtime_signature(kernel):
+            continue
+        vlaunches = [launch for launch in vg.triton_launches if launch.kernel == want]
+        if [launch.args for launch in launches] != [launch.args for launch in vlaunches]:
+            continue
+        source = other.source.replace(want, kernel_name)
+        parsed = parse_kernel_source(kernel_name, source, other.device_str)
+        vt = LaunchTrace(kernel_name, vtrace.grid, dict(vtrace.config), vtrace.num_warps, vtrace.num_stages,
+                         vtrace.arg_shapes, vtrace.arg_dtypes)
+        out.append(_Variant(parsed, vt, source, "looped reduction variant, "))
+    return out
 
 
 def iter_kernels(graphs: list[KernelGraph], order: list[str] | None = None) -> Iterator[tuple[KernelGraph, str]]:

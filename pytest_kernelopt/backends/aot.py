@@ -327,6 +327,8 @@ def _config_dicts(configs: Sequence[Any]) -> list[dict[str, int]]:
         else:  # triton.Config
             d = {**{k: int(v) for k, v in c.kwargs.items()}, "num_warps": int(c.num_warps),
                  "num_stages": int(c.num_stages)}
+            if getattr(c, "maxnreg", None):
+                d["maxnreg"] = int(c.maxnreg)
         out.append(d)
     return out
 
@@ -336,8 +338,10 @@ def _compile_one(fn: Any, name: str, signature: dict, constants: dict, attrs: di
     import triton
     from triton.compiler import ASTSource
 
-    kwargs = {k: v for k, v in cfg.items() if k not in ("num_warps", "num_stages")}
+    kwargs = {k: v for k, v in cfg.items() if k not in ("num_warps", "num_stages", "maxnreg")}
     options = {**extra_options, "num_warps": cfg["num_warps"], "num_stages": cfg["num_stages"]}
+    if cfg.get("maxnreg"):  # a register cap is a compile option (ptx .maxnreg), not a constexpr
+        options["maxnreg"] = cfg["maxnreg"]
     t0 = time.perf_counter()
     try:
         unknown = [k for k in {**constants, **kwargs} if k not in fn.arg_names]
