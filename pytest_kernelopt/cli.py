@@ -117,6 +117,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                                      settings.proposer == "auto" else ""))
     print(f"{len(problems)} problem(s); isolation {'on' if settings.isolate else 'off'}; "
           f"cache {'off' if args.no_cache else settings.cache_dir}")
+    if getattr(args, "compare_modes", False):  # ours against eager, default compile and max-autotune
+        from .bench_modes import run_compare_modes
+
+        return run_compare_modes(args, settings, backend, problems, proposer)
     outcomes: list[Any] = []
     failed: list[dict[str, str]] = []  # problems that did not run to the end, with their error
 
@@ -228,6 +232,17 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p, "bench")
     p.add_argument("--no-cache", action="store_true", help="neither read nor write the kernel cache")
     p.add_argument("--report", default=None, help="write a JSON report to this path")
+    p.add_argument("--compare-modes", action="store_true",
+                   help="also time eager, compile default, max-autotune-no-cudagraphs and max-autotune + coordinate "
+                        "descent against ours, interleaved in this process (GPU; on the CPU: correctness only), "
+                        "with compile and search times; JSON, markdown and a PNG chart under --out, resumable")
+    p.add_argument("--out", default=None, metavar="DIR",
+                   help="--compare-modes: results folder (default benchmarks/results/compare_modes); a rerun "
+                        "skips the problems already done there")
+    p.add_argument("--skip-failed", action="store_true",
+                   help="--compare-modes: on a rerun, skip the problems recorded as failed too (default: retried)")
+    p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
+                   help="--compare-modes: start no further problem after this many seconds (a rerun resumes)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("judge", help="judge one candidate kernel through the four gates on a problem file "
