@@ -140,7 +140,10 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
             else:
                 raise ValueError(f"unknown request {op!r}")
         except BaseException as e:
-            send("crash", f"{type(e).__name__}: {str(e)[:1000]}")
+            from .errors import BaselineRunError
+
+            # the baseline failing (out of memory) is the run's error; it happens before any candidate is loaded
+            send("run_error" if isinstance(e, BaselineRunError) else "crash", f"{type(e).__name__}: {str(e)[:1000]}")
         if not _device_healthy():
             # an illegal memory access leaves the CUDA context unusable: this worker ends
             os._exit(3)
@@ -523,6 +526,10 @@ class IsolatedEvaluator:
                                         backend_name=self.backend_name)
                 elif kind == "crash":
                     raise WorkerFailure(f"evaluation raised {value}", stage)
+                elif kind == "run_error" and baseline is None:
+                    from .errors import BaselineRunError
+
+                    raise BaselineRunError(f"{self.spec.name}: {value}")  # the run's error, not the candidate's
                 else:
                     raise WorkerFailure(f"unexpected message {kind!r}", stage)
         except WorkerFailure as e:

@@ -233,3 +233,18 @@ def test_the_isolated_judge_keeps_the_seeds_its_memory_budget_allows(monkeypatch
         corr, fp64 = res.gate("correctness"), res.gate("fp64")
         assert corr.numbers["seeds"] == 2
         assert fp64.numbers["records"].startswith("2 of 5 correctness seeds and 1 of 3 timing input sets")
+
+
+def test_the_baseline_running_out_of_memory_is_an_error_of_the_run_not_a_rejection(backend, monkeypatch):
+    from pytest_kernelopt.errors import BaselineRunError
+    from pytest_kernelopt.gates import trials
+
+    session = _noise_session(backend)
+    (graph, name), *_ = _reductions(session)
+
+    def out_of_memory(*a, **k):
+        raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 56.00 GiB")
+
+    monkeypatch.setattr(trials, "_run", out_of_memory)
+    with pytest.raises(BaselineRunError, match="error of the run, not of any candidate"):
+        session.evaluate(Candidate((name,), graph.kernels[name].source, origin="test"), perf=False)
