@@ -216,9 +216,13 @@ class Harness:
         from .session import run_kernelopt, searching_note
 
         say(searching_note(nodeid, left))
+        from .errors import BaselineRunError
+
         evaluator = IsolatedEvaluator(problem.spec, settings)
         try:
             return run_kernelopt(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
+        except BaselineRunError:
+            raise  # the module itself ran out of memory: the run's error, judged nowhere else
         except RuntimeError as e:  # the worker could not start (e.g. the module's class is not importable there)
             say(f"{nodeid}: isolated worker unavailable ({str(e)[:200]}); evaluating in this process")
             return None
