@@ -1,0 +1,190 @@
+"""``kernelopt bench --compare-modes`` (issue 14, item 2).
+
+On the CPU, in a subprocess as CI runs it: two tiny problems, correctness only, every timing and max-autotune
+column "not measured" (never a number); a rerun skips the problems already done; a broken problem is recorded
+as failed and the others complete.  In-process, with a wall-clock stand-in for the gate's timer (the CUDA
+timer cannot run here): the bookkeeping of the timed (GPU) path, a mode that runs out of memory recorded and
+dropped while the others are timed, a kept baseline counted 1.0x over default compile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# the two fastest on the CPU interpreter (about 5 s each with proposer none)
+FAST = [ROOT / "examples/problems/pointwise_chain.py", ROOT / "benchmarks/problems/reduce_sum_dim1.py"]
+BROKEN = '''
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        raise RuntimeError("broken on purpose")
+
+
+def get_inputs():
+    return [torch.randn(4, 4)]
+
+
+def get_init_inputs():
+    return []
+'''
+NM = "not measured"
+
+
+def compare_modes(*paths: Path, out: Path, cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               KERNELOPT_PROBLEM_SCALE="small")
+    return subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", "bench", "--backend", "cpu", "--no-cache",
+                           "--proposer", "none", "--no-isolate", "--seeds", "1", "--compare-modes", "--out", str(out),
+                           *map(str, paths)], capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+
+
+def records(out: Path) -> dict[str, dict]:
+    doc = json.loads((out / "compare_modes.json").read_text())
+    return {r["name"]: r for r in doc["problems"]}
+
+
+def check_not_measured(rec: dict) -> None:
+    assert rec["status"] == "done" and rec["measured"] is False
+    for mode, m in rec["modes"].items():
+        assert m["ms"] == NM, mode
+        if mode != "eager":
+            assert m["compile_s"] == NM, mode
+    assert rec["speedup"] == {b: NM for b in ("eager", "default", "max-autotune", "max-autotune+cd")}
+    for mode in ("max-autotune", "max-autotune+cd"):
+        assert rec["modes"][mode]["correct"] is None and "neither compiled nor timed" in rec["modes"][mode]["note"]
+    for mode in ("default", "ours"):  # correctness is what the CPU path checks
+        assert rec["modes"][mode]["correct"] is True, mode
+
+
+def test_compare_modes_on_the_cpu_resumes_and_records_a_broken_problem(tmp_path):
+    t0 = time.perf_counter()
+    broken = tmp_path / "broken.py"
+    broken.write_text(BROKEN)
+    out = tmp_path / "results"
+
+    first = compare_modes(FAST[0], broken, out=out, cwd=tmp_path)
+    assert first.returncode == 1, first.stdout + first.stderr  # a failed problem: exit 1, the run went on
+    recs = records(out)
+    check_not_measured(recs["pointwise_chain"])
+    assert recs["broken"]["status"] == "failed" and "broken on purpose" in recs["broken"]["error"]
+    md = (out / "compare_modes.md").read_text()
+    row = next(line for line in md.splitlines() if line.startswith("| pointwise_chain |"))
+    assert row.count(NM) == 12  # compile s (3, in one cell), 5 modes' ms, 4 speedups
+    assert "1.000x" not in md and "performance not measured" in md and "Failed problems" in md
+    assert "over max-autotune-no-cudagraphs: not measured" in md
+    assert "chart skipped" in md and not (out / "compare_modes.png").exists()
+    assert "1 done, 1 failed" in md
+
+    # a rerun (after a cut-off, or with more problems) skips what is done and retries what failed
+    second = compare_modes(FAST[0], FAST[1], broken, out=out, cwd=tmp_path)
+    assert second.returncode == 1, second.stdout + second.stderr
+    assert "1 of 3 problem(s) already in" in second.stdout
+    assert "pointwise_chain: skipped (done" in second.stderr
+    assert "[1/3]" not in second.stdout and "[2/3]" in second.stdout and "[3/3]" in second.stdout
+    again = records(out)
+    assert again["pointwise_chain"] == recs["pointwise_chain"]  # untouched
+    check_not_measured(again["reduce_sum_dim1"])
+    assert again["broken"]["status"] == "failed"
+    doc = json.loads((out / "compare_modes.json").read_text())
+    assert doc["meta"]["complete"] is False and "no GPU" in doc["meta"]["not_measured"]
+    assert "2 done, 1 failed" in (out / "compare_modes.md").read_text()
+    print(f"two subprocess runs: {time.perf_counter() - t0:.1f}s")
+
+
+def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, backend, capsys):
+    """The GPU path's logic on the CPU: the gate's CUDA timer replaced by wall-clock time, max-autotune made to
+    run out of memory while timed.  Not a measurement: only what is recorded and how."""
+    if backend.name != "cpu":
+        pytest.skip("the stand-in runs the CPU backend's interpreter; on a GPU the real path runs")
+    import argparse
+    from dataclasses import replace
+
+    import torch
+
+    import pytest_kernelopt.gates.perf as perf
+    from pytest_kernelopt import bench_modes
+    from pytest_kernelopt.config import Settings
+
+    def wall_clock(variants, n_inputs, samples, warmup, after=None):
+        times = [[] for _ in variants]
+        for i in range(samples):
+            for j in (range(len(variants)) if i % 2 == 0 else reversed(range(len(variants)))):
+                select, call = variants[j]
+                select()
+                t = time.perf_counter()
+                call(0)
+                times[j].append((time.perf_counter() - t) * 1e3)
+        return times
+
+    real_compile = bench_modes.compile_mode
+
+    def compile_mode(mode, module, inputs, be):
+        fn, out, secs = real_compile(mode, module, inputs, be)
+        if mode != "max-autotune":
+            return fn, out, secs
+
+        def oom(*args):
+            raise torch.cuda.OutOfMemoryError("CUDA out of memory. Tried to allocate 2.00 GiB (stand-in)")
+
+        return oom, out, secs
+
+    monkeypatch.setattr(perf, "time_interleaved", wall_clock)
+    monkeypatch.setattr(bench_modes, "compile_mode", compile_mode)
+    monkeypatch.setattr(bench_modes, "autotune_has_cd", lambda: False)  # MA and MA+CD compiled apart
+    timed = replace(backend, measures_time=True, description="CPU with a stand-in timer")
+    settings = Settings().with_overrides({"mode": "optimize", "proposer": "none", "isolate": False, "seeds": 1,
+                                         "perf_samples": 5, "perf_warmup": 0})
+    args = argparse.Namespace(out=str(tmp_path), skip_failed=False, stop_after=None, no_cache=True, report=None)
+    assert bench_modes.run_compare_modes(args, settings, timed, [FAST[0]], "none") == 0
+    rec = records(tmp_path)["pointwise_chain"]
+    m = rec["modes"]
+    for mode in ("eager", "default", "max-autotune+cd", "ours"):
+        assert isinstance(m[mode]["ms"], float) and m[mode]["samples"] == 5, mode
+    for mode in ("default", "max-autotune", "max-autotune+cd"):
+        assert isinstance(m[mode]["compile_s"], float), mode
+    assert m["max-autotune"]["ms"] is None and "out of memory" in m["max-autotune"]["error"]
+    assert m["max-autotune+cd"]["inductor"]["config_patch"]["coordinate_descent_tuning"] is True
+    assert m["ours"]["same_as"] == "default" and m["ours"]["ms"] == m["default"]["ms"]  # nothing applied
+    sp = rec["speedup"]
+    assert sp["default"] == {"x": 1.0, "kept": True}  # a kept baseline counts 1.0x
+    assert "out of memory" in sp["max-autotune"]["error"]
+    assert sp["max-autotune+cd"]["ci"][0] <= sp["max-autotune+cd"]["x"] <= sp["max-autotune+cd"]["ci"][1]
+    md = (tmp_path / "compare_modes.md").read_text()
+    assert "1.000x (kept)" in md and "MA failed: while timed: out of memory" in md
+    assert "over max-autotune-no-cudagraphs: not measured" in md and "over compile default: **1.000x**" in md
+    summary = bench_modes.summarize([rec])
+    assert summary["default"]["geomean"] == 1.0 and summary["max-autotune"] == NM
+    capsys.readouterr()
+
+
+def test_chart_and_geomeans_from_records(tmp_path):
+    from pytest_kernelopt import bench_modes
+
+    def rec(name, ma, cd, kernels=1):
+        return {"name": name, "status": "done", "triton_kernels": kernels,
+                "speedup": {"eager": {"x": 2.0}, "default": {"x": 1.0, "kept": True},
+                            "max-autotune": {"x": ma, "ci": [ma, ma]}, "max-autotune+cd": {"x": cd, "ci": [cd, cd]}}}
+
+    recs = [rec("a", 1.2, 1.1), rec("b", 0.9, 0.95), rec("c", 1.0, 1.0, kernels=0)]
+    s = bench_modes.summarize(recs)
+    assert s["max-autotune+cd"]["below_floor"] == ["b"] and s["max-autotune+cd"]["min_problem"] == "b"
+    assert s["max-autotune"]["geomean"] == pytest.approx((1.2 * 0.9 * 1.0) ** (1 / 3), abs=1e-4)
+    assert s["max-autotune"]["geomean_with_triton_kernels"] == pytest.approx((1.2 * 0.9) ** 0.5, abs=1e-4)
+    note = bench_modes.write_chart(recs, tmp_path / "c.png")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert note == "chart skipped: matplotlib not installed (pip install pytest-kernelopt[plot])"
+    else:
+        assert (tmp_path / "c.png").stat().st_size > 0 and note.startswith("c.png")
