@@ -564,8 +564,9 @@ def write_chart(records: list[dict[str, Any]], path: Path) -> str:
     xs = range(n)
     w = 0.4
     for k, (b, color) in enumerate(zip(AUTOTUNE_MODES, ("#4c72b0", "#dd8452"))):
-        ax.bar([i + (k - 0.5) * w for i in xs], [t[1 + k] if t[1 + k] is not None else 0.0 for t in rows], w,
-               label=f"ours over {LABELS[b]}", color=color)
+        # bars from 1.0: a gain goes up, a loss down
+        ax.bar([i + (k - 0.5) * w for i in xs], [t[1 + k] - 1.0 if t[1 + k] is not None else 0.0 for t in rows],
+               w, bottom=1.0, label=f"ours over {LABELS[b]}", color=color)
     ax.axhline(1.0, color="black", linewidth=0.8)
     ax.axhline(FLOOR, color="red", linewidth=0.8, linestyle="--", label=f"{FLOOR}x")
     ax.set_xticks(list(xs))
