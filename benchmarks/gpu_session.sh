@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
-# in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench screening.
+# in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench screening
+# modes.
+#   modes     `kernelopt bench --compare-modes` over MODES_PROBS (default benchmarks/problems) into MODES_OUT
+#             (default benchmarks/results/compare_modes, in the working tree: copy it back from $OUT after
+#             each call and the next call resumes where this one stopped; --stop-after MODES_STOP seconds)
 #   demo      the issue's two runs: `pytest --kernelopt --kernelopt-problems examples/problems` (optimize,
 #             writes kernels_cache/), then the same without --kernelopt, served from the cache; timed
 #             CACHE_DIR=DIR runs both against DIR (e.g. an empty one under $W) instead of kernels_cache/
@@ -57,4 +61,10 @@ bench) echo "== offline tuner over the examples, empty cache" | tee -a $log
 screening) echo "== the tuner's screening against the performance gate (A/A and the 3 fastest-screened configs)" | tee -a $log
   timeout ${T_SCREEN:-300} python3 benchmarks/screening_vs_gate.py $W/screening.json \
     ${SCREEN_PROBS:-examples/problems/conv_groupnorm.py} 2>&1 | grep -v Warning | tee -a $log ;;
+modes) MO=${MODES_OUT:-benchmarks/results/compare_modes}
+  echo "== kernelopt bench --compare-modes, resuming from $MO" | tee -a $log
+  timed timeout ${T_MODES:-560} python3 -m pytest_kernelopt.cli bench ${MODES_PROBS:-benchmarks/problems} \
+    --compare-modes --out $MO --stop-after ${MODES_STOP:-300} > $W/modes.log 2>&1
+  grep -v Warning $W/modes.log | tail -40 | tee -a $log
+  mkdir -p $W/compare_modes && cp $MO/* $W/compare_modes/ ;;
 esac; pack; done
