@@ -57,7 +57,9 @@ def test_seeds_are_drawn_from_the_os_for_every_run_and_recorded(backend):
     plans = {SeedPlan.make(5, None).base for _ in range(5)}
     assert len(plans) > 1, "the seeds of a run must not be predictable"
     plan = SeedPlan.make(5, None)
-    assert plan.drawn == "os" and plan.scales == (1.0, 100.0, 0.001, 1.0, 100.0)
+    assert plan.drawn == "os" and plan.scales[:3] == (1.0, 100.0, 0.001)
+    assert all(1e-2 <= sc <= 1e2 for sc in plan.scales[3:]), plan.scales  # drawn log-uniformly past the three
+    assert plan.integral(plan.seeds[4]) and not any(plan.integral(sd) for sd in plan.seeds[:4])
     pinned = SeedPlan.make(5, 7)
     assert pinned.drawn == "base_seed" and pinned.seeds == (8, 9, 10, 11, 12), "base_seed replays a run"
     session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),))

@@ -25,8 +25,8 @@ from .fp64 import Fp64Gate
 from .perf import PerfGate, merge_timing, rank_candidates, undecided
 from .results import CascadeResult, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
-from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candidate, collect_timing, device_peak, scaled,
-                     with_specials)
+from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candidate, collect_timing, device_peak, rounded,
+                     scaled, with_specials)
 
 ProgressFn = Callable[[str], None]
 
@@ -179,6 +179,8 @@ class EvaluationSession:
         if hit is not None:
             return hit
         drawn = scaled(self.problem.draw_inputs(seed), self.plan.scale(seed))
+        if self.plan.integral(seed):
+            drawn = rounded(drawn)
         if self.plan.special(seed):
             drawn = with_specials(drawn, seed)
         size = _nbytes(drawn)

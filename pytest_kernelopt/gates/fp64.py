@@ -32,6 +32,7 @@ from .compare import flatten
 from .results import GateResult
 
 BIAS_SIGMAS = 6.0
+BIAS_SPREAD_RATIO = 4.0
 BIAS_TOL_FRACTION = 0.05
 #: two orderings of the same float32 arithmetic land at errors a few percent apart against the truth; the
 #: fallback treats a candidate within this fraction above ``fp64_factor`` x the baseline's error as equally
@@ -49,8 +50,16 @@ PRECISION_EPS = 8.0
 NOISE_K = 10.0
 
 
-def _float_errors(run: Any, truth: Any) -> list[tuple[float, float, float]]:
-    """(L2 error, noise floor, L2 norm of the truth) of each floating value of ``run`` against ``truth``."""
+def _float_errors(run: Any, truth: Any, tolerance: Any) -> list[tuple[float, float, float]]:
+    """(L2 error, noise floor, L2 norm of the truth) of each floating value of ``run`` against ``truth``.
+
+    The noise floor is :data:`NOISE_K` times the value's measured rounding noise, but never more than the
+    tolerance itself (the L2 norm of ``atol + rtol * |truth|``): rounding noise may excuse a disagreement with
+    the baseline only as far as the candidate stays within tolerance of the truth.  Without that cap an output
+    that is ill-conditioned but computed exactly (``(x - 1000) * 100`` for x near 1000: no rounding error in
+    float32, a wide spread when the inputs move by one rounding step) excused errors hundreds of times the
+    tolerance (red team 3).
+    """
     import torch
 
     out = []
@@ -65,7 +74,9 @@ def _float_errors(run: Any, truth: Any) -> list[tuple[float, float, float]]:
             continue
         err = float(torch.linalg.vector_norm(xd[ok] - td[ok]))
         norm = float(torch.linalg.vector_norm(td[ok]))
-        floor = NOISE_K * (noise[i] if i < len(noise) and noise[i] is not None else 0.0)
+        rtol, atol = tolerance(str(x.dtype).replace("torch.", ""))
+        cap = float(torch.linalg.vector_norm(atol + rtol * td[ok].abs()))
+        floor = min(cap, NOISE_K * (noise[i] if i < len(noise) and noise[i] is not None else 0.0))
         out.append((err, floor, norm))
     return out
 
@@ -98,7 +109,12 @@ def bias_excess(cand: Any, base: Any, truth: Any, rtol: float, atol: float) -> t
     ec, eb, t = (c - t)[ok], (b - t)[ok], t[ok]
     n = ec.numel()
     bias_c, bias_b = float(ec.mean()), float(eb.mean())
-    se = float(ec.std()) / math.sqrt(n)
+    # the standard error of the mean comes from the baseline's spread, which the candidate cannot inflate; the
+    # candidate's own counts only up to BIAS_SPREAD_RATIO times it (an honest reordering rounds a little
+    # differently).  Taken from the candidate alone, noise added on purpose bought room for a constant shift
+    # (red team 3: +0.004 on every element with +-0.04 alternating was let in).
+    se_b, se_c = float(eb.std()) / math.sqrt(n), float(ec.std()) / math.sqrt(n)
+    se = max(se_b, min(se_c, BIAS_SPREAD_RATIO * se_b))
     allowed = abs(bias_b) + BIAS_SIGMAS * se
     floor = BIAS_TOL_FRACTION * (atol + rtol * float(t.abs().mean()))
     return bias_c, allowed, floor
@@ -147,8 +163,8 @@ class Fp64Gate:
         floors: list[float] = []
         for seed in beyond:
             truth = baseline.truths[seed]
-            eb = _float_errors(baseline.runs[seed], truth)
-            ec = _float_errors(rec.runs[seed], truth)
+            eb = _float_errors(baseline.runs[seed], truth, s.tolerance)
+            ec = _float_errors(rec.runs[seed], truth, s.tolerance)
             for (b, fl, norm), (c, _, _) in zip(eb, ec):
                 base_errs.append(_rel(b, norm))
                 cand_errs.append(_rel(c, norm))
@@ -174,7 +190,7 @@ class Fp64Gate:
                           numbers)
 
     @staticmethod
-    def _precision(baseline: Any, rec: Any, available: list, numbers: dict, limit: float) -> GateResult | None:
+    def _precision(s: Any, baseline: Any, rec: Any, available: list, numbers: dict, limit: float) -> GateResult | None:
         """A failing result when the candidate is far less accurate than the baseline (a precision downgrade)."""
         import torch
 
@@ -183,8 +199,8 @@ class Fp64Gate:
             truth = baseline.truths[seed]
             eps_of = [torch.finfo(v.dtype).eps for v in _values(rec.runs[seed])
                       if isinstance(v, torch.Tensor) and v.is_floating_point() and v.numel()]
-            for eps, (ec, fl, norm), (eb, _, _) in zip(eps_of, _float_errors(rec.runs[seed], truth),
-                                                       _float_errors(baseline.runs[seed], truth)):
+            for eps, (ec, fl, norm), (eb, _, _) in zip(eps_of, _float_errors(rec.runs[seed], truth, s.tolerance),
+                                                       _float_errors(baseline.runs[seed], truth, s.tolerance)):
                 ratio = _ratio(ec, eb, fl)
                 ec, eb, fl = _rel(ec, norm), _rel(eb, norm), _rel(fl, norm)
                 floor = max(PRECISION_EPS * eps, fl)
@@ -223,7 +239,7 @@ class Fp64Gate:
         numbers["bias_checked"] = worst is not None
         if worst is not None:
             numbers.update(bias=worst[0], bias_allowed=worst[1])
-        downgrade = Fp64Gate._precision(baseline, rec, available, numbers,
+        downgrade = Fp64Gate._precision(s, baseline, rec, available, numbers,
                                         max(PRECISION_RATIO, s.fp64_factor * (1.0 + NOISE_MARGIN)))
         if downgrade is not None:
             return downgrade

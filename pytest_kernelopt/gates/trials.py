@@ -33,6 +33,12 @@ SCALES: tuple[float, ...] = (1.0, 100.0, 0.001)
 #: the seed (by index) whose floating inputs also get a few NaN, +Inf and -Inf: the candidate must treat them
 #: as the baseline does (a kernel that turns NaN inputs into zeros is invisible on finite inputs)
 SPECIAL_SEED_INDEX = 3
+#: the seed (by index) whose floating inputs are rounded to whole numbers (counts, pixels, one-hot): a kernel
+#: that treats integer-valued inputs differently is invisible on standard normal ones (red team 3)
+INTEGER_SEED_INDEX = 4
+#: seeds past the fixed magnitudes get one drawn log-uniformly in this range, so that no magnitude between
+#: them is safe for a kernel that misbehaves only there (red team 3: rows with RMS between 5 and 25)
+RANDOM_SCALE_RANGE = (1e-2, 1e2)
 TIMING_INPUT_SETS = 3
 
 
@@ -51,7 +57,16 @@ class SeedPlan:
         drawn = "os" if base_seed is None else "base_seed"
         base = secrets.randbits(30) if base_seed is None else int(base_seed)
         seeds = tuple(base + i + 1 for i in range(n))
-        scales = tuple(SCALES[i % len(SCALES)] for i in range(n))
+        import math
+        import random
+
+        rng = random.Random(base)  # replayable from base_seed like everything else of the plan
+        lo, hi = (math.log(v) for v in RANDOM_SCALE_RANGE)
+        scales = tuple(SCALES[i] if i < len(SCALES) else float(f"{math.exp(rng.uniform(lo, hi)):.4g}")
+                       for i in range(n))
+        if n > INTEGER_SEED_INDEX:  # whole numbers need a magnitude that leaves most of them nonzero
+            scales = scales[:INTEGER_SEED_INDEX] + (float(f"{math.exp(rng.uniform(math.log(4), hi)):.4g}"),) + \
+                scales[INTEGER_SEED_INDEX + 1:]
         return cls(base, seeds, scales, tuple(base + 1001 + k for k in range(TIMING_INPUT_SETS)), drawn)
 
     def scale(self, seed: int) -> float:
@@ -60,6 +75,10 @@ class SeedPlan:
     def special(self, seed: int) -> bool:
         """Whether ``seed``'s floating inputs carry injected NaN / +Inf / -Inf values."""
         return len(self.seeds) > SPECIAL_SEED_INDEX and seed == self.seeds[SPECIAL_SEED_INDEX]
+
+    def integral(self, seed: int) -> bool:
+        """Whether ``seed``'s floating inputs are rounded to whole numbers."""
+        return len(self.seeds) > INTEGER_SEED_INDEX and seed == self.seeds[INTEGER_SEED_INDEX]
 
     def first(self, n: int) -> "SeedPlan":
         """The same plan with only its first ``n`` correctness seeds (a quick re-check)."""
@@ -91,6 +110,21 @@ def with_specials(inputs: tuple, seed: int) -> tuple:
             y = x.detach().clone()
             with torch.no_grad():
                 y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
+            out.append(y.requires_grad_(x.requires_grad))
+        else:
+            out.append(x)
+    return tuple(out)
+
+
+def rounded(inputs: tuple) -> tuple:
+    """Floating tensor inputs rounded to whole numbers (the integer-valued seed)."""
+    import torch
+
+    out = []
+    for x in inputs:
+        if isinstance(x, torch.Tensor) and x.is_floating_point():
+            with torch.no_grad():
+                y = x.detach().round()
             out.append(y.requires_grad_(x.requires_grad))
         else:
             out.append(x)
