@@ -234,7 +234,8 @@ class Optimizer:
         # A kernel whose whole share of the call cannot reach the bar gets round 1 only (time goes where it is).
         hopeless = share is not None and share < 1 - 1 / max(1.0, s.min_speedup)
         found = search(graph, name, self.ev.rank, limit=8 if hopeless else max(s.max_candidates * 3, 8),
-                       deadline=deadline, descent_rounds=0 if hopeless else 3)
+                       deadline=deadline, descent_rounds=0 if hopeless else 3,
+                       variants=[] if hopeless else self._looped_variants(graph, name, deadline))
         if not found.rounds:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner",
                                  note="no launch configuration to search for this kernel kind")
@@ -264,6 +265,20 @@ class Optimizer:
                                  screened=len(cands))
         return KernelOutcome(name, graph.index, kind, "accepted", "tuner", best[1], best[0], tried, note,
                              screened=len(cands))
+
+    def _looped_variants(self, graph: KernelGraph, name: str, deadline: float) -> list:
+        """Inductor's looped reduction for a persistent one, from a second compile (in a process of its own,
+        once a run, only when a persistent reduction is searched)."""
+        from .tuner import capture_variant_graphs, looped_variants
+
+        if graph.kernels[name].kind != "persistent_reduction":
+            return []
+        if getattr(self, "_variant_graphs", None) is None:
+            s = self.settings
+            self._variant_graphs, self.variant_note = capture_variant_graphs(
+                getattr(self.ev, "spec", None), backend=s.backend, training=s.training,
+                timeout=min(120.0, max(0.0, deadline - time.perf_counter()) / 3))
+        return looped_variants(graph, name, self._variant_graphs)
 
     def _agents(self, graph: KernelGraph, name: str, prof: Any) -> KernelOutcome:
         kind = graph.kernels[name].kind

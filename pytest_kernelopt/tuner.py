@@ -120,8 +120,12 @@ def _uses_maxnreg(kernel: TritonKernel) -> bool:
     return kernel.device_str.startswith("cuda") and maxnreg_supported()
 
 
+_KEY_ORDER = ("XBLOCK", "YBLOCK", "ZBLOCK", "R0_BLOCK", "R1_BLOCK")  # CoordescTuner's order of tunable fields
+
+
 def _block_keys(trace: LaunchTrace) -> list[str]:
-    return sorted(k for k in trace.config if k.endswith("BLOCK"))
+    keys = [k for k in trace.config if k.endswith("BLOCK")]
+    return sorted(keys, key=lambda k: (_KEY_ORDER.index(k) if k in _KEY_ORDER else len(_KEY_ORDER), k))
 
 
 def _stages(kind: str) -> tuple[int, ...]:
@@ -463,12 +467,32 @@ class SearchResult:
 
 @dataclass(frozen=True)
 class _Variant:
-    """A kernel source the search may launch in place of the baseline: Inductor's own, or its looped variant."""
+    """A kernel source the search may launch in place of the baseline: Inductor's own, or its looped variant.
 
-    kernel: TritonKernel  # parsed from the variant's source, for its kind and keys
+    A variant with ``grid`` is launched through a :class:`~pytest_kernelopt.candidate.LaunchSpec` (its
+    signature has constexprs the replaced kernel lacks, which a config candidate may not have): ``args`` are
+    the replaced kernel's runtime parameters, the config's block sizes its constexprs."""
+
+    kernel: TritonKernel  # the variant kernel, for its kind and keys
     trace: LaunchTrace  # the variant's own launch, for its baseline config
-    source: str  # the candidate source (renamed to the replaced kernel)
+    source: str  # the candidate source
     label: str = ""
+    args: tuple[str, ...] = ()
+    grid: str = ""
+
+    def candidate(self, replaced: str, cfg: dict[str, int]) -> Candidate:
+        if not self.grid:
+            return config_candidate(replaced, self.source, cfg, self.label)
+        from .candidate import LaunchSpec
+
+        spec = LaunchSpec(kernel=self.kernel.name, args=self.args, grid=self.grid, num_warps=cfg["num_warps"],
+                          num_stages=cfg["num_stages"],
+                          constexprs={k: v for k, v in cfg.items() if k not in _LAUNCH_KEYS})
+        return Candidate(replaces=(replaced,), source=self.source, launch=spec, origin="tuner",
+                         description=f"{self.label}launch {_describe(cfg)}")
+
+    def configs(self, cfgs: list[dict[str, int]]) -> list[dict[str, int]]:
+        return [c for c in cfgs if not (self.grid and "maxnreg" in c)]  # a LaunchSpec has no register cap
 
 
 def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, deadline: float,
@@ -492,8 +516,8 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
         points[c.content_hash] = (own, cfg)
         first.append(c)
     for v in variants:
-        for cfg in ordered_space(v.kernel, v.trace)[: max(2, limit // 4)] + [_baseline(v.trace)]:
-            c = config_candidate(kernel_name, v.source, cfg, v.label)
+        for cfg in [_baseline(v.trace)] + ordered_space(v.kernel, v.trace)[: max(2, limit // 4)]:
+            c = v.candidate(kernel_name, cfg)
             if c.content_hash not in points:
                 points[c.content_hash] = (v, cfg)
                 first.append(c)
@@ -516,8 +540,8 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
         if variant is None:
             break
         cands = []
-        for n in neighbours(variant.kernel, variant.trace, cfg):
-            c = config_candidate(kernel_name, variant.source, n, variant.label)
+        for n in variant.configs(neighbours(variant.kernel, variant.trace, cfg)):
+            c = variant.candidate(kernel_name, n)
             if c.content_hash not in points and not (variant is own and _same(n, _baseline(trace))):
                 points[c.content_hash] = (variant, n)
                 cands.append(c)
@@ -549,11 +573,11 @@ def _runtime_signature(kernel: TritonKernel) -> list[tuple[str, str]]:
 def looped_variants(graph: KernelGraph, kernel_name: str, variant_graphs: Sequence[KernelGraph]
                     ) -> list[_Variant]:
     """Inductor's looped reduction for a persistent one, from a compile with ``triton.persistent_reductions``
-    off: the kernel of the same graph position whose name differs only in ``per``/``red``, whose runtime
-    arguments (names and types) are the same and which is launched with the same arguments.  Its source is
-    renamed to the replaced kernel's name; its constexprs (XBLOCK, R0_BLOCK) are its own, set by its config."""
-    from .parse import parse_kernel_source
-
+    off: the kernel of the same graph whose name differs only in ``per``/``red``, whose runtime arguments
+    (names and types) are the same, launched with the same arguments on a one-dimensional grid.  It takes an
+    R0_BLOCK the persistent kernel does not, so it is launched by a LaunchSpec: its own source without
+    Inductor's heuristics decorator, grid ``(cdiv(xnumel, XBLOCK),)`` as Inductor's Grid1D, its block sizes as
+    constexprs."""
     kernel = graph.kernels.get(kernel_name)
     if kernel is None or kernel.kind != "persistent_reduction" or "_per_" not in kernel_name:
         return []
@@ -570,12 +594,83 @@ def looped_variants(graph: KernelGraph, kernel_name: str, variant_graphs: Sequen
         vlaunches = [launch for launch in vg.triton_launches if launch.kernel == want]
         if [launch.args for launch in launches] != [launch.args for launch in vlaunches]:
             continue
-        source = other.source.replace(want, kernel_name)
-        parsed = parse_kernel_source(kernel_name, source, other.device_str)
-        vt = LaunchTrace(kernel_name, vtrace.grid, dict(vtrace.config), vtrace.num_warps, vtrace.num_stages,
-                         vtrace.arg_shapes, vtrace.arg_dtypes)
-        out.append(_Variant(parsed, vt, source, "looped reduction variant, "))
+        if inductor_meta(other).get("grid_type") != "Grid1D" or set(vtrace.config) != {"XBLOCK", "R0_BLOCK"}:
+            continue
+        source = _without_heuristics(other)
+        if source is None:
+            continue
+        out.append(_Variant(other, vtrace, source, "looped reduction variant, ", kernel.runtime_params,
+                            "(cdiv(xnumel, XBLOCK),)"))
     return out
+
+
+def _without_heuristics(kernel: TritonKernel) -> str | None:
+    """The kernel module's source with the ``@triton_heuristics.X(...)`` decorator lines taken out."""
+    try:
+        tree = ast.parse(kernel.source)
+        fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == kernel.name)
+    except (SyntaxError, StopIteration):
+        return None
+    lines = kernel.source.splitlines(keepends=True)
+    drop: set[int] = set()
+    for dec in fn.decorator_list:
+        if ast.unparse(dec).startswith("triton_heuristics."):
+            drop.update(range(dec.lineno - 1, dec.end_lineno))
+    return "".join(line for i, line in enumerate(lines) if i not in drop) if drop else None
+
+
+#: the Inductor option under which it writes a looped reduction where it would write a persistent one
+LOOPED_OPTIONS = {"triton.persistent_reductions": False}
+
+
+def _variant_child(conn: Any, spec: Any, backend_name: str, training: bool, options: dict, seed: int) -> None:
+    from . import wire
+
+    try:
+        from .backends import prepare, select_backend
+        from .capture import capture
+        from .problems import build_problem
+
+        prepare(backend_name)
+        backend = select_backend(backend_name)
+        problem = build_problem(spec, backend.device, seed)
+        cap = capture(problem.module, problem.example_inputs, training=training, backend=backend, options=options)
+        conn.send_bytes(wire.dumps(list(cap.graphs)))
+    except BaseException as e:  # noqa: BLE001 -- no variants, said by an empty answer
+        conn.send_bytes(wire.dumps(f"{type(e).__name__}: {e}"))
+
+
+def capture_variant_graphs(spec: Any, *, backend: str = "auto", training: bool = False,
+                           options: dict | None = None, seed: int = 0, timeout: float = 120.0
+                           ) -> tuple[list[KernelGraph], str]:
+    """The module's graphs compiled with other Inductor options (:data:`LOOPED_OPTIONS` by default), in a
+    process of its own: a second compile in this one would reset Dynamo under the compiled module the gates run.
+    Returns the graphs (data: kernel sources and launches) and, when there are none, why."""
+    import multiprocessing as mp
+
+    from . import wire
+
+    if spec is None:
+        return [], "the module has no spec a second process could rebuild it from"
+    ctx = mp.get_context("spawn")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_variant_child, args=(child, spec, backend, training, dict(options or LOOPED_OPTIONS),
+                                                    seed), daemon=True)
+    proc.start()
+    child.close()
+    try:
+        if not parent.poll(max(1.0, timeout)):
+            return [], f"the variant compile took more than {timeout:.0f}s"
+        value = wire.loads(parent.recv_bytes())
+    except (EOFError, OSError) as e:
+        return [], f"the variant compile's process ended: {e}"
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join(10)
+    if isinstance(value, str):
+        return [], value
+    return [g for g in value if isinstance(g, KernelGraph)], ""
 
 
 def iter_kernels(graphs: list[KernelGraph], order: list[str] | None = None) -> Iterator[tuple[KernelGraph, str]]:

@@ -100,7 +100,7 @@ def _patch_program_order() -> None:
     orig = builder.set_grid_idx
 
     def set_grid_idx(self, x, y, z):
-        if getattr(_STATE, "reverse", False):
+        if getattr(_STATE, "reverse", False) and not getattr(_STATE, "in_order", False):
             nx, ny, nz = self.grid_dim
             x, y, z = nx - 1 - x, ny - 1 - y, nz - 1 - z
         return orig(self, x, y, z)
@@ -392,6 +392,11 @@ def _patch_grid_executor() -> None:
                     ranges.append((st.data_ptr(), st.data_ptr() + st.nbytes()))
         _STATE.ranges = _merge_ranges(ranges)
         _STATE.kernel = getattr(self.fn, "__name__", "?")
+        # a split scan's programs wait (spin) for every lower-numbered one (Inductor's decoupled look-back): run
+        # last to first by a one-at-a-time interpreter, the first never finishes; such a launch keeps its order
+        code = getattr(self.fn, "__code__", None)
+        _STATE.in_order = code is not None and any(n.startswith("exclusive_scan_decoupled_lookback")
+                                                   for n in code.co_names)
         return args_hst, kwargs_hst
 
     def call(self, *args, **kwargs):

@@ -1,0 +1,256 @@
+"""The offline tuner's search space (issue 14, item 1): Inductor's own configs per kernel kind and more, split
+scans, coordinate descent, register caps, looped variants of persistent reductions -- on the CPU interpreter."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt import tuner  # noqa: E402
+from pytest_kernelopt.capture import capture  # noqa: E402
+from pytest_kernelopt.config import Settings  # noqa: E402
+from pytest_kernelopt.gates.allowlist import check_configs  # noqa: E402
+from pytest_kernelopt.substitute import load_kernel_object  # noqa: E402
+
+
+class ReverseCumsum(torch.nn.Module):
+    def forward(self, x):
+        return torch.cumsum(x.flip(1), dim=1).flip(1)
+
+
+class Softmax(torch.nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
+# one module per kernel kind; a split scan needs few rows (under 2 x the CPU backend's 2 "SMs") and a long scan
+MODULES = {
+    "split_scan": (ReverseCumsum(), lambda: (torch.randn(1, 9000),)),
+    "pointwise": (lambda a, b: a.t() + b, lambda: (torch.randn(256, 128), torch.randn(128, 256))),
+    "reduction": (lambda t: t.sum(-1), lambda: (torch.randn(8, 8192),)),
+    "persistent_reduction": (Softmax(), lambda: (torch.randn(64, 128),)),
+}
+
+
+@pytest.fixture(scope="module")
+def kernels(backend):
+    """kind -> [(graph, kernel name)] for every Triton kernel of the small modules."""
+    out: dict[str, list] = {}
+    for fn, inputs in MODULES.values():
+        for g in capture(fn, inputs(), backend=backend).graphs:
+            for name, k in g.kernels.items():
+                out.setdefault(tuner.kind_of(k), []).append((g, name))
+    return out
+
+
+def _inductors_own(kernel, max_autotune=True):
+    """What Inductor's heuristic decorator itself gives the kernel object (the source loaded as Inductor would),
+    with max-autotune switched on in its metadata: independent of the tuner's reading of the decorator."""
+    src = kernel.source
+    if max_autotune:
+        src = re.sub(r"'max_autotune(_pointwise)?': False", r"'max_autotune\1': True", src)
+    obj = load_kernel_object(kernel.name, src)
+    return [{**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages} for c in obj.configs]
+
+
+@pytest.mark.parametrize("kind", ["pointwise", "reduction", "persistent_reduction", "split_scan"])
+def test_the_space_holds_inductors_own_configs_and_more(kernels, kind):
+    assert kind in kernels, f"no {kind} kernel captured: {sorted(kernels)}"
+    for g, name in kernels[kind]:
+        k, trace = g.kernels[name], tuner._trace(g, name)
+        space = tuner.config_space(k, trace)
+        base = tuner._baseline(trace)
+        assert space and base not in space
+        own = [{key: v for key, v in c.items() if key in k.params or key.startswith("num_")}
+               for c in _inductors_own(k)]
+        assert own and all(c in space or c == base for c in own), (name, own)
+        assert len(_inductors_own(k, max_autotune=False)) <= len(own)
+        # Inductor's own list is screened first
+        ordered = tuner.ordered_space(k, trace)
+        n_own = len([c for c in own if c != base])
+        assert all(c in own for c in ordered[:n_own])
+        blocks = [key for key in trace.config if key.endswith("BLOCK")]
+        # and more: warps Inductor never lists, blocks wider and narrower than its own
+        assert {c["num_warps"] for c in space} - {c["num_warps"] for c in own}
+        for key in blocks:
+            mine, its = {c[key] for c in space}, {c[key] for c in own}
+            assert max(mine) > max(its) or max(mine) == tuner._hint(k, key), (name, key)
+            if kind != "split_scan":
+                assert min(mine) < min(its) or min(its) == 1, (name, key)
+        stages = {c["num_stages"] for c in space}
+        assert stages == ({1, 2, 3} if kind == "reduction" else {1})
+        if kind == "split_scan":
+            # XBLOCK is fixed in the body (no_x_dim); R0_BLOCK never below the workspace's min_split_scan_rblock
+            assert "XBLOCK" not in k.params and all(set(c) == {"R0_BLOCK", "num_warps", "num_stages"} for c in space)
+            assert min(c["R0_BLOCK"] for c in space) == 256 == tuner.inductor_meta(k)["min_split_scan_rblock"]
+            assert max(c["R0_BLOCK"] for c in space) == 16384  # the row (9000) in one program
+
+
+def test_every_config_and_neighbour_passes_the_allowlist(kernels, monkeypatch):
+    monkeypatch.setattr(tuner, "_uses_maxnreg", lambda kernel: True)  # register caps as on a CUDA machine
+    n = 0
+    for pairs in kernels.values():
+        for g, name in pairs:
+            k, trace = g.kernels[name], tuner._trace(g, name)
+            space = tuner.config_space(k, trace)
+            for cfg in space + [c for s in space[:20] for c in tuner.neighbours(k, trace, s)]:
+                assert check_configs([cfg]) is None, (name, cfg)
+                n += 1
+            assert any("maxnreg" in c for c in tuner.neighbours(k, trace, space[0]))
+    assert n > 500
+
+
+def test_coordinate_descent_neighbours(kernels, monkeypatch):
+    g, name = kernels["reduction"][0]
+    k, trace = g.kernels[name], tuner._trace(g, name)
+    cfg = {"XBLOCK": 2, "R0_BLOCK": 512, "num_warps": 4, "num_stages": 1}
+    assert tuner.neighbours(k, trace, cfg) == [
+        {"XBLOCK": 4, "R0_BLOCK": 512, "num_warps": 4, "num_stages": 1},
+        {"XBLOCK": 1, "R0_BLOCK": 512, "num_warps": 4, "num_stages": 1},
+        {"XBLOCK": 2, "R0_BLOCK": 1024, "num_warps": 4, "num_stages": 1},
+        {"XBLOCK": 2, "R0_BLOCK": 256, "num_warps": 4, "num_stages": 1},
+        {"XBLOCK": 2, "R0_BLOCK": 512, "num_warps": 8, "num_stages": 1},
+        {"XBLOCK": 2, "R0_BLOCK": 512, "num_warps": 2, "num_stages": 1},
+        {"XBLOCK": 2, "R0_BLOCK": 512, "num_warps": 4, "num_stages": 2},  # stages 0 does not exist
+    ]
+    # at the edges: XBLOCK above the 8 rows and one warp for 32 elements are not neighbours
+    edge = tuner.neighbours(k, trace, {"XBLOCK": 8, "R0_BLOCK": 4, "num_warps": 1, "num_stages": 3})
+    assert {"XBLOCK": 16, "R0_BLOCK": 4, "num_warps": 1, "num_stages": 3} not in edge
+    assert {"XBLOCK": 8, "R0_BLOCK": 4, "num_warps": 1, "num_stages": 2} in edge
+    assert all(c["num_stages"] <= 3 for c in edge)
+    # a split scan's R0_BLOCK never steps below the workspace's floor; no XBLOCK to step
+    g, name = kernels["split_scan"][0]
+    k, trace = g.kernels[name], tuner._trace(g, name)
+    around = tuner.neighbours(k, trace, {"R0_BLOCK": 256, "num_warps": 4, "num_stages": 1})
+    assert {c["R0_BLOCK"] for c in around} == {256, 512} and all("XBLOCK" not in c for c in around)
+    # register caps along MAXNREG_STEPS where the triton takes them (none on this CPU kernel otherwise)
+    assert not any("maxnreg" in c for c in around)
+    monkeypatch.setattr(tuner, "_uses_maxnreg", lambda kernel: True)
+    caps = lambda cfg: sorted((c.get("maxnreg") or 0) for c in tuner.neighbours(k, trace, cfg)  # noqa: E731
+                              if {key: v for key, v in c.items() if key != "maxnreg"} == {
+                                  key: v for key, v in cfg.items() if key != "maxnreg"})
+    assert caps({"R0_BLOCK": 256, "num_warps": 4, "num_stages": 1}) == [128]
+    assert caps({"R0_BLOCK": 256, "num_warps": 4, "num_stages": 1, "maxnreg": 128}) == [0, 64]
+
+
+def test_search_descends_from_the_best_screened_point(kernels):
+    """A synthetic cost with its minimum outside round 1: the descent walks there one notch at a time, each round
+    screening only unseen neighbours of the best point so far, and stops where no neighbour is faster."""
+    g, name = kernels["reduction"][0]
+    k, trace = g.kernels[name], tuner._trace(g, name)
+    target = {"XBLOCK": 1, "R0_BLOCK": 256, "num_warps": 1, "num_stages": 3}
+
+    def cost(cfg):
+        import math
+
+        return 1.0 + sum(abs(math.log2(cfg[key]) - math.log2(v)) for key, v in target.items() if key != "num_stages") \
+            * 0.1 + abs(cfg["num_stages"] - 3) * 0.05
+
+    rounds = []
+
+    def rank(cands):
+        rounds.append([c.configs[0] for c in cands])
+        return cost(tuner._baseline(trace)), [cost(c.configs[0]) for c in cands]
+
+    found = tuner.search(g, name, rank, limit=6, deadline=float("inf"), descent_rounds=20)
+    assert found.descent_rounds >= 2 and found.rounds == len(rounds)
+    seen = [c for r in rounds for c in r]
+    assert len(seen) == len({tuple(sorted(c.items())) for c in seen}), "no config is screened twice"
+    best = min(seen, key=cost)
+    assert best == target, best
+    assert all(r < 1 for r, _ in found.faster_than(1.0))
+    # every descent round is made of the neighbours of a point screened before it
+    for i, r in enumerate(rounds[1:], 1):
+        before = [tuner._baseline(trace)] + [c for rr in rounds[:i] for c in rr]
+        assert any(all(c in tuner.neighbours(k, trace, p) for c in r) for p in before)
+    # no time left: round 1 only
+    rounds.clear()
+    found = tuner.search(g, name, rank, limit=6, deadline=0.0)
+    assert found.rounds == 1 and found.descent_rounds == 0 and len(rounds[0]) == 6
+
+
+def test_register_caps_reach_the_compiler():
+    """A config's maxnreg is a compile option: the kernel object passes it to triton.compile (Inductor's own
+    CachingAutotuner drops it) and the ahead-of-time compile for sm90 caps the registers with it."""
+    from pytest_kernelopt.backends.aot import aot_compile
+
+    assert tuner.maxnreg_supported()  # triton 3.7: triton.Config(maxnreg=) and CUDAOptions.maxnreg
+    src = '''
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def heavy(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=0.0)
+    tl.store(out_ptr + offs, tl.exp(x) * tl.sin(x) + tl.cos(x * x) / (1 + tl.abs(x)), mask=m)
+'''
+    sig = {"x_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32"}
+    free, capped = (aot_compile(src, "heavy", signature=sig, configs=[{"BLOCK": 4096, "num_warps": 1, **extra}])
+                    for extra in ({}, {"maxnreg": 64}))
+    assert free.ok and capped.ok, (free.first_error, capped.first_error)
+    assert capped.configs[0].n_regs <= 64 < free.configs[0].n_regs
+
+
+def test_the_kernel_object_forwards_maxnreg(kernels):
+    g, name = kernels["split_scan"][0]
+    k = g.kernels[name]
+    obj = load_kernel_object(name, k.source, [{"R0_BLOCK": 512, "num_warps": 4, "num_stages": 1, "maxnreg": 64}])
+    (cfg,) = obj.configs
+    assert cfg.maxnreg == 64 and "maxnreg" not in cfg.kwargs
+    meta = {"num_warps": 4, "num_stages": 1, "debug": False, "device_type": "cuda"}
+    assert obj._create_compile_options(cfg, meta)["maxnreg"] == 64
+
+
+def test_a_split_scan_config_is_verified_by_the_cascade(backend):
+    """Split scans were 'no launch configuration to search'; now a reversed cumsum's scan gets candidates
+    (Inductor's smallest R0_BLOCK, which fills the workspace, first) and the cascade verifies one on the CPU."""
+    from pytest_kernelopt.gates.cascade import EvaluationSession
+    from pytest_kernelopt.problems import problem_from_objects
+
+    x = torch.randn(1, 9000, device=backend.device)
+    session = EvaluationSession(problem_from_objects(ReverseCumsum(), (x,), "rcs"), Settings(seeds=1), backend)
+    g = session.captured.graphs[0]
+    (name,) = [n for n in g.kernels if n.startswith("triton_spl_")]
+    assert tuner.can_search(g, name)
+    cands = tuner.propose_configs(g, name, limit=2)
+    assert [c.configs[0]["R0_BLOCK"] for c in cands][0] == 256
+    res = session.evaluate(cands[0], perf=False)
+    assert res.decision == "verified", res.reason
+
+
+def test_a_looped_variant_of_a_persistent_reduction_is_verified(backend):
+    """Inductor's looped reduction for a persistent one takes the same runtime arguments: from a compile with
+    persistent reductions off (made before the session's own: a second compile resets Dynamo), it is a LaunchSpec
+    candidate for the persistent kernel (it has an R0_BLOCK the persistent one lacks, which a config candidate's
+    same-signature rule refuses), and the cascade verifies it."""
+    from pytest_kernelopt.gates.cascade import EvaluationSession
+    from pytest_kernelopt.problems import problem_from_objects
+
+    x = torch.randn(16, 128, device=backend.device)
+    looped = capture(Softmax(), (x,), backend=backend, options=dict(tuner.LOOPED_OPTIONS)).graphs
+    session = EvaluationSession(problem_from_objects(Softmax(), (x,), "softmax"), Settings(seeds=1), backend)
+    g = session.captured.graphs[0]
+    (name,) = [n for n in g.kernels if n.startswith("triton_per_")]
+    (variant,) = tuner.looped_variants(g, name, looped)
+    assert variant.kernel.kind == "reduction" and variant.kernel.name == name.replace("_per_", "_red_")
+    assert "R0_BLOCK" in variant.trace.config and "triton_heuristics.reduction" not in variant.source
+    rounds = []
+
+    def rank(cands):
+        rounds.append(cands)
+        return 1.0, [1.0] * len(cands)
+
+    found = tuner.search(g, name, rank, limit=4, deadline=0.0, variants=[variant])
+    looped_cands = [c for c in rounds[0] if c.source == variant.source]
+    assert looped_cands and len(found.screened) == len(rounds[0])
+    assert all("looped reduction variant" in c.description and c.launch is not None for c in looped_cands)
+    assert looped_cands[0].launch.args == g.kernels[name].runtime_params
+    assert set(looped_cands[0].launch.constexprs) == {"XBLOCK", "R0_BLOCK"}
+    res = session.evaluate(looped_cands[0], perf=False)
+    assert res.decision == "verified", res.reason
