@@ -33,14 +33,19 @@ module level.
   ``min_split_scan_rblock`` elements of each row, so a smaller block would make
   more programs than it has slots for.  Wider blocks (fewer programs) are safe
   and are searched up to the row's length.
-* **Persistent against looped reduction**: the candidate format can carry
-  it (a looped reduction takes the same runtime arguments as the persistent one,
-  only its constexprs differ), but the looped source has to come from a second
-  Inductor compile of the module (``triton.persistent_reductions=False``), which
-  only the process holding the module can make: :func:`looped_variants` turns
-  such a compile into candidates; the optimizer makes it where it evaluates in
-  process (:class:`~pytest_kernelopt.optimize.LocalEvaluator`), not in an
-  isolated worker, whose protocol has no request for it.
+* **Persistent against looped reduction**: Inductor's looped reduction of the
+  same kernel takes the same runtime arguments as the persistent one but one
+  more constexpr (R0_BLOCK), which the static gate's same-signature rule for a
+  config candidate refuses; so it is a :class:`~pytest_kernelopt.candidate.LaunchSpec`
+  candidate (Inductor's source without its heuristics decorator, grid
+  ``(cdiv(xnumel, XBLOCK),)`` as Inductor's Grid1D, its blocks as constexprs,
+  no register cap).  Its source comes from a second compile of the module with
+  ``triton.persistent_reductions=False`` (:func:`capture_variant_graphs`), made
+  in a process of its own -- a second compile here would reset Dynamo under the
+  compiled module the gates run -- once a run, when a persistent reduction is
+  searched and the module has a spec to rebuild it from.  The other direction
+  (a persistent variant of a looped reduction) is not searched: Inductor has no
+  option that forces a persistent reduction.
 """
 
 from __future__ import annotations
