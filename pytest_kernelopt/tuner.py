@@ -44,8 +44,11 @@ module level.
   in a process of its own -- a second compile here would reset Dynamo under the
   compiled module the gates run -- once a run, when a persistent reduction is
   searched and the module has a spec to rebuild it from.  The other direction
-  (a persistent variant of a looped reduction) is not searched: Inductor has no
-  option that forces a persistent reduction.
+  (a persistent variant of a looped reduction) is not searched: Inductor's
+  thresholds for it are fixed (reduction size 1024 for inner reductions, 64
+  otherwise); only ``triton.multi_kernel`` raises them (x16), and then every
+  such reduction is launched through a MultiKernel that picks one at run time,
+  a call site this capture does not parse.
 """
 
 from __future__ import annotations
