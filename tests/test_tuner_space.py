@@ -254,3 +254,16 @@ def test_a_looped_variant_of_a_persistent_reduction_is_verified(backend):
     assert set(looped_cands[0].launch.constexprs) == {"XBLOCK", "R0_BLOCK"}
     res = session.evaluate(looped_cands[0], perf=False)
     assert res.decision == "verified", res.reason
+
+
+def test_the_looped_compile_runs_in_a_process_of_its_own(backend):
+    """The optimizer's second compile (persistent reductions off) comes back as graph data from a child process;
+    a module without a spec gets none, and says why."""
+    from pytest_kernelopt.problems import ProblemSpec
+
+    spec = ProblemSpec.from_objects(torch.nn.Softmax(dim=-1), (torch.randn(16, 128),), "softmax")
+    graphs, why = tuner.capture_variant_graphs(spec, backend=backend.name, timeout=300)
+    assert why == "" and graphs
+    kinds = {k.kind for g in graphs for k in g.kernels.values()}
+    assert "reduction" in kinds and "persistent_reduction" not in kinds
+    assert tuner.capture_variant_graphs(None) == ([], "the module has no spec a second process could rebuild it from")
