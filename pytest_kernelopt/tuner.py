@@ -467,7 +467,6 @@ class SearchResult:
     screened: list[tuple[float | None, Candidate]] = field(default_factory=list)  # (time / baseline, candidate)
     rounds: int = 0
     descent_rounds: int = 0
-    note: str = ""
 
     def faster_than(self, ratio: float) -> list[tuple[float, Candidate]]:
         return sorted(((r, c) for r, c in self.screened if r is not None and r < ratio), key=lambda p: p[0])
