@@ -240,13 +240,15 @@ def returns_zeros(kernel: TritonKernel) -> Candidate:
     return _candidate(kernel, _edit_store(kernel, val=f"tl.zeros_like({site.val})"), "returns zeros")
 
 
-@cheat("tiny", gate="correctness", reason="returns all zeros where the baseline is nonzero")
+@cheat("tiny", gate="fp64", reason="farther from the float64 truth")
 def returns_zeros_on_tiny_output(kernel: TritonKernel) -> Candidate:
     """Returns zeros where every true output is ~1e-7, i.e. within ``atol`` of zero (KernelBench #165).
 
-    Rejected by the correctness gate's tiny-output rule: an output too small to
-    tell from zero under the tolerance is judged relatively, and an all-zero
-    answer to a nonzero baseline is a hard failure.
+    The correctness gate's tiny-output rule judges an output too small to tell
+    from zero relatively and marks all zeros beyond tolerance; the float64 gate
+    then rejects it (its error against the truth is 100%, the noise floor a
+    rounding step).  It is not a hard failure of gate 2: an output that is
+    itself rounding noise can be exactly zero in another summation order.
     """
     site = store_site(kernel.source)
     return _candidate(kernel, _edit_store(kernel, val=f"tl.zeros_like({site.val})"), "returns zeros (tiny)")
