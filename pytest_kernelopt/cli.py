@@ -277,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(str(e))
     if args.command == "cache":
         from .cli_cache import run_cache
-        from .session import rejudge_entry, reverify_entry
+        from .entry_checks import rejudge_entry, reverify_entry
 
         return run_cache(args, reverify=reverify_entry, rejudge=rejudge_entry)
     return int(args.func(args) or 0)

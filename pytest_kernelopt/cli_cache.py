@@ -224,7 +224,7 @@ def _allowlist_refusal(e: CacheEntry) -> str:
     alone, before anything of it is loaded, for every entry whatever its device or age."""
     if not e.is_accepted:
         return ""
-    from .session import allowlist_check_entry
+    from .entry_checks import allowlist_check_entry
 
     try:
         result = allowlist_check_entry(e)
@@ -249,7 +249,7 @@ def _rejudged(e: CacheEntry, rejudge: Reverify | None) -> str:
 
 def _compile_checked(e: CacheEntry, counts: dict[str, int]) -> bool:
     """For an entry of another GPU: run the static gate and compile it for that GPU's architecture here."""
-    from .session import compile_check_entry
+    from .entry_checks import compile_check_entry
 
     try:
         result = compile_check_entry(e)
@@ -332,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "cache":
         parser.print_help(sys.stderr)
         return 2
-    from .session import rejudge_entry, reverify_entry
+    from .entry_checks import rejudge_entry, reverify_entry
 
     return run_cache(args, reverify=reverify_entry, rejudge=rejudge_entry)
 

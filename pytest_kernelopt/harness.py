@@ -2,7 +2,7 @@
 
 :class:`Harness` is built once per pytest session.  It resolves settings
 (defaults < ini < command line < marker < fixture call), runs a module or a
-problem file through :func:`pytest_kernelopt.session.run_kernelopt`, collects
+problem file through the one workflow (:func:`pytest_kernelopt.session.run_workflow`), collects
 every result for the terminal summary, the JSON report and JUnit properties,
 and shows progress while an optimization runs.
 """
@@ -123,10 +123,8 @@ class Harness:
         self.prepare()
         from .backends import select_backend
 
-        b = select_backend(settings.backend)
-        self.backend_description = b.description
         _quiet_torch_trace_log()
-        return b
+        return select_backend(settings.backend)
 
     def resolve(self, marker_kwargs: dict[str, Any], call_kwargs: dict[str, Any]) -> Settings:
         s = self.settings.with_overrides(marker_kwargs, source=MARKER_SOURCE)
@@ -157,77 +155,18 @@ class Harness:
 
             return KernelOptResult(torch.compile(module), mode="off", settings=settings)
         backend = self.backend(settings)
-        from .gates.cascade import EvaluationSession
-        from .optimize import LocalEvaluator
         from .problems import problem_from_objects
-        from .session import cache_precheck, run_kernelopt
+        from .session import run_workflow
 
         inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
         _warn_if_off_device(nodeid, inputs, backend)
         problem = problem_from_objects(module, inputs, nodeid, settings.base_seed or 0)
-        say = self.progress(nodeid)
-        evaluator = LocalEvaluator(EvaluationSession(problem, settings, backend))
-        record = None
-        if settings.mode == "optimize" and settings.isolate:
-            # the cached kernels are re-verified here first; a worker starts only if something is left to search
-            record, left = cache_precheck(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
-            if left:
-                record = self._optimize_isolated(problem, settings, backend, nodeid, say, left)
-                if record is not None:
-                    self._recheck_worker_winners(record, evaluator, settings)
-        if record is None:
-            record = run_kernelopt(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
-        from .substitute import apply_permanently
-
-        if record.applied:
-            apply_permanently(evaluator.session.captured, record.applied)
-        self._finish(nodeid, record, record_property, settings)
-        return KernelOptResult(evaluator.session.captured, record.kernels, record.regressions, backend.name,
+        # the module stays in this process (keep): it is returned with its kernels in place
+        record, local = run_workflow(lambda: problem, problem.spec, settings, backend, name=nodeid, problem_id=nodeid,
+                                     progress=self.progress(nodeid), keep=True)
+        self._finish(nodeid, record, record_property, settings, backend.description)
+        return KernelOptResult(local.session.captured, record.kernels, record.regressions, backend.name,
                                settings.mode, record.perf, settings)
-
-    @staticmethod
-    def _recheck_worker_winners(record: Any, evaluator: Any, settings: Settings) -> None:
-        """Winners were judged in the worker; here each gets a quick re-check before it is put in place."""
-        kept = []
-        for cand in record.applied:
-            try:
-                res = evaluator.evaluate(cand, perf=False, seeds=settings.verify_seeds, aot=False)
-                reason = res.reason
-                ok = res.decision in ("verified", "accepted")
-            except (KeyError, ValueError) as e:  # this process compiled the module differently
-                ok, reason = False, f"{type(e).__name__}: {e}"
-            if ok:
-                kept.append(cand)
-            else:
-                record.regressions.append(f"kernel accepted in the worker failed its re-check here: {reason}")
-        record.applied = kept
-
-    def _optimize_isolated(self, problem: Any, settings: Settings, backend: Any, nodeid: str,
-                           say: Callable[[str], None], left: int) -> Any:
-        """Optimize mode: search in a worker process, so a crashing candidate costs one candidate.
-
-        Needs a module (and inputs) that pickle; otherwise the search runs in
-        this process, and the progress line says so.
-        """
-        if problem.spec is None:
-            say(f"{nodeid}: module does not pickle, so candidates are evaluated in this process (no isolation)")
-            return None
-        from .isolate import IsolatedEvaluator
-        from .session import run_kernelopt, searching_note
-
-        say(searching_note(nodeid, left))
-        from .errors import BaselineRunError
-
-        evaluator = IsolatedEvaluator(problem.spec, settings)
-        try:
-            return run_kernelopt(evaluator, settings, backend, name=nodeid, problem_id=nodeid, progress=say)
-        except BaselineRunError:
-            raise  # the module itself ran out of memory: the run's error, judged nowhere else
-        except RuntimeError as e:  # the worker could not start (e.g. the module's class is not importable there)
-            say(f"{nodeid}: isolated worker unavailable ({str(e)[:200]}); evaluating in this process")
-            return None
-        finally:
-            evaluator.close()
 
     # -- problem files ----------------------------------------------------------------------
     def run_problem(self, nodeid: str, path: Path, settings: Settings,
@@ -242,13 +181,13 @@ class Harness:
                                       progress=self.progress(nodeid))
         finally:
             release_memory()
-        self._finish(nodeid, record, record_property, settings)
+        self._finish(nodeid, record, record_property, settings, backend.description)
         return record
 
     def _finish(self, nodeid: str, record: Any, record_property: Callable[[str, Any], None] | None,
-                settings: Settings | None = None) -> None:
-        if settings is not None:
-            record.settings = dataclasses.asdict(settings)  # this test's own: marker and fixture keywords applied
+                settings: Settings | None = None, backend_description: str = "") -> None:
+        """Collect one test's record (its settings, the test's own, are in it) for the summary and the report."""
+        self.backend_description = self.backend_description or backend_description
         if record.proposer_errors and (settings is None or settings.llm_error == "warn"):
             import warnings
 
@@ -287,7 +226,7 @@ class Harness:
             uncovered += no_entry
             rows.append([nodeid if len(nodeid) <= 60 else "..." + nodeid[-57:], str(r.triton_kernels),
                          str(count("accepted")),
-                         str(count("baseline_kept", "verified")), str(count("cached")), str(no_entry),
+                         str(count("baseline_kept")), str(count("cached")), str(no_entry),
                          speed, ",".join(failed) or "-", str(len(r.regressions))])
             if perf_column:
                 p = r.perf or {}
@@ -306,7 +245,7 @@ class Harness:
                          f"nothing, or only library calls): {', '.join(n.split('::')[-1] for n in empty[:5])}"
                          + (" ..." if len(empty) > 5 else ""))
         if any(r.backend != "cuda" for _, r in self.results):
-            checked = any(k.decision in ("cached", "verified") for _, r in self.results for k in r.kernels)
+            checked = any(k.decision == "cached" for _, r in self.results for k in r.kernels)
             lines.append("performance was not measured (no GPU)"
                          + (": kernels were verified for correctness only" if checked else ""))
         searched = sum(len(_searched(r)) for _, r in self.results if r.backend != "cuda" and r.mode == "optimize")
@@ -333,14 +272,13 @@ class Harness:
 
     # -- pytest-xdist: workers hand their results to the controller ------------------------------
     def export_results(self) -> str:
-        return json.dumps([[nodeid, _record_to_json(r)] for nodeid, r in self.results], default=str)
+        return json.dumps([[nodeid, r.to_json()] for nodeid, r in self.results], default=str)
 
     def import_results(self, payload: str, backend_description: str = "") -> None:
-        from .session import KernelRecord, RunRecord
+        from .records import RunRecord
 
         for nodeid, d in json.loads(payload):
-            kernels = [KernelRecord(**{**k, "ci": tuple(k["ci"]) if k.get("ci") else None}) for k in d["kernels"]]
-            self.results.append((nodeid, RunRecord(**{**d, "kernels": kernels, "applied": []})))
+            self.results.append((nodeid, RunRecord.from_json(d)))
         self.backend_description = self.backend_description or backend_description
 
     def import_worker_extras(self, workeroutput: dict[str, Any]) -> None:
@@ -357,14 +295,10 @@ class Harness:
                "gpu_per_worker": {p.worker: {"gpu": p.gpu, "timing": p.timing, "source": p.source,
                                              "shared_with": list(p.shared_with)} for p in self.gpu_pins},
                "shard": self.shard_note,
-               "tests": [{"test": nodeid, "outcome": self.outcomes.get(nodeid, ("", ""))[0] or None,
-                          "backend": r.backend, "mode": r.mode, "seconds": r.seconds,
-                          "setup_seconds": r.setup_seconds, "triton_kernels": r.triton_kernels,
-                          "uncached": r.uncached,
-                          "regressions": r.regressions, "perf": r.perf, "proposer": r.proposer,
-                          "proposer_errors": r.proposer_errors,
-                          "settings": r.settings,  # this test's own (marker and fixture keywords applied)
-                          "kernels": [dataclasses.asdict(k) for k in r.kernels]} for nodeid, r in self.results]}
+               # each test's record in the shape an xdist worker sends it (records.RunRecord.to_json); its
+               # settings are the test's own (marker and fixture keywords applied)
+               "tests": [{"test": nodeid, "outcome": self.outcomes.get(nodeid, ("", ""))[0] or None, **r.to_json()}
+                         for nodeid, r in self.results]}
         recorded = {nodeid for nodeid, _ in self.results}
         # a test that failed before the plugin had a result (its module raised, say) is in the report too
         doc["tests"] += [{"test": nodeid, "outcome": outcome, "error": error}
@@ -413,12 +347,6 @@ def _quiet_torch_trace_log() -> None:
 
     if not os.environ.get("TORCH_TRACE"):
         logging.getLogger("torch.__trace").setLevel(logging.CRITICAL + 1)
-
-
-def _record_to_json(r: Any) -> dict[str, Any]:
-    d = {f.name: getattr(r, f.name) for f in dataclasses.fields(r) if f.name not in ("applied", "outcome")}
-    d["kernels"] = [dataclasses.asdict(k) for k in r.kernels]
-    return d
 
 
 def marker_kwargs(item: Any) -> dict[str, Any]:

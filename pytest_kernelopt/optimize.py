@@ -10,6 +10,7 @@ the compiler's baseline stays and that is recorded as a decision.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, Sequence
@@ -18,6 +19,7 @@ from .candidate import Candidate
 from .config import Settings
 from .gates.results import CascadeResult
 from .graph import KernelGraph
+from .records import SearchDecision
 
 ProgressFn = Callable[[str], None]
 
@@ -73,7 +75,7 @@ class KernelOutcome:
     kernel: str
     graph: int
     kind: str
-    decision: str  # accepted | baseline_kept | skipped
+    decision: SearchDecision
     proposer: str
     winner: Candidate | None = None
     result: CascadeResult | None = None
@@ -158,16 +160,18 @@ def agent_factory_for(evaluator: Evaluator, settings: Settings, transcript_dir: 
 
 class Optimizer:
     def __init__(self, evaluator: Evaluator, settings: Settings, *, name: str = "module",
-                 progress: ProgressFn | None = None, agent_factory: Callable[[], Any] | None = None) -> None:
+                 progress: ProgressFn | None = None, agent_factory: Callable[[], Any] | None = None,
+                 proposer: str | None = None) -> None:
         self.ev = evaluator
         self.settings = settings
         self.name = name
         self.say = progress or (lambda _m: None)
         self.agent_factory = agent_factory
+        self.proposer = proposer if proposer is not None else choose_proposer(settings)  # the run's, when given
 
     def run(self, skip: Callable[[KernelGraph, str], str | None] | None = None) -> ProblemOutcome:
         t0 = time.perf_counter()
-        proposer = choose_proposer(self.settings)
+        proposer = self.proposer
         from .tuner import iter_kernels
 
         reasons = {(g.index, n): skip(g, n) if skip else None for g, n in iter_kernels(self.ev.graphs)}
@@ -209,7 +213,7 @@ class Optimizer:
                                            kp.share if kp is not None else None))
         if fuse and not any(o.error for o in outcomes):
             outcomes.extend(self._fusions(prof, deadline, skip))
-        joint = self._joint(outcomes)
+        outcomes, joint = self._joint(outcomes)
         note = "" if self.ev.measures_time else ("CPU backend: correctness verified, performance not measured; "
                                                  "nothing accepted for speed")
         if not searching and proposer != "none":
@@ -288,17 +292,14 @@ class Optimizer:
         kp = prof.for_kernel(name)
         profile = kp.__dict__ if kp is not None else {"note": prof.note}
         out = agent.optimize_kernel(graph, name, profile, prof.hardware)
-        results = list(getattr(out, "results", []) or [])
-        winner = getattr(out, "winner", None)
-        result = getattr(out, "winner_result", None)
-        if winner is not None and result is not None and result.accepted:
-            return KernelOutcome(name, graph.index, kind, "accepted", "agents", winner, result, results,
-                                 getattr(out, "note", ""))
-        error = getattr(out, "model_error", "") or ""
+        results = out.results
+        if out.candidate is not None and out.result is not None and out.result.accepted:
+            return KernelOutcome(name, graph.index, kind, "accepted", "agents", out.candidate, out.result, results,
+                                 out.note)
+        error = out.model_error
         # the model could not be reached before any candidate was judged: the kernel was not searched
         return KernelOutcome(name, graph.index, kind, "skipped" if error and not results else "baseline_kept",
-                             "agents", tried=results,
-                             note=getattr(out, "note", "") or "no candidate passed every gate", error=error)
+                             "agents", tried=results, note=out.note or "no candidate passed every gate", error=error)
 
     def _fusions(self, prof: Any, deadline: float, skip: Callable[[KernelGraph, str], str | None] | None
                  ) -> list[KernelOutcome]:
@@ -317,30 +318,29 @@ class Optimizer:
                     continue
                 self.say(f"{self.name}: fusing {len(run)} kernels ({label[:60]}) with the agents")
                 res = self.agent_factory().optimize_fusion(graph, run, {"note": prof.note}, prof.hardware)
-                results = list(getattr(res, "results", []) or [])
-                winner, wres = getattr(res, "winner", None), getattr(res, "winner_result", None)
-                if winner is not None and wres is not None and wres.accepted:
-                    out.append(KernelOutcome(label, graph.index, "fusion", "accepted", "agents", winner, wres,
-                                             results, getattr(res, "note", "")))
+                if res.candidate is not None and res.result is not None and res.result.accepted:
+                    out.append(KernelOutcome(label, graph.index, "fusion", "accepted", "agents", res.candidate,
+                                             res.result, res.results, res.note))
                 else:
-                    out.append(KernelOutcome(label, graph.index, "fusion", "baseline_kept", "agents", tried=results,
-                                             note=getattr(res, "note", "") or "no fused kernel passed every gate",
-                                             error=getattr(res, "model_error", "") or ""))
+                    out.append(KernelOutcome(label, graph.index, "fusion", "baseline_kept", "agents",
+                                             tried=res.results, note=res.note or "no fused kernel passed every gate",
+                                             error=res.model_error))
                     if out[-1].error:  # the model could not be reached: the other runs are not tried
                         return out
         return out
 
     # -- combination ---------------------------------------------------------------------
-    def _joint(self, outcomes: list[KernelOutcome]) -> CascadeResult | None:
+    def _joint(self, outcomes: list[KernelOutcome]) -> tuple[list[KernelOutcome], CascadeResult | None]:
+        """Winners of several kernels checked together; when the combination fails only the best one stays (the
+        others become baseline_kept in the list returned)."""
         winners = [o for o in outcomes if o.decision == "accepted" and o.winner is not None]
         if len(winners) < 2:
-            return None
+            return outcomes, None
         self.say(f"{self.name}: checking {len(winners)} accepted kernels together")
         joint = self.ev.evaluate([o.winner for o in winners])
-        if not joint.accepted:
-            best = max(winners, key=lambda o: o.speedup or 0.0)
-            for o in winners:
-                if o is not best:
-                    o.decision = "baseline_kept"
-                    o.note += f"; dropped: the combination with other winners failed ({joint.reason})"
-        return joint
+        if joint.accepted:
+            return outcomes, joint
+        best = max(winners, key=lambda o: o.speedup or 0.0)
+        dropped = f"; dropped: the combination with other winners failed ({joint.reason})"
+        return [dataclasses.replace(o, decision="baseline_kept", note=o.note + dropped)
+                if o is not best and any(o is w for w in winners) else o for o in outcomes], joint

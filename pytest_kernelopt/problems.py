@@ -76,17 +76,30 @@ def _to_device(obj: Any, device: str) -> Any:
     return obj
 
 
-CPU_MAX_NUMEL = int(os.environ.get("KERNELOPT_CPU_MAX_NUMEL", 4_000_000))
+CPU_MAX_NUMEL = 4_000_000  # the default of KERNELOPT_CPU_MAX_NUMEL
+
+
+def cpu_max_numel() -> int:
+    """The most input elements the CPU backend takes (KERNELOPT_CPU_MAX_NUMEL, read when a problem is built)."""
+    return int(os.environ.get("KERNELOPT_CPU_MAX_NUMEL", CPU_MAX_NUMEL))
+
+
+def use_small_problems() -> None:
+    """``KERNELOPT_PROBLEM_SCALE=small`` unless set: problem files that read it (the bundled examples, see
+    examples/problems/_scale.py) pick interpreter-sized inputs.  The CPU backend's prepare() sets it before the
+    collector imports problem files, and building a problem file on the CPU does too."""
+    os.environ.setdefault("KERNELOPT_PROBLEM_SCALE", "small")
 
 
 def _check_interpreter_size(ref: str, inputs: tuple) -> None:
     """The Triton interpreter runs about a million elements a second: refuse what would take hours."""
     numel = sum(x.numel() for x in inputs if hasattr(x, "numel"))
-    if numel > CPU_MAX_NUMEL:
+    limit = cpu_max_numel()
+    if numel > limit:
         raise ProblemFormatError(
             f"{ref}: inputs have {numel:,} elements, too many for the CPU backend (the Triton interpreter would "
             f"take hours); run it on a GPU, shrink the problem, or raise KERNELOPT_CPU_MAX_NUMEL "
-            f"(now {CPU_MAX_NUMEL:,})")
+            f"(now {limit:,})")
 
 
 @dataclass(frozen=True)
@@ -155,9 +168,7 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
 
     if spec.kind == "file":
         if device == "cpu":
-            # the bundled examples shrink to interpreter-friendly sizes (see examples/problems/_scale.py);
-            # set by the CPU backend's prepare() too, which the collector runs before importing the file
-            os.environ.setdefault("KERNELOPT_PROBLEM_SCALE", "small")
+            use_small_problems()
         mod = load_problem_module(spec.ref)
         torch.manual_seed(seed)
         try:

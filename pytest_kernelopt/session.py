@@ -1,16 +1,23 @@
-"""The workflows shared by the CLI and the plugin: optimize a problem, apply and re-verify cached kernels."""
+"""The one workflow of a module's run, for both entry points -- the ``kernelopt`` fixture
+(:meth:`pytest_kernelopt.harness.Harness.run_module`) and problem files (``pytest --kernelopt-problems``,
+``kernelopt bench``): :func:`run_workflow` verifies in this process and starts a worker only if something is left
+to search; :func:`run_kernelopt` re-verifies a module's cached kernels and, in optimize mode, searches the rest and
+writes the decisions to the cache.  The records it returns are in :mod:`pytest_kernelopt.records`; the checks of
+committed cache entries (``kernelopt cache verify``) in :mod:`pytest_kernelopt.entry_checks`."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
-from dataclasses import dataclass, field
+import time
 from pathlib import Path
 from typing import Any, Callable
 
 from .backends import Backend
 from .config import Settings
-from .optimize import LocalEvaluator, Optimizer, ProblemOutcome, agent_factory_for
+from .optimize import LocalEvaluator, Optimizer, ProblemOutcome, agent_factory_for, choose_proposer
+from .records import KernelRecord, RunRecord, numbers_text, outcome_record, passed
 
 ProgressFn = Callable[[str], None]
 
@@ -100,45 +107,130 @@ def optimize_problem_file(path: str | Path, settings: Settings, backend: Backend
     return record.outcome
 
 
-def cache_precheck(evaluator: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
-                   progress: ProgressFn | None = None) -> tuple[RunRecord, int]:
-    """Optimize mode, before a worker process is started: a verify run here, and what is left to search.
+def run_workflow(build: Callable[[], Any], spec: Any, settings: Settings, backend: Backend, *, name: str,
+                 problem_id: str, progress: ProgressFn | None = None, use_cache: bool = True,
+                 keep: bool = False) -> tuple[RunRecord, LocalEvaluator | None]:
+    """One module's run, from the fixture and from problem files: verify in this process, start a worker only if
+    something is left to search.
 
-    When nothing is left (every kernel has a cache entry, re-verified here), the
-    verify run's record stands for the optimize run: no worker, no profile.
+    ``build()`` makes the module and its inputs in this process (a Problem); ``spec`` is what a worker rebuilds
+    them from (None: the module does not pickle, so candidates are judged in this process).  In verify mode, or
+    with ``isolate`` off, everything runs here.  In optimize mode the cached kernels are re-verified here first
+    (:func:`cache_precheck`); when nothing is left the verify run's record stands, with no worker and no profile.
+
+    ``keep``: the caller keeps this process's module (the fixture returns it with its kernels in place): the
+    in-process evaluator is returned open, a winner judged in the worker gets a quick re-check in it before it
+    is put in place, and a worker that cannot start falls back to searching in this process.  Without it (a
+    problem file) the in-process evaluator is closed before a worker starts, so its tensors go first.
     """
-    from .optimize import KernelOutcome, choose_proposer
+    say = progress or (lambda _m: None)
+    proposer = choose_proposer(settings)  # the one choice of proposer for the whole run
+    local: LocalEvaluator | None = None
+    setup = 0.0
 
-    proposer = choose_proposer(settings)
-    record = run_kernelopt(evaluator, replace_mode(settings, "verify"), backend, name=name, problem_id=problem_id,
-                           progress=progress)
-    left = record.left_to_search(proposer)
-    if not left:
-        record.mode, record.proposer = settings.mode, proposer
-        record.outcome = ProblemOutcome(
-            name, backend.name, proposer,
-            [KernelOutcome(k.kernel, k.graph, k.kind, "skipped", proposer, note="in the cache (re-verified above)")
-             for k in record.kernels], record.seconds, note="nothing to search: every kernel is in the cache")
-    return record, left
+    def in_process() -> LocalEvaluator:
+        nonlocal local, setup
+        if local is None:
+            from .gates.cascade import EvaluationSession
+
+            t0 = time.perf_counter()
+            local = LocalEvaluator(EvaluationSession(build(), settings, backend))
+            setup = time.perf_counter() - t0
+        return local
+
+    def run_here() -> RunRecord:
+        return run_kernelopt(in_process(), settings, backend, name=name, problem_id=problem_id, progress=progress,
+                             use_cache=use_cache, proposer=proposer)
+
+    try:
+        left: int | None = None  # kernels left to search after the check here (None: not checked)
+        record: RunRecord | None = None
+        if settings.mode == "optimize" and settings.isolate and use_cache:
+            record, left = cache_precheck(in_process(), settings, backend, proposer=proposer, name=name,
+                                          problem_id=problem_id, progress=progress)
+        if not (settings.mode == "optimize" and settings.isolate):
+            record = run_here()
+        elif left != 0 and spec is None:
+            say(f"{name}: module does not pickle, so candidates are evaluated in this process (no isolation)")
+            record = run_here()
+        elif left != 0:
+            if not keep and local is not None:
+                local.close()
+                local = None
+                release_memory()  # the check's tensors go before the worker allocates its own
+            if left:
+                say(searching_note(name, left))
+            try:
+                record, setup = _run_in_worker(spec, settings, backend, name=name, problem_id=problem_id,
+                                               progress=progress, use_cache=use_cache, proposer=proposer)
+            except RuntimeError as e:  # the worker could not start (the module's class not importable there)
+                if not keep:
+                    raise
+                say(f"{name}: isolated worker unavailable ({str(e)[:200]}); evaluating in this process")
+                record = run_here()
+            else:
+                if keep:
+                    record = recheck_worker_winners(record, in_process(), settings)
+        assert record is not None
+        record = dataclasses.replace(record, setup_seconds=setup, settings=dataclasses.asdict(settings))
+        if keep and record.applied:
+            from .substitute import apply_permanently
+
+            apply_permanently(in_process().session.captured, record.applied)
+        return record, local
+    finally:
+        if not keep and local is not None:
+            local.close()
 
 
-def _precheck_spec(spec: Any, settings: Settings, backend: Backend, **kw: Any) -> tuple[RunRecord, int, float]:
-    import time
+def _run_in_worker(spec: Any, settings: Settings, backend: Backend, **kw: Any) -> tuple[RunRecord, float]:
+    """The search in a worker process (a crashing candidate costs one candidate); returns the record and the
+    seconds the worker took to start (build and capture the module)."""
+    from .isolate import IsolatedEvaluator
 
     t0 = time.perf_counter()
-    local = make_evaluator(spec, replace_mode(settings, "verify"), backend)
+    evaluator = IsolatedEvaluator(spec, settings)
     setup = time.perf_counter() - t0
     try:
-        record, left = cache_precheck(local, settings, backend, **kw)
+        return run_kernelopt(evaluator, settings, backend, **kw), setup
     finally:
-        local.close()
-    return record, left, setup
+        evaluator.close()
 
 
-def replace_mode(settings: Settings, mode: str) -> Settings:
-    from dataclasses import replace
+def recheck_worker_winners(record: RunRecord, evaluator: Any, settings: Settings) -> RunRecord:
+    """Winners were judged in the worker; here each gets a quick re-check before it is put in place (a new record:
+    the failures become regressions)."""
+    kept, regressions = [], list(record.regressions)
+    for cand in record.applied:
+        try:
+            res = evaluator.evaluate(cand, perf=False, seeds=settings.verify_seeds, aot=False)
+            ok, reason = passed(res), res.reason
+        except (KeyError, ValueError) as e:  # this process compiled the module differently
+            ok, reason = False, f"{type(e).__name__}: {e}"
+        if ok:
+            kept.append(cand)
+        else:
+            regressions.append(f"kernel accepted in the worker failed its re-check here: {reason}")
+    return dataclasses.replace(record, applied=kept, regressions=regressions)
 
-    return replace(settings, mode=mode)
+
+def cache_precheck(evaluator: Any, settings: Settings, backend: Backend, *, proposer: str, name: str,
+                   problem_id: str, progress: ProgressFn | None = None) -> tuple[RunRecord, int]:
+    """Optimize mode, before a worker process is started: a verify run here, and what ``proposer`` would have
+    left to search.  When nothing is left (every kernel has a cache entry, re-verified here), the verify run's
+    record, as an optimize run's, stands for the optimize run: no worker, no profile."""
+    from .optimize import KernelOutcome
+
+    record = run_kernelopt(evaluator, dataclasses.replace(settings, mode="verify"), backend, name=name,
+                           problem_id=problem_id, progress=progress, proposer=proposer)
+    left = record.left_to_search(proposer)
+    if left:
+        return record, left
+    outcome = ProblemOutcome(
+        name, backend.name, proposer,
+        [KernelOutcome(k.kernel, k.graph, k.kind, "skipped", proposer, note="in the cache (re-verified above)")
+         for k in record.kernels], record.seconds, note="nothing to search: every kernel is in the cache")
+    return dataclasses.replace(record, mode=settings.mode, proposer=proposer, outcome=outcome), 0
 
 
 def searching_note(name: str, left: int) -> str:
@@ -147,32 +239,12 @@ def searching_note(name: str, left: int) -> str:
 
 def run_problem_spec(spec: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
                      progress: ProgressFn | None = None, use_cache: bool = True) -> RunRecord:
-    """One problem file (or pickled module): re-verify its cached kernels and, in optimize mode, search the rest.
+    """One problem file through :func:`run_workflow`: re-verify its cached kernels and, in optimize mode, search
+    the rest in a worker process started only when something is left to search."""
+    from .problems import build_problem
 
-    The search runs in a worker process (``isolate``), started only when
-    something is left to search: a module whose every kernel is in the cache
-    costs one compile in this process, not a worker and a profile.
-    """
-    import time
-
-    if settings.mode == "optimize" and settings.isolate and use_cache:
-        record, left, setup = _precheck_spec(spec, settings, backend, name=name, problem_id=problem_id,
-                                             progress=progress)
-        if not left:
-            record.setup_seconds = setup
-            return record
-        release_memory()  # the check's tensors go before the worker allocates its own
-        if progress is not None:
-            progress(searching_note(name, left))
-    t0 = time.perf_counter()
-    evaluator = make_evaluator(spec, settings, backend)
-    setup = time.perf_counter() - t0
-    try:
-        record = run_kernelopt(evaluator, settings, backend, name=name, problem_id=problem_id, progress=progress,
-                               use_cache=use_cache)
-        record.setup_seconds = setup
-    finally:
-        evaluator.close()
+    record, _ = run_workflow(lambda: build_problem(spec, backend.device, settings.base_seed or 0), spec, settings,
+                             backend, name=name, problem_id=problem_id, progress=progress, use_cache=use_cache)
     return record
 
 
@@ -196,100 +268,15 @@ def release_memory() -> None:
         gc.collect()
 
 
-# --------------------------------------------------------------------------- the pytest-facing run
-
-
-
-
-@dataclass
-class KernelRecord:
-    """What happened to one kernel in a test: from the cache, optimized, kept, or failed re-verification."""
-
-    kernel: str
-    graph: int
-    kind: str
-    decision: str  # cached | accepted | baseline_kept | verified | skipped | regression
-    source: str  # cache | tuner | agents | baseline
-    speedup: float | None = None
-    ci: tuple[float, float] | None = None
-    failed_gates: list[str] = field(default_factory=list)
-    numbers: dict[str, Any] = field(default_factory=dict)
-    note: str = ""
-
-
-@dataclass
-class RunRecord:
-    name: str
-    backend: str
-    mode: str
-    kernels: list[KernelRecord]
-    applied: list[Any]  # Candidates now in place in the compiled module
-    regressions: list[str]
-    seconds: float
-    perf: dict[str, Any] | None = None
-    proposer: str = ""
-    outcome: Any = None  # the optimizer's ProblemOutcome in optimize mode
-    setup_seconds: float | None = None  # building the problem and capturing (compiling) it, before ``seconds``
-    triton_kernels: int = 0  # Triton kernels in the compiled module (vendor calls not counted)
-    # what has no cache entry: kernels, and contiguous runs of kernels (which only the agents' fusion searches)
-    uncached: list[str] = field(default_factory=list)
-    uncached_runs: list[str] = field(default_factory=list)
-    untunable: list[str] = field(default_factory=list)  # uncached kernels the offline tuner has no config for
-    proposer_errors: list[str] = field(default_factory=list)  # why the chosen proposer could not run (LLM errors)
-    settings: dict[str, Any] | None = None  # the test's own settings (marker and fixture keywords applied)
-
-    def left_to_search(self, proposer: str) -> int:
-        """What an optimize run with ``proposer`` would search in this module (0: nothing, e.g. all cached)."""
-        if proposer == "agents":
-            return len(self.uncached) + len(self.uncached_runs)
-        if proposer == "tuner":
-            return len(self.uncached) - len(self.untunable)
-        return 0
-
-
-def outcome_record(k: Any) -> KernelRecord:
-    """A searched kernel's record (from the optimizer's KernelOutcome).
-
-    An accepted kernel carries its winner's gate numbers; a kernel whose baseline stayed carries those of the
-    candidate that came nearest (the fastest one the performance gate timed), and its note says why that one
-    was turned down, so a near miss shows its speedup and interval against ``min_speedup``.
-    """
-    res = k.result
-    timed = [r for r in k.tried if r.speedup is not None]
-    shown = res if res is not None else (max(timed, key=lambda r: r.speedup) if timed else None)
-    perf_gate = res.gate("performance") if res is not None else None
-    failed = sorted({r.failed_gate.gate for r in k.tried if r.failed_gate is not None})
-    note = k.note
-    if res is None and shown is not None and shown.failed_gate is not None:
-        note = "; ".join(filter(None, (note, f"nearest candidate: {shown.reason}")))
-    return KernelRecord(
-        k.kernel, k.graph, k.kind, k.decision, k.proposer if k.decision == "accepted" else "baseline",
-        k.speedup, (perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high")) if perf_gate else None,
-        failed, numbers={g.gate: g.numbers for g in shown.gates} if shown is not None else {}, note=note)
-
-
-def _numbers_text(result: Any, settings: Settings) -> str:
-    """A failed gate's numbers next to the thresholds they were held to."""
-    g = result.failed_gate
-    if g is None:
-        return result.reason
-    n = g.numbers
-    thresholds = {"correctness": f"rtol={n.get('rtol', settings.rtol)}, atol={n.get('atol', settings.atol)}",
-                  "fp64": f"factor={settings.fp64_factor}", "performance": f"min_speedup={settings.min_speedup}"}
-    shown = ", ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in n.items()
-                      if not isinstance(v, (list, dict)))
-    return f"{g.gate} gate failed: {g.reason} [{shown}] (thresholds: {thresholds.get(g.gate, '-')})"
-
-
 def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
-                  progress: ProgressFn | None = None, use_cache: bool = True) -> RunRecord:
+                  progress: ProgressFn | None = None, use_cache: bool = True, proposer: str | None = None
+                  ) -> RunRecord:
     """Verify cached kernels (and, in optimize mode, search for new ones) for one module.
 
     Accepted kernels, and on a GPU the decisions to keep a baseline, are written
-    to the cache; ``use_cache=False`` neither reads nor writes it.
+    to the cache; ``use_cache=False`` neither reads nor writes it.  ``proposer``
+    is the run's (:func:`run_workflow` chooses it once); None: chosen here.
     """
-    import time
-
     from .cache import KernelCache
 
     t0 = time.perf_counter()
@@ -337,7 +324,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             # (--kernelopt-perf judges regressions of the whole module below, against its own floor)
             res = evaluator.evaluate(cand, perf=on_gpu and bool(stale),
                                      seeds=None if stale else settings.verify_seeds, aot=bool(stale))
-            ok = res.decision in ("accepted", "verified")
+            ok = passed(res)
             perf_gate = res.gate("performance")
             spd = perf_gate.numbers.get("speedup") if perf_gate is not None else entry.speedup
             ci = ((perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high"))
@@ -350,24 +337,21 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                                             numbers={g.gate: g.numbers for g in res.gates},
                                             note=f"cache entry {entry.digest[:12]} re-verified"))
             else:
-                msg = f"cached kernel for {label} (entry {entry.digest[:12]}) " + _numbers_text(res, settings)
+                msg = f"cached kernel for {label} (entry {entry.digest[:12]}) " + numbers_text(res, settings)
                 regressions.append(msg)
                 records.append(KernelRecord(label, graph.index, kind, "regression", "cache", spd, ci,
                                             [res.failed_gate.gate] if res.failed_gate else [], note=msg))
-    proposer = ""
+    proposer = proposer if proposer is not None else choose_proposer(settings)
     outcome = None
     proposer_errors: list[str] = []
     if settings.mode == "optimize":
         def skip(graph: Any, kname: str) -> str | None:
             return "in the cache (re-verified above)" if (graph.index, kname) in cached_names else None
 
-        from .optimize import choose_proposer
-
-        proposer = choose_proposer(settings)
         # one folder per test: its id made a plain folder name ("tests/test_x.py::test_y[a]" has "::" and "/")
         safe = re.sub(r"[^\w.-]+", "_", name).strip("_") or "module"
         transcripts = str(Path(settings.cache_dir).parent / ".kernelopt" / "transcripts" / safe)
-        opt = Optimizer(evaluator, settings, name=name, progress=progress,
+        opt = Optimizer(evaluator, settings, name=name, progress=progress, proposer=proposer,
                         agent_factory=agent_factory_for(evaluator, settings, transcripts))
         outcome = opt.run(skip=skip)
         proposer_errors = outcome.proposer_errors
@@ -393,7 +377,8 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
     isolation.close()
     perf = None
     if settings.perf:
-        perf = _perf_check(evaluator, settings, applied, regressions)
+        perf, found = _perf_check(evaluator, settings, applied)
+        regressions += found
     from .tuner import can_search
 
     uncached = [(g, n) for g in evaluator.graphs for n in g.kernels if (g.index, n) not in cached_names]
@@ -446,14 +431,14 @@ class CacheIsolation:
         self.say(f"{self.name}: judging cached kernel for {label} in a worker process (first time on this machine)")
         try:
             res = self.worker.evaluate(cand, perf=self.evaluator.measures_time and bool(stale), aot=bool(stale))
-        except RuntimeError as e:
+        except RuntimeError as e:  # BaselineRunError included: the kernel is not applied, and the note says why
             note = f"cached kernel for {label} not applied: the isolated check could not run: {str(e)[:300]}"
             self.say(f"{self.name}: {note}")
             return KernelRecord(label, graph_index, kind, "baseline_kept", "cache", note=note)
-        if res.decision in ("accepted", "verified"):
+        if passed(res):
             mark_trusted(cand, self.env, f"{res.decision} in isolation for {self.name}")
             return None
-        msg = f"cached kernel for {label} refused by the isolated check: " + _numbers_text(res, self.settings)
+        msg = f"cached kernel for {label} refused by the isolated check: " + numbers_text(res, self.settings)
         return KernelRecord(label, graph_index, kind, "regression", "cache",
                             failed_gates=[res.failed_gate.gate] if res.failed_gate else [], note=msg)
 
@@ -463,132 +448,21 @@ class CacheIsolation:
             self.worker = None
 
 
-def _perf_check(evaluator: Any, settings: Settings, applied: list[Any], regressions: list[str]) -> dict[str, Any]:
-    """--kernelopt-perf: the module with its kernels against the compiled baseline, same run."""
+def _perf_check(evaluator: Any, settings: Settings, applied: list[Any]) -> tuple[dict[str, Any], list[str]]:
+    """--kernelopt-perf: the module with its kernels against the compiled baseline, same run; returns the numbers
+    and the regressions found."""
     if not evaluator.measures_time:
-        return {"measured": False, "note": "no GPU: the performance regression gate could not run"}
+        return {"measured": False, "note": "no GPU: the performance regression gate could not run"}, []
     if not applied:
-        return {"measured": False, "note": "no kernels applied: the module is the compiled baseline"}
+        return {"measured": False, "note": "no kernels applied: the module is the compiled baseline"}, []
     res = evaluator.evaluate(applied)
     g = res.gate("performance")
     if g is None or not g.numbers.get("measured"):
-        regressions.append(f"performance regression gate could not measure: {res.reason}")
-        return {"measured": False, "note": res.reason}
+        return {"measured": False, "note": res.reason}, [
+            f"performance regression gate could not measure: {res.reason}"]
     n = dict(g.numbers)
     floor = 1.0 - settings.perf_regression
     if n["speedup"] < floor:
-        regressions.append(f"performance regression: {n['speedup']:.3f}x [{n['ci_low']:.3f}, {n['ci_high']:.3f}] "
-                           f"vs the compiled baseline, below the floor {floor:.3f} (perf_regression="
-                           f"{settings.perf_regression})")
-    return n
-
-
-def rejudge_entry(entry: Any, settings: Settings | None = None, say: ProgressFn = print) -> Any:
-    """Judge a current accepted entry again, gates 1-3 in isolation (``kernelopt cache verify``); None where it
-    cannot be judged here (not recorded from a problem file that exists: a test's fixture judges it)."""
-    path = Path(entry.problem_id)
-    if not entry.is_accepted or not path.is_file():
-        return None
-    return reverify_entry(entry, settings, say, perf=False)
-
-
-def reverify_entry(entry: Any, settings: Settings | None = None, say: ProgressFn = print, *,
-                   perf: bool = True) -> Any:
-    """Re-run a stale accepted cache entry through the full cascade on this machine.
-
-    Possible only for entries recorded from a problem file that still exists:
-    the module is rebuilt and captured, the baseline kernel(s) found again by
-    content hash, and the cached candidate judged by every gate (performance
-    too, on a GPU).  Returns the CascadeResult, or None when it cannot be
-    re-run here (the caller then leaves the entry stale and says so).
-    """
-    settings = settings or Settings(mode="verify")
-    path = Path(entry.problem_id)
-    if not entry.is_accepted:
-        say(f"            {entry.digest[:12]}: a kept baseline is re-decided by running the search again "
-            "(pytest --kernelopt or kernelopt bench), not by verify")
-        return None
-    if not path.is_file():
-        say(f"            {entry.digest[:12]}: recorded from {entry.problem_id!r}, not a problem file here; "
-            "re-verify it by running that test")
-        return None
-    from .backends import prepare, select_backend
-
-    prepare(settings.backend)
-    backend = select_backend(settings.backend)
-    from dataclasses import replace
-
-    from .isolate import IsolatedEvaluator
-    from .problems import ProblemSpec
-
-    # the entry is untrusted input (a pull request can put anything there): judged in workers, decided here
-    with IsolatedEvaluator(ProblemSpec.from_file(path), replace(settings, mode="optimize")) as evaluator:
-        by_hash = {k.content_hash: (g, n) for g in evaluator.graphs for n, k in g.kernels.items()}
-        found = [by_hash.get(h) for h in entry.key.baseline_hashes]
-        if any(f is None for f in found):
-            say(f"            {entry.digest[:12]}: this torch generates different code for {path.name}; the "
-                "baseline kernel it replaced no longer exists")
-            return None
-        cand = entry.candidate(replaces=tuple(n for _, n in found))
-        return evaluator.evaluate(cand, perf=perf)
-
-
-def allowlist_check_entry(entry: Any) -> Any:
-    """Gate 1 without the compile (the allowlist and the signature checks) on an accepted entry, against the
-    baseline kernel(s) it records: nothing of the entry is loaded."""
-    from .gates.static import CHECKS, StaticGate, check_compiles
-    from .parse import parse_kernel_source
-
-    device = "cpu" if entry.key.device == "cpu" else "cuda"
-    sources = entry.baseline_sources
-    kernels = {name: parse_kernel_source(name, src, device) for name, src in sources.items()}
-    cand = entry.candidate(replaces=tuple(sources))
-    return StaticGate(tuple(c for c in CHECKS if c is not check_compiles)).check(cand, kernels, compile_target=None)
-
-
-COMPILE_CHECK_TIMEOUT = 300.0
-
-
-def compile_check_entry(entry: Any, timeout: float = COMPILE_CHECK_TIMEOUT) -> Any:
-    """The static gate, AOT compile included, on an accepted entry for the GPU it was recorded on.
-
-    What a machine without that GPU can still check of a committed kernel:
-    it is on the allowlist, matches the baseline's signature, and still
-    compiles for the recorded architecture with the triton installed here.
-    The allowlist runs here; the compile (which builds the kernel module) runs
-    in a child process with a time limit, so a committed kernel can neither
-    run code in this process nor hang it.
-    """
-    import re
-
-    m = re.fullmatch(r"cuda:sm(\d+)", entry.key.device)
-    if m is None:
-        return None
-    sources = entry.baseline_sources
-    cand = entry.candidate(replaces=tuple(sources))
-    target = ("cuda", int(m.group(1)), 32)
-    first = allowlist_check_entry(entry)
-    if not first.passed:
-        return first
-    import multiprocessing as mp
-
-    from .gates.results import GateResult
-
-    ctx = mp.get_context("spawn")
-    with ctx.Pool(1) as pool:
-        job = pool.apply_async(_compile_check_child, (cand.to_json(), sources, target))
-        try:
-            return GateResult.from_json(job.get(timeout))
-        except mp.TimeoutError:
-            pool.terminate()
-            return GateResult("static", "fail", f"the compile for {':'.join(map(str, target))} did not finish "
-                              f"within {timeout:.0f}s (a compile-time unroll?)", {"compiled": False})
-
-
-def _compile_check_child(cand_json: dict, sources: dict, target: tuple) -> dict:
-    from .candidate import Candidate
-    from .gates.static import StaticGate
-    from .parse import parse_kernel_source
-
-    kernels = {name: parse_kernel_source(name, src, "cuda") for name, src in sources.items()}
-    return StaticGate().check(Candidate.from_json(cand_json), kernels, compile_target=target).to_json()
+        return n, [f"performance regression: {n['speedup']:.3f}x [{n['ci_low']:.3f}, {n['ci_high']:.3f}] vs the "
+                   f"compiled baseline, below the floor {floor:.3f} (perf_regression={settings.perf_regression})"]
+    return n, []

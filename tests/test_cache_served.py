@@ -95,7 +95,7 @@ def test_without_a_fused_entry_the_single_entries_apply_and_the_run_is_left_for_
 def test_a_kernel_the_tuner_cannot_search_leaves_nothing_for_it():
     """A split scan (Inductor's triton_spl_*) has no launch configuration to try: with the tuner, an optimize
     run would start a worker and profile the module only to say so, every time."""
-    from pytest_kernelopt.session import RunRecord
+    from pytest_kernelopt.records import RunRecord
 
     r = RunRecord("m", "cuda", "verify", [], [], [], 0.0, uncached=["triton_spl_0", "triton_poi_1"],
                   uncached_runs=["triton_spl_0+triton_poi_1"], untunable=["triton_spl_0"])

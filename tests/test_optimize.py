@@ -87,7 +87,7 @@ def test_nothing_faster_keeps_the_baseline_and_says_why(graphs):
 def test_a_kept_kernel_reports_the_candidate_that_came_nearest(graphs):
     """Every gated config lost on the performance gate: the record shows the fastest of them, with its interval
     against min_speedup, rather than empty numbers."""
-    from pytest_kernelopt.session import outcome_record
+    from pytest_kernelopt.records import outcome_record
 
     screened: dict[str, float] = {}
 

@@ -1,7 +1,7 @@
 """The agent loop: analyst -> planner -> writer -> gates -> repairer ... until accepted or out of budget.
 
 Control flow follows mini-swe-agent: the loop itself is a plain ``while True``
-and every way out is an exception (:class:`Accepted`, :class:`BudgetExhausted`,
+and every way out is an exception (:class:`Passed`, :class:`BudgetExhausted`,
 :class:`ModelFailed`) caught in one place, which turns it into an
 :class:`AgentOutcome`.  A malformed answer is a recorded attempt, never an
 exception; the only coupling to the gates is the ``evaluate`` callback.
@@ -41,8 +41,9 @@ class StopSearch(Exception):
         self.reason = reason
 
 
-class Accepted(StopSearch):
-    """A candidate passed every gate that applies here."""
+class Passed(StopSearch):
+    """A candidate passed every gate that applies here: the cascade accepted it, or, where nothing is timed (the
+    CPU), verified it (gates 1-3); the outcome's ``decision`` is the cascade's."""
 
     def __init__(self, attempt: Attempt) -> None:
         super().__init__(attempt.result.decision if attempt.result else "accepted")
@@ -270,7 +271,7 @@ class _Search:
         else:
             self.transcript.log("result", attempt=number, hash=attempt.candidate_hash, result=attempt.result.to_json())
             if attempt.result.decision in SUCCESS:
-                raise Accepted(attempt)
+                raise Passed(attempt)
         return attempt
 
     def repair_until_done(self, base: Mapping[str, Any]) -> None:
@@ -281,7 +282,7 @@ class _Search:
             self.submit(REPAIRER, ctx)
 
     def finish(self, stop: StopSearch) -> AgentOutcome:
-        best = stop.attempt if isinstance(stop, Accepted) else None
+        best = stop.attempt if isinstance(stop, Passed) else None
         decision = best.result.decision if best is not None and best.result is not None else "baseline_kept"
         out = AgentOutcome(kernels=self.names, decision=decision, stop_reason=stop.reason,
                            candidate=best.candidate if best else None, result=best.result if best else None,

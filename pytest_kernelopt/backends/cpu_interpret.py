@@ -49,8 +49,10 @@ def prepare_environment() -> None:
     it at import (the bundled examples do) pick interpreter-sized inputs.  It
     must be set before the collector imports them.
     """
+    from ..problems import use_small_problems
+
     os.environ["TRITON_INTERPRET"] = "1"
-    os.environ.setdefault("KERNELOPT_PROBLEM_SCALE", "small")
+    use_small_problems()
 
 
 def install() -> None:
