@@ -369,7 +369,7 @@ def _uncovered_hint(uncovered: int, untunable: int, mode: str) -> list[str]:
                 "`pytest --kernelopt` on a GPU searches them"
                 + (f" ({untunable} of them only with the agents: {tuner_cannot} them)" if untunable else "")]
     if untunable and mode == "optimize":
-        return [f"{untunable} Triton kernel(s) have no cache entry and {tuner_cannot} them (e.g. split scans); "
+        return [f"{untunable} Triton kernel(s) have no cache entry and {tuner_cannot} them (e.g. templates, cooperative reductions); "
                 + agents]
     return []
 

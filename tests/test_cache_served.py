@@ -93,8 +93,8 @@ def test_without_a_fused_entry_the_single_entries_apply_and_the_run_is_left_for_
 
 
 def test_a_kernel_the_tuner_cannot_search_leaves_nothing_for_it():
-    """A split scan (Inductor's triton_spl_*) has no launch configuration to try: with the tuner, an optimize
-    run would start a worker and profile the module only to say so, every time."""
+    """A kernel the tuner has no launch configuration for (a template, a cooperative reduction): with the
+    tuner, an optimize run would start a worker and profile the module only to say so, every time."""
     from pytest_kernelopt.records import RunRecord
 
     r = RunRecord("m", "cuda", "verify", [], [], [], 0.0, uncached=["triton_spl_0", "triton_poi_1"],
@@ -103,7 +103,8 @@ def test_a_kernel_the_tuner_cannot_search_leaves_nothing_for_it():
 
 
 def test_the_summary_says_which_kernels_only_the_agents_search():
-    """`pytest --kernelopt` with the tuner leaves a split scan as it was: the summary must not promise otherwise."""
+    """`pytest --kernelopt` with the tuner leaves a kernel it cannot search as it was: the summary must not promise
+    otherwise."""
     from pytest_kernelopt.harness import _uncovered_hint
 
     (verify,) = _uncovered_hint(2, 1, "verify")
