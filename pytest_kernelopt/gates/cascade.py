@@ -19,7 +19,6 @@ from ..candidate import Candidate
 from ..capture import CapturedModule, capture
 from ..config import Settings
 from ..problems import Problem
-from .compare import flatten
 from .correctness import CorrectnessGate
 from .fp64 import Fp64Gate
 from .perf import PerfGate, merge_timing, rank_candidates, undecided

@@ -18,10 +18,6 @@ FP64_WORKSPACE = 3.0
 FREE_FRACTION = 0.85
 
 
-def _bytes(tensors: Any) -> int:
-    return sum(t.numel() * t.element_size() for t in tensors if hasattr(t, "element_size"))
-
-
 def estimate_bytes(session: Any) -> int:
     """What one float64 call of the eager module is assumed to need (see the module docstring)."""
     import torch

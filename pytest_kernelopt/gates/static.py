@@ -90,9 +90,6 @@ def _dotted(node: ast.AST) -> str:
     return ".".join(reversed(parts))
 
 
-def _where(node: ast.AST) -> str:
-    return f"line {getattr(node, 'lineno', '?')}"
-
 
 def _is_constexpr(arg: ast.arg) -> bool:
     return arg.annotation is not None and ast.unparse(arg.annotation).endswith("constexpr")
