@@ -276,8 +276,8 @@ def auto_workers(config: Any, environ: MutableMapping[str, str] | None = None,
 
 def summary_lines(pins: list[Pin]) -> list[str]:
     """The terminal summary's lines: which GPU each worker used, and the sharing policy where it applied."""
-    if not pins:
-        return []
+    if not pins or not any(p.gpus for p in pins):
+        return []  # no GPU on this machine: the run's own lines say performance was not measured
     pins = sorted(pins, key=lambda p: worker_index(p.worker) or 0)
     lines = ["GPU per xdist worker: " + ", ".join(
         f"{p.worker} -> " + (f"GPU {p.gpu}" if p.gpu is not None else "not pinned") + ("" if p.timing else

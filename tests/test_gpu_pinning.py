@@ -167,6 +167,8 @@ def test_summary_says_which_gpu_each_worker_used():
     assert lines[0] == "GPU per xdist worker: gw0 -> GPU 0 (no timing), gw1 -> GPU 1, gw2 -> GPU 0 (no timing)"
     assert "use -n 2 for 2 GPU(s)" in lines[-1]
     assert gp.Pin.from_json(pins[1].to_json()) == pins[1]
+    # a machine with no GPU at all: nothing about GPUs in the summary (the run says what was not measured)
+    assert gp.summary_lines([p for p, _ in simulate(2, {"KERNELOPT_GPUS": "0"})]) == []
 
 
 def _clean_env(**extra: str) -> dict[str, str]:
