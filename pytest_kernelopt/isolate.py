@@ -69,14 +69,9 @@ def record_budget() -> int:
     env = os.environ.get("KERNELOPT_RECORD_BUDGET_GB")
     if env:
         return int(float(env) * 2**30)
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(0.45 * int(line.split()[1]) * 1024)
-    except OSError:
-        pass
-    return 64 * 2**30
+    from .gates.fp64_place import host_available
+
+    return int(0.45 * host_available()) or 64 * 2**30
 
 
 def _nbytes(run: Any) -> int:

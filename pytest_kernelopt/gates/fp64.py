@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from .compare import flatten
+from .fp64_place import values
 from .results import GateResult
 
 BIAS_SIGMAS = 6.0
@@ -93,7 +93,7 @@ def _ratio(ec: float, eb: float, floor: float) -> float:
 
 
 def _values(run: Any) -> list:
-    return flatten(run.outputs) + [run.grads[k] for k in sorted(run.grads)]
+    return values(run.outputs, run.grads)
 
 
 def bias_excess(cand: Any, base: Any, truth: Any, rtol: float, atol: float) -> tuple[float, float, float] | None:

@@ -32,7 +32,8 @@ def estimate_bytes(session: Any) -> int:
     return int(FP64_WORKSPACE * f64)
 
 
-def _host_available() -> int:
+def host_available() -> int:
+    """Bytes of memory this machine has available now (MemAvailable; 0 where unknown)."""
     try:
         with open("/proc/meminfo") as f:
             for line in f:
@@ -56,7 +57,7 @@ def place(session: Any) -> tuple[str, str]:
     if cap is not None and need > cap * 2**30:
         return "skipped", (f"float64 check skipped: would need about {_gib(need)} (fp64_max_gib is {cap:g}); "
                            "raise fp64_max_gib to run it")
-    host = _host_available()
+    host = host_available()
     if session.backend.name == "cuda" and torch.cuda.is_available():
         free, _total = torch.cuda.mem_get_info()
         free += torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
@@ -73,21 +74,16 @@ def place(session: Any) -> tuple[str, str]:
     return "cpu", f"about {_gib(need)} needed"
 
 
-def _to(x: Any, device: str, gen: Any = None, eps_scale: float = 0.0) -> Any:
-    """``x`` in float64 on ``device``; floating tensors optionally perturbed by ``eps_scale`` rounding steps of
-    their own dtype (relative, uniform in [-1, 1])."""
+def _to(x: Any, device: str) -> Any:
+    """``x`` with its floating tensors in float64, everything on ``device``."""
     import torch
 
     if isinstance(x, torch.Tensor) and x.is_floating_point():
-        y = x.detach().to(device=device, dtype=torch.float64)
-        if eps_scale:
-            u = torch.rand(y.shape, generator=gen, dtype=torch.float64).to(device) * 2 - 1
-            y = y * (1 + eps_scale * torch.finfo(x.dtype).eps * u)
-        return y.requires_grad_(x.requires_grad)
+        return x.detach().to(device=device, dtype=torch.float64).requires_grad_(x.requires_grad)
     if isinstance(x, torch.Tensor):
         return x.to(device)
     if isinstance(x, (list, tuple)):
-        return type(x)(_to(v, device, gen, eps_scale) for v in x)
+        return type(x)(_to(v, device) for v in x)
     return x
 
 

@@ -82,7 +82,7 @@ class SeedPlan:
 
     def first(self, n: int) -> "SeedPlan":
         """The same plan with only its first ``n`` correctness seeds (a quick re-check)."""
-        return SeedPlan(self.base, self.seeds[:n], self.scales[:n], self.timing, self.drawn)
+        return self.trimmed(n)
 
     def trimmed(self, seeds: int | None = None, timing_sets: int | None = None) -> "SeedPlan":
         """The same plan with only its first ``seeds`` correctness seeds and ``timing_sets`` timing input sets
