@@ -1,6 +1,6 @@
 """Gate 4: performance of the whole compiled module, baseline and candidate interleaved.
 
-Each sample: flush L2 (write a 256 MiB buffer), synchronise, record a CUDA
+Each sample: flush L2 (write a buffer of twice the L2 size), synchronise, record a CUDA
 event, call the compiled module (Python dispatch, launches, extern calls and
 all), record an event, synchronise.  Variants alternate ABBA so drift hits
 both alike; inputs rotate over several fresh sets so a kernel cannot replay a
@@ -22,7 +22,17 @@ from typing import Any, Callable, Sequence
 
 from .results import GateResult
 
-FLUSH_BYTES = 256 * 1024 * 1024
+FLUSH_BYTES = 256 * 1024 * 1024  # where the device does not say its L2 size
+#: checksums run over this many elements at a time (their float64 temporaries stay ~100 MiB at most)
+CHECKSUM_CHUNK = 1 << 22
+
+
+def flush_bytes() -> int:
+    """Bytes written before every sample to empty the L2 cache: twice its size (64-256 MiB)."""
+    import torch
+
+    l2 = int(getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0) or 0)
+    return FLUSH_BYTES if l2 <= 0 else min(FLUSH_BYTES, max(64 << 20, 2 * l2))
 
 
 def module_call(session: Any, inputs: list[tuple]) -> Callable[[int], Any]:
@@ -69,11 +79,15 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
     ``select()`` switches the variant in (outside the timed region); ``call(i)``
     runs the module on input set ``i``.  ``after(variant, input_set, output)``,
     if given, sees every timed call's output once the call has been timed
-    (outside the timed region).
+    (outside the timed region).  Python's garbage collector is off while
+    sampling (collected once before), as ``timeit`` does: a collection inside
+    a timed call is host time that belongs to neither variant.
     """
+    import gc
+
     import torch
 
-    flush = torch.empty(FLUSH_BYTES, dtype=torch.int8, device="cuda")
+    flush = torch.empty(flush_bytes(), dtype=torch.int8, device="cuda")
     for j, (select, call) in enumerate(variants):
         select()
         for i in range(warmup):
@@ -84,23 +98,30 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
     torch.cuda.synchronize()
     times: list[list[float]] = [[] for _ in variants]
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    for i in range(samples):
-        order = list(range(len(variants)))
-        if i % 2:
-            order.reverse()
-        for j in order:
-            select, call = variants[j]
-            select()
-            flush.zero_()
-            torch.cuda.synchronize()
-            start.record()
-            out = call(i % n_inputs)
-            end.record()
-            torch.cuda.synchronize()
-            times[j].append(start.elapsed_time(end))
-            if after is not None:
-                after(j, i % n_inputs, out)
-            del out
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for i in range(samples):
+            order = list(range(len(variants)))
+            if i % 2:
+                order.reverse()
+            for j in order:
+                select, call = variants[j]
+                select()
+                flush.zero_()
+                torch.cuda.synchronize()
+                start.record()
+                out = call(i % n_inputs)
+                end.record()
+                torch.cuda.synchronize()
+                times[j].append(start.elapsed_time(end))
+                if after is not None:
+                    after(j, i % n_inputs, out)
+                del out
+    finally:
+        if was_enabled:
+            gc.enable()
     return times
 
 
@@ -257,9 +278,13 @@ class PerfGate:
 def checksums(outputs: Any, weights: dict) -> list[tuple[float, float, int, int]]:
     """(weighted sum, weighted sum of magnitudes, NaN count, numel) of every floating output, in float64.
 
-    The weights are random in [0.5, 1.5), one per element position and kept in
-    ``weights`` by size: a plain sum cannot tell a softmax of one input from a
-    softmax of another (every row sums to one), a weighted one can.
+    The weights are random in [0.5, 1.5), one per element position: a plain sum
+    cannot tell a softmax of one input from a softmax of another (every row sums
+    to one), a weighted one can.  They are drawn a chunk of ``CHECKSUM_CHUNK``
+    elements at a time from a generator seeded by the size and the chunk, so the
+    same position always gets the same weight and the float64 temporaries stay
+    bounded whatever the output's size; ``weights`` caches the chunks of small
+    outputs.
     """
     import torch
 
@@ -268,16 +293,33 @@ def checksums(outputs: Any, weights: dict) -> list[tuple[float, float, int, int]
     sums = []
     for t in flatten(outputs):
         if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
-            key = (t.numel(), str(t.device))
-            w = weights.get(key)
-            if w is None:
-                gen = torch.Generator(device="cpu").manual_seed(t.numel())
-                w = weights[key] = (torch.rand(t.numel(), generator=gen, dtype=torch.float64) + 0.5).to(t.device)
-            d = t.detach().reshape(-1).double()
-            nan = torch.isnan(d)
-            d = torch.where(nan, torch.zeros_like(d), d)
-            sums.append((float((w * d).sum()), float((w * d.abs()).sum()), int(nan.sum()), t.numel()))
+            flat = t.detach().reshape(-1)
+            ws = wa = 0.0
+            nans = 0
+            for k, lo in enumerate(range(0, flat.numel(), CHECKSUM_CHUNK)):
+                d = flat[lo:lo + CHECKSUM_CHUNK].double()
+                w = _chunk_weights(weights, t.numel(), k, d.numel(), t.device)
+                nan = torch.isnan(d)
+                d = torch.where(nan, torch.zeros_like(d), d)
+                ws += float((w * d).sum())
+                wa += float((w * d.abs()).sum())
+                nans += int(nan.sum())
+                del d, w, nan
+            sums.append((ws, wa, nans, t.numel()))
     return sums
+
+
+def _chunk_weights(cache: dict, numel: int, chunk: int, n: int, device: Any) -> Any:
+    import torch
+
+    key = (numel, chunk, str(device))
+    w = cache.get(key)
+    if w is None:
+        gen = torch.Generator(device=device).manual_seed(numel * 1_000_003 + chunk)
+        w = torch.rand(n, generator=gen, dtype=torch.float64, device=device) + 0.5
+        if numel <= CHECKSUM_CHUNK:  # small outputs' weights are kept; large ones are drawn again each call
+            cache[key] = w
+    return w
 
 
 def scrub(outputs: Any) -> None:
@@ -303,7 +345,8 @@ def measure_with_outputs(session: Any, swap: Any, seeds: Sequence[int]) -> tuple
 
     Every timed call's outputs are checksummed (outside the timed region) and
     then scrubbed; the candidate's last output on each input set is kept on the
-    host in full.  Returns (baseline ms, candidate ms, {"last": {seed: outputs},
+    host in full (copied from that call alone: a host copy of every call cost
+    seconds per candidate on large outputs).  Returns (baseline ms, candidate ms, {"last": {seed: outputs},
     "sums": {"base"|"cand": {seed: [checksums of each call]}}}).
     """
     from .trials import to_host
@@ -314,12 +357,18 @@ def measure_with_outputs(session: Any, swap: Any, seeds: Sequence[int]) -> tuple
     sums: dict[str, dict[int, list]] = {"base": {sd: [] for sd in seeds}, "cand": {sd: [] for sd in seeds}}
     last: dict[int, Any] = {}
     weights: dict = {}
+    # calls per input set (warmup and timed): only the candidate's final call on each set is copied to the host
+    calls = [sum(1 for n in (s.perf_warmup, s.perf_samples) for i in range(n) if i % len(inputs) == k)
+             for k in range(len(inputs))]
+    seen = [0] * len(inputs)
 
     def after(variant: int, k: int, out: Any) -> None:
         who = "base" if variant == 0 else "cand"
         sums[who][seeds[k]].append(checksums(out, weights))
         if who == "cand":
-            last[seeds[k]] = to_host(out)
+            seen[k] += 1
+            if seen[k] >= calls[k]:
+                last[seeds[k]] = to_host(out)
         scrub(out)
 
     try:

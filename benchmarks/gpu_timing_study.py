@@ -1,0 +1,267 @@
+"""On a GPU: the performance gate's noise, its A/A false-accept rate and its power at a true 3% win (issue 13).
+
+    python benchmarks/gpu_timing_study.py --out study.json [--steps noise aa win3] [--aa-seconds 300]
+
+noise  every Triton kernel of the bundled examples at GPU size, its own source swapped in (A/A), 120 pairs
+       timed three ways: as the gate times them (checksums, the last output's host copy and the NaN scrub
+       between samples, garbage collector off), the same with the collector on (the gate before session 7),
+       and with nothing between samples.  Spread (median absolute deviation / median, per variant) and the
+       gate's interval for each.
+aa     A/A trials round-robin over the same kernels until ``--aa-seconds`` have passed: each trial is timed
+       exactly as the gate times a candidate (``measure_with_outputs``, rounds of ``perf_samples`` pairs) and
+       keeps all ``perf_max_samples`` pairs, so the sequential decision is replayed at each look with two
+       statistics: ``ratio`` (the gate's: ratio of medians, paired bootstrap) and ``paired`` (median of the
+       per-pair log ratios, bootstrap over pairs).  A false accept is an A/A trial accepted.
+win3   the same trials with the baseline made 3% slower: a spin kernel (``torch.cuda._sleep``) calibrated to 3%
+       of the module's median time is enqueued inside the baseline's timed call, so the candidate (the same
+       kernel) is truly 3% faster; the acceptance rate at ``min_speedup`` 1.02 is the gate's power there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+EXAMPLES = ["argmax_dim", "conv_groupnorm", "layernorm_gelu", "mlp_gelu", "pointwise_chain", "reverse_cumsum",
+            "rmsnorm", "softmax_scale"]
+
+
+def paired_speedup(base, cand, confidence, resamples=2000, seed=0):
+    """exp(median of log(base_i / cand_i)) and its bootstrap interval over pairs."""
+    import numpy as np
+
+    r = np.log(np.asarray(base, dtype=float) / np.asarray(cand, dtype=float))
+    point = float(np.exp(np.median(r)))
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(r), size=(resamples, len(r)))
+    meds = np.median(r[idx], axis=1)
+    a = (1.0 - confidence) / 2.0
+    return point, float(np.exp(np.quantile(meds, a))), float(np.exp(np.quantile(meds, 1.0 - a)))
+
+
+def replay(base, cand, s, stat):
+    """The sequential gate's decision on these samples, look by look: (decision, pairs used, point, lo, hi)."""
+    from pytest_kernelopt.gates.perf import look_confidence, looks
+
+    conf = look_confidence(s)
+    for k in range(1, looks(s) + 1):
+        n = min(len(base), k * s.perf_samples)
+        point, lo, hi = stat(base[:n], cand[:n], conf)
+        if lo >= s.min_speedup:
+            return "accept", n, point, lo, hi
+        if hi < s.min_speedup or n >= len(base):
+            return "reject", n, point, lo, hi
+    return "reject", n, point, lo, hi
+
+
+def spread(xs):
+    med = statistics.median(xs)
+    return statistics.median(abs(x - med) for x in xs) / med
+
+
+def sessions(settings):
+    """(label, session, swap) for every Triton kernel of every example, its own source swapped in."""
+    from pytest_kernelopt.backends import select_backend
+    from pytest_kernelopt.candidate import Candidate
+    from pytest_kernelopt.gates.cascade import EvaluationSession
+    from pytest_kernelopt.problems import ProblemSpec, build_problem
+    from pytest_kernelopt.substitute import KernelSwap
+
+    backend = select_backend("auto")
+    out = []
+    for name in EXAMPLES:
+        problem = build_problem(ProblemSpec.from_file(ROOT / "examples" / "problems" / f"{name}.py"),
+                                backend.device, 0)
+        session = EvaluationSession(problem, settings, backend)
+        for graph, kernel in session.captured.triton_kernels:
+            cand = Candidate((kernel,), graph.kernels[kernel].source, origin="a/a")
+            out.append((f"{name}:{kernel}", session, KernelSwap(session.captured, [cand])))
+    return out
+
+
+def trial(session, swap, s):
+    """All perf_max_samples pairs, timed in the gate's rounds."""
+    from pytest_kernelopt.gates import perf
+
+    base, cand = [], []
+    for _ in range(perf.looks(s)):
+        b, c, _ = perf.measure_with_outputs(session, swap, session.plan.timing)
+        base += b
+        cand += c
+    return base, cand
+
+
+def row(label, base, cand, s):
+    from pytest_kernelopt.gates.perf import bootstrap_speedup
+
+    out = {"kernel": label, "base_ms": round(statistics.median(base), 5), "cand_ms": round(statistics.median(cand), 5),
+           "spread_base": round(spread(base), 4), "spread_cand": round(spread(cand), 4)}
+    for name, stat in (("ratio", bootstrap_speedup), ("paired", paired_speedup)):
+        d, n, point, lo, hi = replay(base, cand, s, stat)
+        out[name] = {"decision": d, "pairs": n, "speedup": round(point, 4), "lo": round(lo, 4), "hi": round(hi, 4)}
+    return out
+
+
+def noise(items, s):
+    import functools
+
+    from pytest_kernelopt.gates import perf
+
+    rows = []
+    plain = perf.time_interleaved
+    for label, session, swap in items:
+        r = {"kernel": label}
+        # as the gate times (gc off), the gate before this session (gc on), nothing between samples
+        b, c = trial(session, swap, s)
+        r["gate"] = row(label, b, c, s)
+
+        def gc_on(*a, **k):
+            import gc
+
+            gc.enable()
+            real_disable, gc.disable = gc.disable, (lambda: None)
+            try:
+                return plain(*a, **k)
+            finally:
+                gc.disable = real_disable
+        perf.time_interleaved = gc_on
+        try:
+            b, c = trial(session, swap, s)
+        finally:
+            perf.time_interleaved = plain
+        r["gc_on"] = row(label, b, c, s)
+        perf.time_interleaved = functools.partial(_no_after, plain)
+        try:
+            b, c = trial(session, swap, s)
+        finally:
+            perf.time_interleaved = plain
+        r["no_checks"] = row(label, b, c, s)
+        rows.append(r)
+        print("noise", json.dumps(r), flush=True)
+    return rows
+
+
+def _no_after(plain, variants, n_inputs, samples, warmup, after=None):
+    return plain(variants, n_inputs, samples, warmup, None)
+
+
+def aa(items, s, seconds, slow=0.0):
+    """A/A trials round-robin until ``seconds`` pass; with ``slow`` > 0 the baseline is made that much slower."""
+    import torch
+
+    from pytest_kernelopt.gates import perf
+
+    rows = []
+    plain_call = perf.module_call
+    cycles: dict[str, int] = {}
+    if slow:
+        per_ms = _sleep_cycles_per_ms()
+        for label, session, swap in items:
+            b, _ = trial_once(session, swap, s)
+            cycles[label] = int(slow * statistics.median(b) * per_ms)
+    t0 = time.perf_counter()
+    k = 0
+    while time.perf_counter() - t0 < seconds:
+        label, session, swap = items[k % len(items)]
+        k += 1
+        if slow:
+            def slowed(sess, inputs, _sw=swap, _n=cycles[label]):
+                call = plain_call(sess, inputs)
+
+                def f(i):
+                    out = call(i)
+                    if not _sw.active:
+                        torch.cuda._sleep(_n)
+                    return out
+                return f
+            perf.module_call = slowed
+        try:
+            t1 = time.perf_counter()
+            b, c = trial(session, swap, s)
+        finally:
+            perf.module_call = plain_call
+        r = row(label, b, c, s) | {"seconds": round(time.perf_counter() - t1, 2)}
+        if slow:
+            r["sleep_cycles"] = cycles[label]
+        rows.append(r)
+        print("win3" if slow else "aa", json.dumps(r), flush=True)
+    summary = {}
+    for name in ("ratio", "paired"):
+        acc = sum(r[name]["decision"] == "accept" for r in rows)
+        summary[name] = {"trials": len(rows), "accepted": acc,
+                         "mean_pairs": round(statistics.mean(r[name]["pairs"] for r in rows), 1) if rows else None}
+    return {"summary": summary, "rows": rows}
+
+
+def trial_once(session, swap, s):
+    from pytest_kernelopt.gates import perf
+
+    b, c, _ = perf.measure_with_outputs(session, swap, session.plan.timing)
+    return b, c
+
+
+def _sleep_cycles_per_ms():
+    import torch
+
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(20):
+        torch.cuda.synchronize()
+        start.record()
+        torch.cuda._sleep(1_000_000)
+        end.record()
+        torch.cuda.synchronize()
+        times.append(start.elapsed_time(end))
+    return 1_000_000 / statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--steps", nargs="*", default=["noise", "aa", "win3"])
+    ap.add_argument("--aa-seconds", type=float, default=300)
+    ap.add_argument("--win-seconds", type=float, default=120)
+    ap.add_argument("--only", nargs="*", default=None, help="example names (default: all eight)")
+    ap.add_argument("--noise-examples", nargs="*", default=["layernorm_gelu", "softmax_scale", "argmax_dim"])
+    args = ap.parse_args()
+    from pytest_kernelopt.backends import prepare
+
+    prepare("auto")
+    import torch
+    import triton
+
+    from pytest_kernelopt.config import Settings
+
+    if args.only:
+        EXAMPLES[:] = args.only
+    s = Settings(mode="optimize")
+    result = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
+              "settings": {"perf_samples": s.perf_samples, "perf_max_samples": s.perf_max_samples,
+                           "confidence": s.confidence, "min_speedup": s.min_speedup}}
+    t0 = time.perf_counter()
+    items = sessions(s)
+    result["setup_seconds"] = round(time.perf_counter() - t0, 1)
+    print(f"{len(items)} kernels ready in {result['setup_seconds']} s", flush=True)
+    for step in args.steps:
+        t0 = time.perf_counter()
+        if step == "noise":
+            result[step] = noise([it for it in items if it[0].split(":")[0] in args.noise_examples], s)
+        elif step == "aa":
+            result[step] = aa(items, s, args.aa_seconds)
+        elif step == "win3":
+            result[step] = aa(items, s, args.win_seconds, slow=0.03)
+        result[f"{step}_seconds"] = round(time.perf_counter() - t0, 1)
+        Path(args.out).write_text(json.dumps(result, indent=1, default=str))
+        if step in ("aa", "win3"):
+            print(step, json.dumps(result[step]["summary"]), flush=True)
+
+
+if __name__ == "__main__":
+    main()
