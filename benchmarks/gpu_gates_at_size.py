@@ -6,9 +6,10 @@ wins  the committed tuner wins (kernels_cache/: argmax_dim, layernorm_gelu) judg
       through the isolated judge, all four gates with the sequential performance gate: acceptance rate,
       speedup, samples and rounds per candidate, seconds per candidate.
 big   multi-GiB problems of benchmarks/problems (each in a subprocess of its own, so that running out of
-      memory costs that problem alone), judged in-process with ``seeds=2``: the module's own single-call peak
-      device memory, the gates' peak (torch.cuda.max_memory_allocated) and their ratio, where the float64
-      truth ran, host peak RSS, and the decision on the baseline's own kernel (A/A) and on one tuner config.
+      memory costs that problem alone; its output and a stack dump every 45 s kept in big_logs/ beside
+      ``--out``), judged in-process with ``seeds=2``: the time, device and host peaks after each phase, the
+      module's own single-call peak device memory, the gates' peak (torch.cuda.max_memory_allocated) and
+      their ratio, where the float64 truth ran, and the decision on one tuner config of the first kernel.
 """
 
 from __future__ import annotations
@@ -74,8 +75,10 @@ def wins(repeats: int) -> dict:
 
 
 BIG_ONE = r'''
-import json, resource, sys, time
+import faulthandler, json, resource, sys, time
 sys.path.insert(0, sys.argv[1])
+stacks = open(sys.argv[3], "w")
+faulthandler.dump_traceback_later(45, repeat=True, file=stacks)  # where the time goes, should it run out
 from pytest_kernelopt.backends import prepare, select_backend
 prepare("auto")
 import torch
@@ -86,42 +89,55 @@ from pytest_kernelopt.problems import ProblemSpec, build_problem
 from pytest_kernelopt.tuner import propose_configs
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
 from gpu_gates_at_size import _numbers
+T0 = time.perf_counter()
+def phase(name, **kw):
+    print("PHASE " + json.dumps({"phase": name, "t": round(time.perf_counter() - T0, 1),
+          "max_alloc_gib": round(torch.cuda.max_memory_allocated() / 2**30, 2),
+          "host_rss_gib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 1)} | kw), flush=True)
 backend = select_backend("auto")
-t0 = time.perf_counter()
 problem = build_problem(ProblemSpec.from_file(sys.argv[2]), backend.device, 0)
+phase("built")
 session = EvaluationSession(problem, Settings(mode="optimize", seeds=2), backend)
-out = {"problem": sys.argv[2], "capture_s": round(time.perf_counter() - t0, 1), "kernels": []}
-for graph, name in session.captured.triton_kernels[:2]:
-    cands = [("a/a", Candidate((name,), graph.kernels[name].source, origin="a/a"))]
-    cands += [("config", c) for c in propose_configs(graph, name, 1)]
-    for label, cand in cands:
-        t1 = time.perf_counter()
-        res = session.evaluate(cand)
-        row = {"kernel": name, "candidate": label, "wall": round(time.perf_counter() - t1, 1)} | _numbers(res)
-        out["kernels"].append(row)
-        print(json.dumps(row), flush=True)
+phase("captured", kernels=[n for _, n in session.captured.triton_kernels])
+session.baseline_record()
+phase("baseline and truth recorded")
+out = {"problem": sys.argv[2], "kernels": []}
+graph, name = session.captured.triton_kernels[0]
+configs = propose_configs(graph, name, 1)
+label, cand = ("config", configs[0]) if configs else ("a/a", Candidate((name,), graph.kernels[name].source, origin="a/a"))
+t1 = time.perf_counter()
+res = session.evaluate(cand)
+row = {"kernel": name, "candidate": label, "wall": round(time.perf_counter() - t1, 1)} | _numbers(res)
+out["kernels"].append(row)
+phase("candidate judged", row=row)
 out["host_peak_rss_gib"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20, 1)
 out["device_max_allocated_gib"] = round(torch.cuda.max_memory_allocated() / 2**30, 2)
 print("RESULT " + json.dumps(out), flush=True)
 '''
 
 
-def big(names: list[str], timeout: float) -> dict:
+def big(names: list[str], timeout: float, logs: Path) -> dict:
+    """Each problem in a subprocess whose output streams to ``logs`` (kept should it time out), with a stack
+    dump every 45 s."""
     out = {}
+    logs.mkdir(parents=True, exist_ok=True)
     for name in names:
         path = ROOT / "benchmarks" / "problems" / f"{name}.py"
+        log, stacks = logs / f"{name}.log", logs / f"{name}.stacks"
         t0 = time.perf_counter()
-        try:
-            p = subprocess.run([sys.executable, "-c", BIG_ONE, str(ROOT), str(path)], capture_output=True, text=True,
-                               timeout=timeout)
-            lines = [ln for ln in p.stdout.splitlines() if ln.startswith("RESULT ")]
-            out[name] = json.loads(lines[-1][7:]) if lines else {"error": (p.stderr or p.stdout)[-3000:],
-                                                                  "partial": p.stdout[-3000:]}
-        except subprocess.TimeoutExpired as e:
-            out[name] = {"error": f"timed out after {timeout:.0f}s", "partial": (e.stdout or b"")[-3000:].decode(
-                "utf-8", "replace") if isinstance(e.stdout, bytes) else str(e.stdout)[-3000:]}
+        with open(log, "w") as fh:
+            try:
+                subprocess.run([sys.executable, "-c", BIG_ONE, str(ROOT), str(path), str(stacks)], stdout=fh,
+                               stderr=subprocess.STDOUT, text=True, timeout=timeout)
+                err = None
+            except subprocess.TimeoutExpired:
+                err = f"timed out after {timeout:.0f}s"
+        text = log.read_text(errors="replace")
+        lines = [ln for ln in text.splitlines() if ln.startswith("RESULT ")]
+        out[name] = json.loads(lines[-1][7:]) if lines else {"error": err or text[-3000:]}
+        out[name]["phases"] = [json.loads(ln[6:]) for ln in text.splitlines() if ln.startswith("PHASE ")]
         out[name]["wall"] = round(time.perf_counter() - t0, 1)
-        print(f"big {name}: {json.dumps(out[name])[:1500]}", flush=True)
+        print(f"big {name}: {json.dumps(out[name])[:2500]}", flush=True)
     return out
 
 
@@ -143,7 +159,8 @@ def main() -> None:
               "torch": torch.__version__, "triton": triton.__version__}
     for step in args.steps:
         t0 = time.perf_counter()
-        result[step] = wins(args.repeats) if step == "wins" else big(args.big, args.big_timeout)
+        result[step] = wins(args.repeats) if step == "wins" else big(args.big, args.big_timeout,
+                                                                     Path(args.out).parent / "big_logs")
         result[f"{step}_seconds"] = round(time.perf_counter() - t0, 1)
         Path(args.out).write_text(json.dumps(result, indent=1, default=str))
 

@@ -2,16 +2,16 @@
 
     python benchmarks/gpu_timing_study.py --out study.json [--steps noise aa win3] [--aa-seconds 300]
 
-noise  every Triton kernel of the bundled examples at GPU size, its own source swapped in (A/A), 120 pairs
-       timed three ways: as the gate times them (checksums, the last output's host copy and the NaN scrub
-       between samples, garbage collector off), the same with the collector on (the gate before session 7),
-       and with nothing between samples.  Spread (median absolute deviation / median, per variant) and the
-       gate's interval for each.
+noise  every Triton kernel of some bundled examples at GPU size, its own source swapped in (A/A), 120 pairs
+       timed three ways: as the gate times them (an untimed re-warming call, then the timed call; checksums,
+       the last output's host copy and the NaN scrub between samples; garbage collector off), the same without
+       the re-warming call, and with nothing between samples.  Spread (median absolute deviation / median,
+       per variant) and the decision of each.
 aa     A/A trials round-robin over the same kernels until ``--aa-seconds`` have passed: each trial is timed
        exactly as the gate times a candidate (``measure_with_outputs``, rounds of ``perf_samples`` pairs) and
        keeps all ``perf_max_samples`` pairs, so the sequential decision is replayed at each look with two
-       statistics: ``ratio`` (the gate's: ratio of medians, paired bootstrap) and ``paired`` (median of the
-       per-pair log ratios, bootstrap over pairs).  A false accept is an A/A trial accepted.
+       statistics: ``paired`` (the gate's since session 7: median of the per-pair ratios, bootstrap over
+       pairs) and ``ratio`` (before: ratio of the two medians, bootstrap over pairs).  A false accept is an A/A trial accepted.
 win3   the same trials with the baseline made 3% slower: a spin kernel (``torch.cuda._sleep``) calibrated to 3%
        of the module's median time is enqueued inside the baseline's timed call, so the candidate (the same
        kernel) is truly 3% faster; the acceptance rate at ``min_speedup`` 1.02 is the gate's power there.
@@ -33,17 +33,17 @@ EXAMPLES = ["argmax_dim", "conv_groupnorm", "layernorm_gelu", "mlp_gelu", "point
             "rmsnorm", "softmax_scale"]
 
 
-def paired_speedup(base, cand, confidence, resamples=2000, seed=0):
-    """exp(median of log(base_i / cand_i)) and its bootstrap interval over pairs."""
+def ratio_of_medians(base, cand, confidence, resamples=2000, seed=0):
+    """The gate's statistic before session 7: ratio of the two medians, bootstrap over pairs."""
     import numpy as np
 
-    r = np.log(np.asarray(base, dtype=float) / np.asarray(cand, dtype=float))
-    point = float(np.exp(np.median(r)))
+    b, c = np.asarray(base, dtype=float), np.asarray(cand, dtype=float)
+    point = float(np.median(b) / np.median(c))
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, len(r), size=(resamples, len(r)))
-    meds = np.median(r[idx], axis=1)
+    idx = rng.integers(0, len(b), size=(resamples, len(b)))
+    ratios = np.median(b[idx], axis=1) / np.median(c[idx], axis=1)
     a = (1.0 - confidence) / 2.0
-    return point, float(np.exp(np.quantile(meds, a))), float(np.exp(np.quantile(meds, 1.0 - a)))
+    return point, float(np.quantile(ratios, a)), float(np.quantile(ratios, 1.0 - a))
 
 
 def replay(base, cand, s, stat):
@@ -103,7 +103,7 @@ def row(label, base, cand, s):
 
     out = {"kernel": label, "base_ms": round(statistics.median(base), 5), "cand_ms": round(statistics.median(cand), 5),
            "spread_base": round(spread(base), 4), "spread_cand": round(spread(cand), 4)}
-    for name, stat in (("ratio", bootstrap_speedup), ("paired", paired_speedup)):
+    for name, stat in (("ratio", ratio_of_medians), ("paired", bootstrap_speedup)):
         d, n, point, lo, hi = replay(base, cand, s, stat)
         out[name] = {"decision": d, "pairs": n, "speedup": round(point, 4), "lo": round(lo, 4), "hi": round(hi, 4)}
     return out
@@ -118,25 +118,16 @@ def noise(items, s):
     plain = perf.time_interleaved
     for label, session, swap in items:
         r = {"kernel": label}
-        # as the gate times (gc off), the gate before this session (gc on), nothing between samples
+        # as the gate times, without the re-warming call, nothing between samples
         b, c = trial(session, swap, s)
         r["gate"] = row(label, b, c, s)
 
-        def gc_on(*a, **k):
-            import gc
-
-            gc.enable()
-            real_disable, gc.disable = gc.disable, (lambda: None)
-            try:
-                return plain(*a, **k)
-            finally:
-                gc.disable = real_disable
-        perf.time_interleaved = gc_on
+        perf.time_interleaved = functools.partial(_no_rewarm, plain)
         try:
             b, c = trial(session, swap, s)
         finally:
             perf.time_interleaved = plain
-        r["gc_on"] = row(label, b, c, s)
+        r["no_rewarm"] = row(label, b, c, s)
         perf.time_interleaved = functools.partial(_no_after, plain)
         try:
             b, c = trial(session, swap, s)
@@ -148,8 +139,12 @@ def noise(items, s):
     return rows
 
 
-def _no_after(plain, variants, n_inputs, samples, warmup, after=None):
+def _no_after(plain, variants, n_inputs, samples, warmup, after=None, rewarm=None):
     return plain(variants, n_inputs, samples, warmup, None)
+
+
+def _no_rewarm(plain, variants, n_inputs, samples, warmup, after=None, rewarm=None):
+    return plain(variants, n_inputs, samples, warmup, after)
 
 
 def aa(items, s, seconds, slow=0.0):
