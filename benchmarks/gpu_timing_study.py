@@ -182,11 +182,13 @@ def aa(items, s, seconds, slow=0.0):
             b, c = trial(session, swap, s)
         finally:
             perf.module_call = plain_call
-        r = row(label, b, c, s) | {"seconds": round(time.perf_counter() - t1, 2)}
+        r = row(label, b, c, s) | {"seconds": round(time.perf_counter() - t1, 2),
+                                   "base": [round(x, 6) for x in b], "cand": [round(x, 6) for x in c]}
         if slow:
             r["sleep_cycles"] = cycles[label]
         rows.append(r)
-        print("win3" if slow else "aa", json.dumps(r), flush=True)
+        print("win3" if slow else "aa", json.dumps({k: v for k, v in r.items() if k not in ("base", "cand")}),
+              flush=True)
     summary = {}
     for name in ("ratio", "paired"):
         acc = sum(r[name]["decision"] == "accept" for r in rows)
