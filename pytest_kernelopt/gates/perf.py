@@ -85,6 +85,12 @@ def bootstrap_speedup(base: list[float], cand: list[float], confidence: float, *
     return point, float(np.exp(np.quantile(meds, alpha))), float(np.exp(np.quantile(meds, 1.0 - alpha)))
 
 
+def _flush_buffer() -> Any:
+    import torch
+
+    return torch.empty(flush_bytes(), dtype=torch.int8, device="cuda")
+
+
 def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any]]], n_inputs: int, samples: int,
                      warmup: int, after: Callable[[int, int, Any], None] | None = None,
                      rewarm: Callable[[Any], None] | None = None) -> list[list[float]]:
@@ -108,7 +114,7 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
 
     import torch
 
-    flush = torch.empty(flush_bytes(), dtype=torch.int8, device="cuda")
+    flush = _flush_buffer()
     for j, (select, call) in enumerate(variants):
         select()
         for i in range(warmup):

@@ -1,0 +1,123 @@
+"""The performance gate's timer and checks, on CPU with a fake CUDA clock: which calls are timed, re-warmed,
+checked and copied to the host, and the statistic.  (No timing is asserted: the clock here is fake.)"""
+
+from __future__ import annotations
+
+import gc
+import types
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt.config import Settings  # noqa: E402
+from pytest_kernelopt.gates import perf  # noqa: E402
+
+
+class FakeEvent:
+    clock = [0.0]
+
+    def __init__(self, **_):
+        self.t = None
+
+    def record(self):
+        FakeEvent.clock[0] += 1.0
+        self.t = FakeEvent.clock[0]
+
+    def elapsed_time(self, other):
+        return other.t - self.t
+
+
+@pytest.fixture
+def fake_cuda(monkeypatch):
+    monkeypatch.setattr(torch.cuda, "Event", FakeEvent)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: None)
+    monkeypatch.setattr(perf, "_flush_buffer", lambda: torch.empty(8, dtype=torch.int8))
+
+
+def _recording_call(log, who):
+    def call(i):
+        log.append((who, i, gc.isenabled()))
+        return torch.full((4,), float(i))
+    return call
+
+
+def test_every_timed_sample_is_rewarmed_on_another_input_set(fake_cuda):
+    log, scrubbed, seen = [], [], []
+    variants = [(lambda: None, _recording_call(log, "A")), (lambda: None, _recording_call(log, "B"))]
+    times = perf.time_interleaved(variants, 3, 4, 1, after=lambda j, k, out: seen.append((j, k)),
+                                  rewarm=lambda out: scrubbed.append(out.clone()))
+    assert [len(t) for t in times] == [4, 4]
+    timed = log[2:]  # after one warmup call per variant
+    # each sample is a pair (re-warm on set i+1, timed on set i), order ABBA
+    assert [(w, i) for w, i, _ in timed[:4]] == [("A", 1), ("A", 0), ("B", 1), ("B", 0)]
+    assert [(w, i) for w, i, _ in timed[4:8]] == [("B", 2), ("B", 1), ("A", 2), ("A", 1)]
+    for (w1, warm, _), (w2, timed_set, _) in zip(timed[::2], timed[1::2]):
+        assert w1 == w2 and warm != timed_set, "the re-warming call never uses the set about to be timed"
+    assert len(scrubbed) == 8 and len(seen) == 2 + 8, "rewarm sees re-warm outputs, after sees warmup and timed"
+    assert not any(enabled for _, _, enabled in timed), "the garbage collector is off while sampling"
+    assert gc.isenabled()
+
+
+def test_a_single_input_set_is_not_rewarmed(fake_cuda):
+    log = []
+    perf.time_interleaved([(lambda: None, _recording_call(log, "A"))], 1, 3, 0, rewarm=lambda out: None)
+    assert [i for _, i, _ in log] == [0, 0, 0], "with one set a re-warm would replay the timed call's input"
+
+
+def test_checksums_do_not_depend_on_the_chunk_size(monkeypatch):
+    gen = torch.Generator().manual_seed(0)
+    out = (torch.randn(1000, generator=gen), torch.randn(37, generator=gen))
+    out[0][5] = float("nan")
+    whole = perf.checksums(out, {})
+    monkeypatch.setattr(perf, "CHECKSUM_CHUNK", 64)
+    chunked_a = perf.checksums(out, {})
+    chunked_b = perf.checksums(out, {})
+    assert chunked_a == chunked_b, "the same positions get the same weights on every call"
+    assert [c[2:] for c in chunked_a] == [c[2:] for c in whole] == [(1, 1000), (0, 37)]
+    other = (out[0].roll(1), out[1])
+    assert perf.checksums(other, {})[0][0] != chunked_a[0][0], "a permuted output changes the weighted sum"
+
+
+def test_only_the_final_call_per_input_set_is_copied_to_the_host(fake_cuda, monkeypatch):
+    copies = []
+    import pytest_kernelopt.gates.trials as trials
+
+    real = trials.to_host
+    monkeypatch.setattr(trials, "to_host", lambda obj: copies.append(obj) or real(obj))
+    calls = []
+
+    class Swap:
+        active = False
+
+        def on(self):
+            self.active = True
+
+        def off(self):
+            self.active = False
+
+    swap = Swap()
+    session = types.SimpleNamespace(settings=Settings(perf_samples=7, perf_warmup=2), inputs=lambda sd: (sd,))
+
+    def module_call(_session, inputs):
+        def call(i):
+            calls.append((swap.active, i))
+            return torch.full((3,), float(inputs[i][0]) + (0.5 if swap.active else 0.0))
+        return call
+
+    monkeypatch.setattr(perf, "module_call", module_call)
+    base, cand, outs = perf.measure_with_outputs(session, swap, (11, 12, 13))
+    assert len(base) == len(cand) == 7
+    assert len(copies) == 3, "one host copy per input set"
+    assert {sd: float(t[0]) for sd, t in outs["last"].items()} == {11: 11.5, 12: 12.5, 13: 13.5}
+    assert sum(len(v) for v in outs["sums"]["cand"].values()) == 2 + 7, "every warmup and timed call is checked"
+
+
+def test_the_speedup_is_the_median_of_the_pair_ratios():
+    base = [1.0, 2.0, 3.0, 4.0, 5.0]
+    cand = [0.5, 2.0, 3.0, 2.0, 5.0]  # pair ratios 2, 1, 1, 2, 1: median 1 (the ratio of medians would be 1.5)
+    point, lo, hi = perf.bootstrap_speedup(base, cand, 0.9)
+    assert point == pytest.approx(1.0) and lo <= point <= hi
+    drift = [1.0 + 0.5 * k for k in range(40)]  # slow drift shared by both, a steady 5% win within each pair
+    point, lo, hi = perf.bootstrap_speedup(drift, [t / 1.05 for t in drift], 0.95)
+    assert point == pytest.approx(1.05) and lo == pytest.approx(1.05), "drift between pairs cancels"
