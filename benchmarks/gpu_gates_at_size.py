@@ -54,7 +54,7 @@ def _cached(problem: str, kernel: str):
     raise SystemExit(f"no accepted cache entry for {problem} {kernel}")
 
 
-def wins(repeats: int) -> dict:
+def wins(repeats: int, only: list[str] | None = None) -> dict:
     from pytest_kernelopt.config import Settings
     from pytest_kernelopt.isolate import IsolatedEvaluator
     from pytest_kernelopt.problems import ProblemSpec
@@ -62,6 +62,8 @@ def wins(repeats: int) -> dict:
     rows = []
     settings = Settings(mode="optimize")
     for problem, kernel in WINS.items():
+        if only and problem not in only:
+            continue
         cand = _cached(problem, kernel)
         with IsolatedEvaluator(ProblemSpec.from_file(ROOT / "examples" / "problems" / f"{problem}.py"), settings) as ev:
             for r in range(repeats):
@@ -146,6 +148,7 @@ def main() -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--steps", nargs="*", default=["wins", "big"])
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--wins", nargs="*", default=None, help="which of the committed wins (default: all)")
     ap.add_argument("--big", nargs="*", default=BIG)
     ap.add_argument("--big-timeout", type=float, default=200)
     args = ap.parse_args()
@@ -159,7 +162,7 @@ def main() -> None:
               "torch": torch.__version__, "triton": triton.__version__}
     for step in args.steps:
         t0 = time.perf_counter()
-        result[step] = wins(args.repeats) if step == "wins" else big(args.big, args.big_timeout,
+        result[step] = wins(args.repeats, args.wins) if step == "wins" else big(args.big, args.big_timeout,
                                                                      Path(args.out).parent / "big_logs")
         result[f"{step}_seconds"] = round(time.perf_counter() - t0, 1)
         Path(args.out).write_text(json.dumps(result, indent=1, default=str))
