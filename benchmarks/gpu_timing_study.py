@@ -46,6 +46,38 @@ def ratio_of_medians(base, cand, confidence, resamples=2000, seed=0):
     return point, float(np.quantile(ratios, a)), float(np.quantile(ratios, 1.0 - a))
 
 
+def sign_interval(base, cand, confidence):
+    """exp of the median log ratio and its distribution-free (sign test) interval: exact for independent pairs."""
+    import math
+
+    r = sorted(math.log(b / c) for b, c in zip(base, cand))
+    n = len(r)
+    # the largest k with P(Binomial(n, 1/2) <= k - 1) <= alpha/2: [r[k], r[n-1-k]] covers the median
+    alpha, k, cdf = (1.0 - confidence) / 2.0, 0, 0.0
+    while k < (n - 1) // 2 and cdf + math.comb(n, k) / 2 ** n <= alpha:
+        cdf += math.comb(n, k) / 2 ** n
+        k += 1
+    med = statistics.median(r)
+    return math.exp(med), math.exp(r[k]), math.exp(r[n - 1 - k])
+
+
+def replay_file(path, s):
+    """Decisions of each statistic on the samples a run kept (aa and win3 trials)."""
+    d = json.loads(Path(path).read_text())
+    rules = {"ratio": ratio_of_medians, "paired": None, "sign": sign_interval}
+    from pytest_kernelopt.gates.perf import bootstrap_speedup
+
+    rules["paired"] = bootstrap_speedup
+    out = {}
+    for step in ("aa", "win3"):
+        rows = [r for r in (d.get(step) or {}).get("rows", []) if r.get("base")]
+        for name, stat in rules.items():
+            dec = [replay(r["base"], r["cand"], s, stat) for r in rows]
+            out[f"{step}/{name}"] = {"trials": len(rows), "accepted": sum(x[0] == "accept" for x in dec),
+                                     "mean_pairs": round(statistics.mean(x[1] for x in dec), 1) if dec else None}
+    return out
+
+
 def replay(base, cand, s, stat):
     """The sequential gate's decision on these samples, look by look: (decision, pairs used, point, lo, hi)."""
     from pytest_kernelopt.gates.perf import look_confidence, looks
@@ -226,8 +258,14 @@ def main() -> None:
     ap.add_argument("--aa-seconds", type=float, default=300)
     ap.add_argument("--win-seconds", type=float, default=120)
     ap.add_argument("--only", nargs="*", default=None, help="example names (default: all eight)")
+    ap.add_argument("--replay", help="a results file of this script: replay its trials' decisions, nothing timed")
     ap.add_argument("--noise-examples", nargs="*", default=["layernorm_gelu", "softmax_scale", "argmax_dim"])
     args = ap.parse_args()
+    if args.replay:
+        from pytest_kernelopt.config import Settings
+
+        print(json.dumps(replay_file(args.replay, Settings(mode="optimize")), indent=1))
+        return
     from pytest_kernelopt.backends import prepare
 
     prepare("auto")
