@@ -232,7 +232,7 @@ def test_the_isolated_judge_keeps_the_seeds_its_memory_budget_allows(monkeypatch
         assert len(ev.plan.seeds) == 2 and len(ev.plan.timing) == 1
         corr, fp64 = res.gate("correctness"), res.gate("fp64")
         assert corr.numbers["seeds"] == 2
-        assert fp64.numbers["records"].startswith("2 of 5 correctness seeds and 1 of 3 timing input sets")
+        assert fp64.numbers["records"].startswith("2 of 5 correctness seeds and 1 of 2 timing input sets")
 
 
 def test_the_baseline_running_out_of_memory_is_an_error_of_the_run_not_a_rejection(backend, monkeypatch):

@@ -30,8 +30,10 @@ from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candida
 ProgressFn = Callable[[str], None]
 
 
-# drawn inputs kept per session (the gates re-use a seed's inputs; a multi-GB problem keeps fewer seeds)
+# drawn inputs kept per session (the gates re-use a seed's inputs; a multi-GB problem keeps fewer seeds): at
+# most this many bytes and, on a GPU, this many seeds (every kept seed is device memory the gates hold)
 INPUT_CACHE_BYTES = 2 * 2**30
+INPUT_CACHE_SEEDS_ON_DEVICE = 2
 
 
 def _nbytes(inputs: tuple) -> int:
@@ -184,7 +186,9 @@ class EvaluationSession:
             drawn = with_specials(drawn, seed)
         size = _nbytes(drawn)
         if size <= INPUT_CACHE_BYTES:
-            while self._drawn and size + sum(map(_nbytes, self._drawn.values())) > INPUT_CACHE_BYTES:
+            limit = INPUT_CACHE_SEEDS_ON_DEVICE if self.backend.measures_time else None
+            while self._drawn and (size + sum(map(_nbytes, self._drawn.values())) > INPUT_CACHE_BYTES
+                                   or (limit is not None and len(self._drawn) >= limit)):
                 self._drawn.pop(next(iter(self._drawn)))
             self._drawn[seed] = drawn
         return drawn

@@ -39,7 +39,7 @@ INTEGER_SEED_INDEX = 4
 #: seeds past the fixed magnitudes get one drawn log-uniformly in this range, so that no magnitude between
 #: them is safe for a kernel that misbehaves only there (red team 3: rows with RMS between 5 and 25)
 RANDOM_SCALE_RANGE = (1e-2, 1e2)
-TIMING_INPUT_SETS = 3
+TIMING_INPUT_SETS = 2  # two sets alternate, so no call sees the inputs of the call before it
 
 
 @dataclass(frozen=True)
@@ -294,21 +294,30 @@ def reset_device_peak() -> None:
 
 
 def _module_peak(session: Any, seed: int) -> int:
-    """Device memory of one plain call of the compiled module, its inputs and parameters resident: the
-    yardstick of the gates' own memory (GPU only, else 0)."""
+    """Device memory one plain call of the compiled module needs: its inputs, parameters and buffers, and what
+    the call allocates on top of them (its peak over the memory in use before it): the yardstick of the gates'
+    own memory (GPU only, else 0).  Whatever else this process holds is not the module's."""
     import torch
 
     if not (torch.cuda.is_available() and torch.cuda.is_initialized()):
         return 0
+    from .compare import flatten
+
     inputs = session.inputs(seed)
     torch.cuda.synchronize()
+    before = int(torch.cuda.memory_allocated())
     torch.cuda.reset_peak_memory_stats()  # the gates' own peak is counted from here on
     with torch.no_grad():
         out = session.captured.compiled(*inputs)
     torch.cuda.synchronize()
-    peak = int(torch.cuda.max_memory_allocated())
+    transient = int(torch.cuda.max_memory_allocated()) - before
     del out
-    return peak
+    resident = [t for t in flatten(inputs) if isinstance(t, torch.Tensor) and t.is_cuda]
+    module = getattr(session, "module", None)
+    if hasattr(module, "parameters"):
+        resident += [t for t in list(module.parameters()) + list(module.buffers()) if t.is_cuda]
+    owned = {t.untyped_storage().data_ptr(): t.untyped_storage().nbytes() for t in resident}
+    return transient + sum(owned.values())
 
 
 def _out_of_memory(e: BaseException) -> bool:
