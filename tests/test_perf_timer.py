@@ -121,3 +121,21 @@ def test_the_speedup_is_the_median_of_the_pair_ratios():
     drift = [1.0 + 0.5 * k for k in range(40)]  # slow drift shared by both, a steady 5% win within each pair
     point, lo, hi = perf.bootstrap_speedup(drift, [t / 1.05 for t in drift], 0.95)
     assert point == pytest.approx(1.05) and lo == pytest.approx(1.05), "drift between pairs cancels"
+
+
+def test_the_input_digest_sees_one_changed_bit_and_ignores_nan_payloads(monkeypatch):
+    from pytest_kernelopt.gates import trials
+
+    monkeypatch.setattr(trials, "DIGEST_CHUNK", 64)  # several chunks
+    x = torch.randn(1000)
+    one_ulp = x.clone()
+    one_ulp[700] = torch.nextafter(one_ulp[700], torch.tensor(10.0))
+    assert trials.digest(x, 5) == trials.digest(x.clone(), 5)
+    assert trials.digest(x, 5) != trials.digest(one_ulp, 5)
+    assert trials.digest(x, 5) != trials.digest(x.reshape(10, 100), 5), "the shape is part of it"
+    nan_a, nan_b = x.clone(), x.clone()
+    nan_a[0] = float("nan")
+    nan_b.view(torch.int32)[0] = 0x7FC00001  # another NaN payload
+    assert trials.digest(nan_a, 1) == trials.digest(nan_b, 1)
+    flags = torch.zeros(9, dtype=torch.bool)
+    assert trials.digest(flags, 1) != trials.digest(flags.logical_not(), 1)
