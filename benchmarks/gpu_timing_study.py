@@ -253,7 +253,7 @@ def _sleep_cycles_per_ms():
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out", help="where to write the results (required unless --replay)")
     ap.add_argument("--steps", nargs="*", default=["noise", "aa", "win3"])
     ap.add_argument("--aa-seconds", type=float, default=300)
     ap.add_argument("--win-seconds", type=float, default=120)

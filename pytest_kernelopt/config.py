@@ -43,7 +43,8 @@ class Settings:
     # gate 4: performance
     min_speedup: float = 1.02  # lower bound of the speedup's confidence interval must reach this
     perf_samples: int = 30
-    perf_max_samples: int = 120  # the sequential gate samples in rounds of perf_samples up to this while undecided
+    perf_max_samples: int = 960  # the sequential gate doubles its pairs (30, 60, 120, ...) up to this while undecided
+    perf_max_seconds: float = 60.0  # ... or until its timing would take longer than this
     perf_warmup: int = 5
     confidence: float = 0.95
     perf_regression: float = 0.05  # --kernelopt-perf fails when slower than baseline by more than this
@@ -244,8 +245,10 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     _spec("min_speedup", "the lower confidence bound of the speedup must reach this", low=0, low_open=True,
           commands=_GATES),
     _spec("perf_samples", "timed samples per variant for the performance gate", low=5, commands=_GATES),
-    _spec("perf_max_samples", "the sequential performance gate samples in rounds of perf_samples up to this many "
-                              "while undecided", low=5, commands=_GATES),
+    _spec("perf_max_samples", "the sequential performance gate doubles its samples (perf_samples, twice that, ...) "
+                              "up to this many while undecided", low=5, commands=_GATES),
+    _spec("perf_max_seconds", "... or until its timing would take longer than this many seconds", low=0,
+          low_open=True, commands=_GATES),
     _spec("perf_warmup", "untimed warm-up calls per variant", low=0, commands=_GATES),
     _spec("confidence", "confidence level of the speedup interval", low=0.5, high=1, high_open=True,
           commands=_GATES),

@@ -174,11 +174,14 @@ def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: d
     if conn.recv() != "time":
         return
     send("progress", "gate:performance")
+    samples = None
     while True:  # a round of timing, and more while the parent's sequential gate is undecided
-        timing, outs = collect_timing(session, swap, plan)
+        timing, outs = collect_timing(session, swap, plan, samples)
         send("timing", {"timing": timing, "outs": outs, "device_peak_bytes": device_peak()})
-        if conn.recv() != "more":
+        reply = conn.recv()
+        if not (isinstance(reply, tuple) and len(reply) == 2 and reply[0] == "more"):
             return
+        samples = int(reply[1])
 
 
 def _device_healthy() -> bool:
@@ -455,7 +458,7 @@ class IsolatedEvaluator:
                  aot: bool = True, progress: ProgressFn | None = None) -> CascadeResult:
         from .capture import CapturedModule
         from .gates.cascade import Judge, static_gate_result
-        from .gates.perf import merge_timing, undecided
+        from .gates.perf import merge_timing, next_round
 
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         t0 = time.perf_counter()
@@ -514,8 +517,9 @@ class IsolatedEvaluator:
                 elif kind == "timing" and rec is not None:
                     merge_timing(rec, value["timing"], value["outs"])
                     rec.device_peak_bytes = max(rec.device_peak_bytes, int(value.get("device_peak_bytes") or 0))
-                    if undecided(self.settings, rec):  # the sequential gate: another round
-                        self._conn.send("more")
+                    more = next_round(self.settings, rec)
+                    if more:  # the sequential gate: another round, of this many pairs
+                        self._conn.send(("more", more))
                         continue
                     return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
                                         backend_name=self.backend_name)

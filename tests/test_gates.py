@@ -303,8 +303,10 @@ def test_on_a_gpu_the_baseline_against_itself_is_not_accepted(cancelling):
     result = cancelling.evaluate(Candidate((name,), graph.kernels[name].source, origin="a/a"))
     perf = result.gate("performance")
     assert perf is not None and perf.numbers["measured"] is True, result.reason
-    s = cancelling.settings  # the sequential gate: whole rounds of perf_samples, at most perf_max_samples
-    assert perf.numbers["samples"] == s.perf_samples * perf.numbers["rounds"] <= s.perf_max_samples
+    from pytest_kernelopt.gates.perf import schedule
+
+    s = cancelling.settings  # the sequential gate: a look of its schedule (30, 60, 120, ... pairs)
+    assert perf.numbers["samples"] == schedule(s)[perf.numbers["rounds"] - 1] <= s.perf_max_samples
     assert perf.numbers["ci_low"] <= perf.numbers["speedup"] <= perf.numbers["ci_high"]
     assert result.decision != "accepted", f"A/A accepted: {perf.reason}"
 

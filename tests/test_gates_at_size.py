@@ -173,9 +173,30 @@ def test_the_sequential_gate_samples_again_only_while_undecided():
 def test_each_look_spends_part_of_the_error_rate():
     from pytest_kernelopt.gates.perf import look_confidence, looks
 
+    from pytest_kernelopt.gates.perf import schedule
+
     s = Settings(perf_samples=30, perf_max_samples=120, confidence=0.95)
-    assert looks(s) == 4 and abs(look_confidence(s) - 0.9875) < 1e-12
+    assert schedule(s) == [30, 60, 120] and looks(s) == 3 and abs(look_confidence(s) - (1 - 0.05 / 3)) < 1e-12
+    assert schedule(Settings(perf_samples=30, perf_max_samples=960)) == [30, 60, 120, 240, 480, 960]
+    assert schedule(Settings(perf_samples=30, perf_max_samples=100)) == [30, 60, 100], "the last look at the cap"
     assert look_confidence(Settings(perf_samples=30, perf_max_samples=30)) == 0.95
+
+
+def test_the_sequential_gate_doubles_its_pairs_and_stops_at_its_time_cap():
+    from pytest_kernelopt.gates.perf import next_round
+
+    s = Settings(perf_samples=30, perf_max_samples=960, perf_max_seconds=10.0, min_speedup=1.02)
+    near = _rec(_ms(1.03, 30, 5, 0.05), _ms(1.0, 30, 6, 0.05))
+    near.timing["seconds"] = 1.0
+    assert next_round(s, near) == 30, "the second look is at 60 pairs"
+    merge_timing(near, {"base": _ms(1.03, 30, 7, 0.05), "cand": _ms(1.0, 30, 8, 0.05), "launches": 30,
+                        "seconds": 1.0}, {"sums": {}, "last": {}})
+    assert near.timing["seconds"] == 2.0
+    if next_round(s, near):  # still straddling at 60 pairs: the third look is at 120
+        assert next_round(s, near) == 60
+    slow = _rec(_ms(1.03, 30, 5, 0.05), _ms(1.0, 30, 6, 0.05))
+    slow.timing["seconds"] = 6.0  # another 30 pairs at this pace would pass 10 s
+    assert next_round(s, slow) == 0, "the time cap ends the sampling"
 
 
 @pytest.mark.skipif(not ON_CPU, reason="the CPU path: the baseline's memory is measured on a GPU")

@@ -139,3 +139,71 @@ def test_the_input_digest_sees_one_changed_bit_and_ignores_nan_payloads(monkeypa
     assert trials.digest(nan_a, 1) == trials.digest(nan_b, 1)
     flags = torch.zeros(9, dtype=torch.bool)
     assert trials.digest(flags, 1) != trials.digest(flags.logical_not(), 1)
+
+
+def _timed_session(backend, monkeypatch, speedup, spread, **settings):
+    """An in-process session on the CPU whose timer is a stand-in: the baseline's call takes 1 ms, the
+    candidate's 1/speedup ms, each times (1 + spread * noise); everything else (the re-warming calls, the
+    output checks, the judge) is the gate's own."""
+    import dataclasses
+    import random
+
+    from pytest_kernelopt.gates.cascade import EvaluationSession
+    from pytest_kernelopt.problems import problem_from_objects
+
+    class Scale(torch.nn.Module):
+        def forward(self, x):
+            return torch.relu(x * 2.0 + 1.0)
+
+    timed = dataclasses.replace(backend, measures_time=True, description="CPU with a stand-in timer")
+    session = EvaluationSession(problem_from_objects(Scale().eval(), (torch.randn(64, 32),), "stand-in timer"),
+                                Settings(**{"seeds": 2, "isolate": False, **settings}), timed)
+    rng = random.Random(0)
+    real_call = perf.module_call
+    active: list = []
+
+    def module_call(sess, inputs):
+        call = real_call(sess, inputs)
+
+        def f(i):
+            FakeEvent.clock[0] += (1.0 / speedup if active and active[0].active else 1.0) * (1 + spread * rng.gauss(0, 1))
+            return call(i)
+        return f
+
+    monkeypatch.setattr(perf, "module_call", module_call)
+    return session, active
+
+
+def _cheap_timing(monkeypatch):
+    monkeypatch.setattr(FakeEvent, "record", lambda self: setattr(self, "t", FakeEvent.clock[0]))
+
+
+@pytest.mark.parametrize("speedup,spread,looks", [(1.5, 0.01, 1), (1.03, 0.10, None)])
+def test_the_sequential_gate_times_the_pairs_of_its_schedule(backend, fake_cuda, monkeypatch, speedup, spread,
+                                                             looks):
+    from pytest_kernelopt.candidate import Candidate
+    from pytest_kernelopt.substitute import KernelSwap
+
+    if backend.name != "cpu":
+        pytest.skip("the stand-in timer replaces CUDA events: CPU only")
+    _cheap_timing(monkeypatch)
+    session, active = _timed_session(backend, monkeypatch, speedup, spread, perf_samples=10,
+                                     perf_max_samples=80, perf_warmup=1)
+    (graph, name), = session.captured.triton_kernels
+    real_swap = KernelSwap.__init__
+
+    def remember(self, *a, **k):
+        real_swap(self, *a, **k)
+        active[:] = [self]
+
+    monkeypatch.setattr(KernelSwap, "__init__", remember)
+    result = session.evaluate(Candidate((name,), graph.kernels[name].source, origin="a/a"))
+    gate = result.gate("performance")
+    assert gate is not None and gate.numbers["measured"] is True, result.reason
+    assert gate.numbers["timed_outputs_checked"] is True, gate.reason
+    samples, rounds = gate.numbers["samples"], gate.numbers["rounds"]
+    assert samples == perf.schedule(session.settings)[rounds - 1], "every look is a look of the schedule"
+    if looks == 1:
+        assert rounds == 1 and result.decision == "accepted", gate.reason
+    else:  # 3% under 10% noise: undecided at 10 pairs, so it samples again
+        assert rounds > 1 and samples in (20, 40, 80), gate.reason

@@ -24,6 +24,7 @@ anywhere in its process, but not the host copies, and not another process.
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -516,11 +517,13 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
     return rec
 
 
-def collect_timing(session: Any, swap: Any, plan: SeedPlan) -> tuple[dict[str, Any], dict]:
-    """Baseline and candidate timed interleaved on the plan's timing input sets (GPU only), with the checks'
-    raw material: every timed call's output checksums and the candidate's last output on each set."""
+def collect_timing(session: Any, swap: Any, plan: SeedPlan, samples: int | None = None) -> tuple[dict[str, Any], dict]:
+    """``samples`` pairs (default ``perf_samples``) of baseline and candidate timed interleaved on the plan's
+    timing input sets (GPU only), with the checks' raw material: every timed call's output checksums and the
+    candidate's last output on each set, and the round's wall time."""
     from .perf import measure_with_outputs
 
-    launches = swap.launches
-    base, cand, outs = measure_with_outputs(session, swap, plan.timing)
-    return {"base": base, "cand": cand, "launches": swap.launches - launches}, outs
+    launches, t0 = swap.launches, time.perf_counter()
+    base, cand, outs = measure_with_outputs(session, swap, plan.timing, samples)
+    return {"base": base, "cand": cand, "launches": swap.launches - launches,
+            "seconds": time.perf_counter() - t0}, outs
