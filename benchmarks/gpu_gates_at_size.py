@@ -152,6 +152,7 @@ def main() -> None:
     ap.add_argument("--big", nargs="*", default=BIG)
     ap.add_argument("--big-timeout", type=float, default=200)
     args = ap.parse_args()
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     from pytest_kernelopt.backends import prepare
 
     prepare("auto")

@@ -31,7 +31,7 @@ from .results import GateResult
 
 FLUSH_BYTES = 256 * 1024 * 1024  # where the device does not say its L2 size
 #: checksums run over this many elements at a time (their float64 temporaries stay ~100 MiB at most)
-CHECKSUM_CHUNK = 1 << 22
+CHECKSUM_CHUNK = 1 << 24  # at most (trials.chunk_elements): float64 temporaries of 1/16 of the output, <= 128 MiB
 
 
 def flush_bytes() -> int:
@@ -334,8 +334,8 @@ def checksums(outputs: Any, weights: dict) -> list[tuple[float, float, int, int]
 
     The weights are random in [0.5, 1.5), one per element position: a plain sum
     cannot tell a softmax of one input from a softmax of another (every row sums
-    to one), a weighted one can.  They are drawn a chunk of ``CHECKSUM_CHUNK``
-    elements at a time from a generator seeded by the size and the chunk, so the
+    to one), a weighted one can.  They are drawn a chunk (``chunk_elements``)
+    at a time from a generator seeded by the size and the chunk, so the
     same position always gets the same weight and the float64 temporaries stay
     bounded whatever the output's size; ``weights`` caches the chunks of small
     outputs.
@@ -343,14 +343,16 @@ def checksums(outputs: Any, weights: dict) -> list[tuple[float, float, int, int]
     import torch
 
     from .compare import flatten
+    from .trials import chunk_elements
 
     sums = []
     for t in flatten(outputs):
         if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
             flat = t.detach().reshape(-1)
             acc = torch.zeros(3, dtype=torch.float64, device=t.device)  # one host sync per output, not per chunk
-            for k, lo in enumerate(range(0, flat.numel(), CHECKSUM_CHUNK)):
-                d = flat[lo:lo + CHECKSUM_CHUNK].double()
+            step = chunk_elements(flat.numel(), CHECKSUM_CHUNK)
+            for k, lo in enumerate(range(0, flat.numel(), step)):
+                d = flat[lo:lo + step].double()
                 w = _chunk_weights(weights, t.numel(), k, d.numel(), t.device)
                 nan = torch.isnan(d)
                 d = torch.where(nan, torch.zeros_like(d), d)
@@ -370,7 +372,7 @@ def _chunk_weights(cache: dict, numel: int, chunk: int, n: int, device: Any) -> 
     if w is None:
         gen = torch.Generator(device=device).manual_seed(numel * 1_000_003 + chunk)
         w = torch.rand(n, generator=gen, dtype=torch.float64, device=device) + 0.5
-        if numel <= CHECKSUM_CHUNK:  # small outputs' weights are kept; large ones are drawn again each call
+        if numel <= CHECKSUM_CHUNK // 4:  # small outputs' weights are kept; large ones are drawn again each call
             cache[key] = w
     return w
 

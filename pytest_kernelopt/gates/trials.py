@@ -206,8 +206,9 @@ def digest(obj: Any, key: int = 0) -> Any:
             return f"tensor:{head}:empty"
         ints = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[flat.element_size()]
         acc = torch.zeros((), dtype=torch.int64, device=flat.device)
-        for k, lo in enumerate(range(0, flat.numel(), DIGEST_CHUNK)):
-            part = flat[lo:lo + DIGEST_CHUNK]
+        step = chunk_elements(flat.numel(), DIGEST_CHUNK)
+        for k, lo in enumerate(range(0, flat.numel(), step)):
+            part = flat[lo:lo + step]
             if part.is_floating_point():
                 part = torch.where(torch.isnan(part), torch.full_like(part, float("nan")), part)
             bits = part.contiguous().view(ints).to(torch.int64)
@@ -222,7 +223,13 @@ def digest(obj: Any, key: int = 0) -> Any:
     return obj
 
 
-DIGEST_CHUNK = 1 << 22  # elements hashed at a time (int64 temporaries of 32 MiB each)
+DIGEST_CHUNK = 1 << 24  # at most this many elements hashed at a time (int64 temporaries of 128 MiB each)
+
+
+def chunk_elements(numel: int, cap: int) -> int:
+    """Elements a chunked reduction over ``numel`` takes at a time: a sixteenth of them, between ``cap / 16``
+    and ``cap`` (so the temporaries of a small tensor stay small and a large one needs few launches)."""
+    return max(1, min(cap, max(cap // 16, -(-numel // 16))))
 
 
 @dataclass
