@@ -79,12 +79,13 @@ def replay_file(path, s):
 
 
 def replay(base, cand, s, stat):
-    """The sequential gate's decision on these samples, look by look: (decision, pairs used, point, lo, hi)."""
-    from pytest_kernelopt.gates.perf import look_confidence, looks
+    """The sequential gate's decision on these samples, look by look (:func:`perf.schedule`), with ``stat``:
+    (decision, pairs used, point, lo, hi).  A look beyond the samples kept decides on what there is."""
+    from pytest_kernelopt.gates.perf import look_confidence, schedule
 
     conf = look_confidence(s)
-    for k in range(1, looks(s) + 1):
-        n = min(len(base), k * s.perf_samples)
+    for k in schedule(s):
+        n = min(len(base), k)
         point, lo, hi = stat(base[:n], cand[:n], conf)
         if lo >= s.min_speedup:
             return "accept", n, point, lo, hi
@@ -118,16 +119,24 @@ def sessions(settings):
     return out
 
 
-def trial(session, swap, s):
-    """All perf_max_samples pairs, timed in the gate's rounds."""
+def trial(session, swap, s, full=False):
+    """Pairs timed as the gate times them: rounds of its schedule while its decision is open (``full``: every
+    look of the schedule, so that other rules can be replayed on all of them)."""
+    import types
+
     from pytest_kernelopt.gates import perf
 
-    base, cand = [], []
-    for _ in range(perf.looks(s)):
-        b, c, _ = perf.measure_with_outputs(session, swap, session.plan.timing)
-        base += b
-        cand += c
-    return base, cand
+    rec = types.SimpleNamespace(timing=None)
+    more = s.perf_samples
+    while more:
+        t0 = time.perf_counter()
+        b, c, _ = perf.measure_with_outputs(session, swap, session.plan.timing, more)
+        perf.merge_timing(rec, {"base": b, "cand": c, "launches": 1, "seconds": time.perf_counter() - t0},
+                          {"sums": {}, "last": {}})
+        n = len(rec.timing["base"])
+        later = [k for k in perf.schedule(s) if k > n]
+        more = (later[0] - n if later else 0) if full else perf.next_round(s, rec)
+    return rec.timing["base"], rec.timing["cand"]
 
 
 def row(label, base, cand, s):
@@ -151,18 +160,18 @@ def noise(items, s):
     for label, session, swap in items:
         r = {"kernel": label}
         # as the gate times, without the re-warming call, nothing between samples
-        b, c = trial(session, swap, s)
+        b, c = trial(session, swap, s, full=True)
         r["gate"] = row(label, b, c, s)
 
         perf.time_interleaved = functools.partial(_no_rewarm, plain)
         try:
-            b, c = trial(session, swap, s)
+            b, c = trial(session, swap, s, full=True)
         finally:
             perf.time_interleaved = plain
         r["no_rewarm"] = row(label, b, c, s)
         perf.time_interleaved = functools.partial(_no_after, plain)
         try:
-            b, c = trial(session, swap, s)
+            b, c = trial(session, swap, s, full=True)
         finally:
             perf.time_interleaved = plain
         r["no_checks"] = row(label, b, c, s)
@@ -264,7 +273,8 @@ def main() -> None:
     if args.replay:
         from pytest_kernelopt.config import Settings
 
-        print(json.dumps(replay_file(args.replay, Settings(mode="optimize")), indent=1))
+        known = json.loads(Path(args.replay).read_text()).get("settings") or {}
+        print(json.dumps(replay_file(args.replay, Settings(mode="optimize", **known)), indent=1))
         return
     from pytest_kernelopt.backends import prepare
 
@@ -279,7 +289,8 @@ def main() -> None:
     s = Settings(mode="optimize")
     result = {"gpu": torch.cuda.get_device_name(), "torch": torch.__version__, "triton": triton.__version__,
               "settings": {"perf_samples": s.perf_samples, "perf_max_samples": s.perf_max_samples,
-                           "confidence": s.confidence, "min_speedup": s.min_speedup}}
+                           "perf_max_seconds": s.perf_max_seconds, "confidence": s.confidence,
+                           "min_speedup": s.min_speedup}}
     t0 = time.perf_counter()
     items = sessions(s)
     result["setup_seconds"] = round(time.perf_counter() - t0, 1)
