@@ -8,10 +8,11 @@ noise  every Triton kernel of some bundled examples at GPU size, its own source 
        the re-warming call, and with nothing between samples.  Spread (median absolute deviation / median,
        per variant) and the decision of each.
 aa     A/A trials round-robin over the same kernels until ``--aa-seconds`` have passed: each trial is timed
-       exactly as the gate times a candidate (``measure_with_outputs``, rounds of ``perf_samples`` pairs) and
-       keeps all ``perf_max_samples`` pairs, so the sequential decision is replayed at each look with two
-       statistics: ``paired`` (the gate's since session 7: median of the per-pair ratios, bootstrap over
-       pairs) and ``ratio`` (before: ratio of the two medians, bootstrap over pairs).  A false accept is an A/A trial accepted.
+       exactly as the gate times a candidate (``measure_with_outputs``, the rounds of its schedule) and
+       stops where the gate would (its schedule, its statistic, its time cap); the decision is replayed on
+       the same pairs with three statistics: ``sign`` is the gate's (median of the per-pair ratios,
+       sign-test interval), ``paired`` the same median with a percentile bootstrap, ``ratio`` the gate's
+       before session 7 (ratio of the two medians, bootstrap over pairs).  A false accept is an A/A trial accepted.
 win3   the same trials with the baseline made 3% slower: a spin kernel (``torch.cuda._sleep``) calibrated to 3%
        of the module's median time is enqueued inside the baseline's timed call, so the candidate (the same
        kernel) is truly 3% faster; the acceptance rate at ``min_speedup`` 1.02 is the gate's power there.
@@ -46,28 +47,23 @@ def ratio_of_medians(base, cand, confidence, resamples=2000, seed=0):
     return point, float(np.quantile(ratios, a)), float(np.quantile(ratios, 1.0 - a))
 
 
-def sign_interval(base, cand, confidence):
-    """exp of the median log ratio and its distribution-free (sign test) interval: exact for independent pairs."""
-    import math
+def paired_bootstrap(base, cand, confidence, resamples=2000, seed=0):
+    """Session 7's first per-pair statistic: the median of the pair log ratios, percentile bootstrap."""
+    import numpy as np
 
-    r = sorted(math.log(b / c) for b, c in zip(base, cand))
-    n = len(r)
-    # the largest k with P(Binomial(n, 1/2) <= k - 1) <= alpha/2: [r[k], r[n-1-k]] covers the median
-    alpha, k, cdf = (1.0 - confidence) / 2.0, 0, 0.0
-    while k < (n - 1) // 2 and cdf + math.comb(n, k) / 2 ** n <= alpha:
-        cdf += math.comb(n, k) / 2 ** n
-        k += 1
-    med = statistics.median(r)
-    return math.exp(med), math.exp(r[k]), math.exp(r[n - 1 - k])
+    r = np.log(np.asarray(base, dtype=float) / np.asarray(cand, dtype=float))
+    rng = np.random.default_rng(seed)
+    meds = np.median(r[rng.integers(0, len(r), size=(resamples, len(r)))], axis=1)
+    a = (1.0 - confidence) / 2.0
+    return float(np.exp(np.median(r))), float(np.exp(np.quantile(meds, a))), float(np.exp(np.quantile(meds, 1 - a)))
 
 
 def replay_file(path, s):
     """Decisions of each statistic on the samples a run kept (aa and win3 trials)."""
     d = json.loads(Path(path).read_text())
-    rules = {"ratio": ratio_of_medians, "paired": None, "sign": sign_interval}
-    from pytest_kernelopt.gates.perf import bootstrap_speedup
+    from pytest_kernelopt.gates.perf import speedup_interval
 
-    rules["paired"] = bootstrap_speedup
+    rules = {"ratio": ratio_of_medians, "paired": paired_bootstrap, "sign": speedup_interval}
     out = {}
     for step in ("aa", "win3"):
         rows = [r for r in (d.get(step) or {}).get("rows", []) if r.get("base")]
@@ -140,11 +136,11 @@ def trial(session, swap, s, full=False):
 
 
 def row(label, base, cand, s):
-    from pytest_kernelopt.gates.perf import bootstrap_speedup
+    from pytest_kernelopt.gates.perf import speedup_interval
 
     out = {"kernel": label, "base_ms": round(statistics.median(base), 5), "cand_ms": round(statistics.median(cand), 5),
            "spread_base": round(spread(base), 4), "spread_cand": round(spread(cand), 4)}
-    for name, stat in (("ratio", ratio_of_medians), ("paired", bootstrap_speedup)):
+    for name, stat in (("ratio", ratio_of_medians), ("paired", paired_bootstrap), ("sign", speedup_interval)):
         d, n, point, lo, hi = replay(base, cand, s, stat)
         out[name] = {"decision": d, "pairs": n, "speedup": round(point, 4), "lo": round(lo, 4), "hi": round(hi, 4)}
     return out
@@ -231,7 +227,7 @@ def aa(items, s, seconds, slow=0.0):
         print("win3" if slow else "aa", json.dumps({k: v for k, v in r.items() if k not in ("base", "cand")}),
               flush=True)
     summary = {}
-    for name in ("ratio", "paired"):
+    for name in ("ratio", "paired", "sign"):
         acc = sum(r[name]["decision"] == "accept" for r in rows)
         summary[name] = {"trials": len(rows), "accepted": acc,
                          "mean_pairs": round(statistics.mean(r[name]["pairs"] for r in rows), 1) if rows else None}

@@ -232,7 +232,7 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
     import torch
 
     from .capture import capture
-    from .gates.perf import bootstrap_speedup
+    from .gates.perf import speedup_interval
     from .problems import ProblemSpec, build_problem
     from .session import release_memory, run_problem_spec
     from .substitute import KernelSwap
@@ -371,7 +371,7 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
         if b == "default" and swap is None and ours is not None:
             speed[b] = {"x": 1.0, "kept": True}
         elif ours and base:
-            x_, lo, hi = bootstrap_speedup(base, ours, settings.confidence)
+            x_, lo, hi = speedup_interval(base, ours, settings.confidence)
             speed[b] = {"x": round(x_, 4), "ci": [round(lo, 4), round(hi, 4)], "kept": swap is None}
         else:
             speed[b] = {"error": modes["ours"].get("error") or modes[b].get("error") or "not timed"}

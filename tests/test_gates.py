@@ -35,7 +35,7 @@ from pytest_kernelopt.candidate import Candidate, LaunchSpec  # noqa: E402
 from pytest_kernelopt.config import DEFAULT_TOLERANCES, Settings  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
 from pytest_kernelopt.gates.compare import compare_outputs, error_vs_truth, same_values  # noqa: E402
-from pytest_kernelopt.gates.perf import PerfGate, bootstrap_speedup  # noqa: E402
+from pytest_kernelopt.gates.perf import PerfGate, speedup_interval  # noqa: E402
 from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
 from pytest_kernelopt.substitute import KernelSwap  # noqa: E402
 
@@ -320,26 +320,26 @@ def _samples(median_ms: float, n: int = 30, seed: int = 0, spread: float = 0.03)
 
 
 def test_bootstrap_of_one_distribution_against_itself_contains_one():
-    point, lo, hi = bootstrap_speedup(_samples(1.0, seed=1), _samples(1.0, seed=2), 0.95)
+    point, lo, hi = speedup_interval(_samples(1.0, seed=1), _samples(1.0, seed=2), 0.95)
     assert lo < 1.0 < hi
     assert 0.97 < point < 1.03
     assert lo < 1.02, "an A/A comparison must not clear the acceptance bar"
     same = _samples(1.0, seed=3)
-    assert bootstrap_speedup(same, list(same), 0.95) == (1.0, 1.0, 1.0), "paired resampling of equal samples"
+    assert speedup_interval(same, list(same), 0.95) == (1.0, 1.0, 1.0), "paired resampling of equal samples"
 
 
 def test_bootstrap_of_a_clear_speedup_clears_the_bar():
-    point, lo, hi = bootstrap_speedup(_samples(1.5, seed=1), _samples(1.0, seed=2), 0.95)
+    point, lo, hi = speedup_interval(_samples(1.5, seed=1), _samples(1.0, seed=2), 0.95)
     assert 1.4 < point < 1.6
     assert lo > 1.02 and lo <= point <= hi
-    slower = bootstrap_speedup(_samples(1.0, seed=1), _samples(1.3, seed=2), 0.95)
+    slower = speedup_interval(_samples(1.0, seed=1), _samples(1.3, seed=2), 0.95)
     assert slower[2] < 1.0
 
 
 def test_a_higher_confidence_gives_a_wider_interval():
     base, cand = _samples(1.1, seed=4, spread=0.1), _samples(1.0, seed=5, spread=0.1)
-    _, lo90, hi90 = bootstrap_speedup(base, cand, 0.90)
-    _, lo99, hi99 = bootstrap_speedup(base, cand, 0.99)
+    _, lo90, hi90 = speedup_interval(base, cand, 0.90)
+    _, lo99, hi99 = speedup_interval(base, cand, 0.99)
     assert lo99 <= lo90 and hi99 >= hi90 and (hi99 - lo99) > (hi90 - lo90)
 
 

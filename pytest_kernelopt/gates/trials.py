@@ -188,8 +188,9 @@ def digest(obj: Any, key: int = 0) -> Any:
     """What the input-mutation check compares: every tensor of a nested value as its dtype, shape, strides and
     a 64-bit hash of its bits (NaN payloads made canonical) computed where the tensor lives.
 
-    The hash is a sum of the elements' bit patterns times random odd 64-bit weights (one per position, drawn
-    from ``key``: the run's base seed, so every process of a run draws the same ones), modulo 2**64.  Any
+    The hash is a sum of the elements' bit patterns times pseudo-random odd 64-bit weights (one per position,
+    :func:`position_hash` of ``key``, the run's base seed, and the position: the same in every process and on
+    every device of a run), modulo 2**64.  Any
     change of one element changes it (an odd weight is invertible modulo 2**64); several changes cancel only
     if they were made knowing the weights.  A multi-GiB input costs a few reductions on the device, not a copy
     and a hash on the host (the host hash took most of a 6 GiB softmax's time on the H200).
@@ -207,16 +208,13 @@ def digest(obj: Any, key: int = 0) -> Any:
         ints = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[flat.element_size()]
         acc = torch.zeros((), dtype=torch.int64, device=flat.device)
         step = chunk_elements(flat.numel(), DIGEST_CHUNK)
-        for k, lo in enumerate(range(0, flat.numel(), step)):
+        for lo in range(0, flat.numel(), step):
             part = flat[lo:lo + step]
             if part.is_floating_point():
                 part = torch.where(torch.isnan(part), torch.full_like(part, float("nan")), part)
             bits = part.contiguous().view(ints).to(torch.int64)
-            gen = torch.Generator(device=flat.device).manual_seed((key * 1_000_003 + k) % 2**63)
-            w = torch.randint(-2**62, 2**62, (bits.numel(),), generator=gen, dtype=torch.int64,
-                              device=flat.device) | 1
-            acc += (bits * w).sum()
-            del part, bits, w
+            acc += (bits * (position_hash(key, lo, bits.numel(), flat.device) | 1)).sum()
+            del part, bits
         return f"tensor:{head}:{int(acc)}"
     if isinstance(obj, (tuple, list)):
         return tuple(digest(o, key) for o in obj)
@@ -224,6 +222,24 @@ def digest(obj: Any, key: int = 0) -> Any:
 
 
 DIGEST_CHUNK = 1 << 24  # at most this many elements hashed at a time (int64 temporaries of 128 MiB each)
+
+
+def position_hash(key: int, start: int, n: int, device: Any) -> Any:
+    """64-bit pseudo-random values for positions ``start .. start + n - 1`` under ``key`` (splitmix64's mixer
+    in int64 arithmetic, wrapping), computed on ``device``: unlike a seeded generator, whose CUDA stream depends
+    on the GPU's size, the same on every device."""
+    import torch
+
+    z = torch.arange(start, start + n, dtype=torch.int64, device=device)
+    z = z * -7046029254386353131 + (key % 2**62)  # 0x9E3779B97F4A7C15 as int64
+    z = (z ^ _shr(z, 30)) * -4658895280553007687  # 0xBF58476D1CE4E5B9
+    z = (z ^ _shr(z, 27)) * -7723592293110705685  # 0x94D049BB133111EB
+    return z ^ _shr(z, 31)
+
+
+def _shr(z: Any, bits: int) -> Any:
+    """Logical right shift of int64 values (torch's >> is arithmetic)."""
+    return (z >> bits) & ((1 << (64 - bits)) - 1)
 
 
 def chunk_elements(numel: int, cap: int) -> int:
