@@ -153,24 +153,17 @@ def noise(items, s):
 
     rows = []
     plain = perf.time_interleaved
+    timers = {"gate": plain, "no_rewarm": functools.partial(_no_rewarm, plain),
+              "no_checks": functools.partial(_no_after, plain)}
     for label, session, swap in items:
         r = {"kernel": label}
-        # as the gate times, without the re-warming call, nothing between samples
-        b, c = trial(session, swap, s, full=True)
-        r["gate"] = row(label, b, c, s)
-
-        perf.time_interleaved = functools.partial(_no_rewarm, plain)
-        try:
-            b, c = trial(session, swap, s, full=True)
-        finally:
-            perf.time_interleaved = plain
-        r["no_rewarm"] = row(label, b, c, s)
-        perf.time_interleaved = functools.partial(_no_after, plain)
-        try:
-            b, c = trial(session, swap, s, full=True)
-        finally:
-            perf.time_interleaved = plain
-        r["no_checks"] = row(label, b, c, s)
+        for name, timer in timers.items():  # as the gate times, without the re-warming call, nothing between
+            perf.time_interleaved = timer
+            try:
+                b, c = trial(session, swap, s, full=True)
+            finally:
+                perf.time_interleaved = plain
+            r[name] = row(label, b, c, s)
         rows.append(r)
         print("noise", json.dumps(r), flush=True)
     return rows

@@ -76,8 +76,8 @@ def speedup_interval(base: list[float], cand: list[float], confidence: float) ->
     A/A false accepts (``benchmarks/results/h200_s7_timing_study.json``).  A
     percentile bootstrap of that median undercovers at 30-60 pairs (a review
     measured 0.7-0.9% one-sided misses against 0.42% nominal); the sign-test
-    interval does not, and on the same H200 samples it decided as the bootstrap
-    did (A/A 0 of 56, the 3% win 26 of 32).
+    interval does not, and replayed on the same H200 samples it accepted A/A 0
+    of 56 and the 3% win 26 of 32 (the bootstrap at the same looks: 0 and 27).
     """
     import math
 
