@@ -228,3 +228,21 @@ def test_too_few_pairs_for_the_confidence_give_no_interval():
     point, lo, hi = perf.speedup_interval([2.0] * 5, [1.0] * 5, 0.99)
     assert point == pytest.approx(2.0) and lo == 0.0 and hi == float("inf"), "5 pairs cannot promise 99%"
     assert perf.sign_test_rank(30, 0.005) >= 0 and perf.sign_test_rank(5, 0.005) == -1
+
+
+def test_the_gate_on_its_own_times_as_the_cascade_does(backend, fake_cuda, monkeypatch):
+    from pytest_kernelopt.candidate import Candidate
+    from pytest_kernelopt.gates.perf import PerfGate
+    from pytest_kernelopt.substitute import KernelSwap
+
+    if backend.name != "cpu":
+        pytest.skip("the stand-in timer replaces CUDA events: CPU only")
+    _cheap_timing(monkeypatch)
+    session, active = _timed_session(backend, monkeypatch, 1.03, 0.10, perf_samples=10, perf_max_samples=40,
+                                     perf_warmup=0)
+    (graph, name), = session.captured.triton_kernels
+    swap = KernelSwap(session.captured, [Candidate((name,), graph.kernels[name].source, origin="a/a")])
+    active[:] = [swap]
+    result = PerfGate().check(session, swap)
+    assert result.numbers["measured"] is True and result.numbers["rounds"] > 1, result.reason
+    assert result.numbers["samples"] in perf.schedule(session.settings)

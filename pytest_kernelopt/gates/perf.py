@@ -256,16 +256,17 @@ class PerfGate:
     name = "performance"
 
     def check(self, session: Any, swap: Any) -> GateResult:
-        """Collect and judge in this process (the isolated path collects in a worker and judges here)."""
-        from .trials import CandidateRecord
+        """Collect (sequentially, as the cascade does) and judge in this process (the isolated path collects
+        in a worker and judges in its parent)."""
+        from .trials import CandidateRecord, collect_timing
 
         if not session.backend.measures_time:
             return self.judge(session.settings, session.baseline_record(), CandidateRecord(), False,
                               session.backend.name)
-        launches = swap.launches
-        base, cand, outs = measure_with_outputs(session, swap, session.plan.timing)
-        rec = CandidateRecord(timing={"base": base, "cand": cand, "launches": swap.launches - launches},
-                              timed_outputs=outs)
+        rec = CandidateRecord()
+        rec.timing, rec.timed_outputs = collect_timing(session, swap, session.plan)
+        while more := next_round(session.settings, rec):
+            merge_timing(rec, *collect_timing(session, swap, session.plan, more))
         return self.judge(session.settings, session.baseline_record(), rec, True, session.backend.name)
 
     def judge(self, s: Any, baseline: Any, rec: Any, measures_time: bool, backend_name: str,
