@@ -25,7 +25,7 @@ from pytest_kernelopt.backends import select_backend  # noqa: E402
 from pytest_kernelopt.candidate import Candidate  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
-from pytest_kernelopt.gates.perf import merge_timing, undecided  # noqa: E402
+from pytest_kernelopt.gates.perf import merge_timing, next_round  # noqa: E402
 from pytest_kernelopt.gates.trials import CandidateRecord, digest  # noqa: E402
 from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
 from pytest_kernelopt.tuner import propose_configs  # noqa: E402
@@ -158,16 +158,16 @@ def _ms(median: float, n: int, seed: int, spread: float = 0.02) -> list[float]:
 def test_the_sequential_gate_samples_again_only_while_undecided():
     s = Settings(perf_samples=30, perf_max_samples=120, min_speedup=1.02)
     clear = _rec(_ms(1.30, 30, 1), _ms(1.0, 30, 2))  # 1.3x: decided at the first look
-    assert not undecided(s, clear)
+    assert not next_round(s, clear)
     none = _rec(_ms(1.0, 30, 3), _ms(1.0, 30, 4))  # A/A: the interval sits below 1.02 or straddles it
     near = _rec(_ms(1.03, 30, 5, 0.05), _ms(1.0, 30, 6, 0.05))  # 3% with 5% noise: straddles at 30 pairs
-    assert undecided(s, near)
+    assert next_round(s, near)
     for _ in range(3):
         merge_timing(near, {"base": _ms(1.03, 30, 7 + _, 0.05), "cand": _ms(1.0, 30, 17 + _, 0.05),
                             "launches": 30}, {"sums": {}, "last": {}})
     assert len(near.timing["base"]) == 120 and near.timing["rounds"] == 4
-    assert not undecided(s, near), "at perf_max_samples the gate decides"
-    assert not undecided(Settings(perf_samples=30, perf_max_samples=30), none), "no second look when capped"
+    assert not next_round(s, near), "at perf_max_samples the gate decides"
+    assert not next_round(Settings(perf_samples=30, perf_max_samples=30), none), "no second look when capped"
 
 
 def test_each_look_spends_part_of_the_error_rate():
@@ -183,8 +183,6 @@ def test_each_look_spends_part_of_the_error_rate():
 
 
 def test_the_sequential_gate_doubles_its_pairs_and_stops_at_its_time_cap():
-    from pytest_kernelopt.gates.perf import next_round
-
     s = Settings(perf_samples=30, perf_max_samples=960, perf_max_seconds=10.0, min_speedup=1.02)
     near = _rec(_ms(1.03, 30, 5, 0.05), _ms(1.0, 30, 6, 0.05))
     near.timing["seconds"] = 1.0

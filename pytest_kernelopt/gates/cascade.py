@@ -21,10 +21,10 @@ from ..config import Settings
 from ..problems import Problem
 from .correctness import CorrectnessGate
 from .fp64 import Fp64Gate
-from .perf import PerfGate, merge_timing, next_round, rank_candidates
+from .perf import PerfGate, rank_candidates, time_sequentially
 from .results import CascadeResult, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
-from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candidate, collect_timing, device_peak, rounded,
+from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak, rounded,
                      scaled, with_specials)
 
 ProgressFn = Callable[[str], None]
@@ -250,9 +250,7 @@ class EvaluationSession:
             return judge.done("rejected")
         if perf and self.backend.measures_time:
             say("gate:performance")
-            rec.timing, rec.timed_outputs = collect_timing(self, swap, plan)
-            while more := next_round(self.settings, rec):  # the sequential gate: another round while undecided
-                merge_timing(rec, *collect_timing(self, swap, plan, more))
+            time_sequentially(self, swap, plan, rec)
             rec.device_peak_bytes = max(rec.device_peak_bytes, device_peak())
         return judge.finish(baseline, rec, perf=perf, measures_time=self.backend.measures_time,
                             backend_name=self.backend.name)

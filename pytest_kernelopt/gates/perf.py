@@ -30,8 +30,9 @@ from typing import Any, Callable, Sequence
 from .results import GateResult
 
 FLUSH_BYTES = 256 * 1024 * 1024  # where the device does not say its L2 size
-#: checksums run over this many elements at a time (their float64 temporaries stay ~100 MiB at most)
-CHECKSUM_CHUNK = 1 << 24  # at most (trials.chunk_elements): float64 temporaries of 1/16 of the output, <= 128 MiB
+#: checksums run over at most this many elements at a time (trials.chunk_elements): float64 temporaries of
+#: 1/16 of the output, at most 128 MiB each
+CHECKSUM_CHUNK = 1 << 24
 
 
 def flush_bytes() -> int:
@@ -220,9 +221,14 @@ def next_round(s: Any, rec: Any) -> int:
     return later[0] - n if lo < s.min_speedup <= hi else 0
 
 
-def undecided(s: Any, rec: Any) -> bool:
-    """Whether the sequential gate times another round (:func:`next_round`)."""
-    return next_round(s, rec) > 0
+def time_sequentially(session: Any, swap: Any, plan: Any, rec: Any) -> None:
+    """Time ``rec``'s candidate in this process as the sequential gate does: a first round, then the rounds of
+    :func:`next_round` while it is undecided (the isolated judge runs the same exchange across its pipe)."""
+    from .trials import collect_timing
+
+    rec.timing, rec.timed_outputs = collect_timing(session, swap, plan)
+    while more := next_round(session.settings, rec):
+        merge_timing(rec, *collect_timing(session, swap, plan, more))
 
 
 def merge_timing(rec: Any, timing: dict, outs: dict) -> None:
@@ -258,15 +264,13 @@ class PerfGate:
     def check(self, session: Any, swap: Any) -> GateResult:
         """Collect (sequentially, as the cascade does) and judge in this process (the isolated path collects
         in a worker and judges in its parent)."""
-        from .trials import CandidateRecord, collect_timing
+        from .trials import CandidateRecord
 
         if not session.backend.measures_time:
             return self.judge(session.settings, session.baseline_record(), CandidateRecord(), False,
                               session.backend.name)
         rec = CandidateRecord()
-        rec.timing, rec.timed_outputs = collect_timing(session, swap, session.plan)
-        while more := next_round(session.settings, rec):
-            merge_timing(rec, *collect_timing(session, swap, session.plan, more))
+        time_sequentially(session, swap, session.plan, rec)
         return self.judge(session.settings, session.baseline_record(), rec, True, session.backend.name)
 
     def judge(self, s: Any, baseline: Any, rec: Any, measures_time: bool, backend_name: str,
