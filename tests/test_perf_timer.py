@@ -141,6 +141,43 @@ def test_the_input_digest_sees_one_changed_bit_and_ignores_nan_payloads(monkeypa
     assert trials.digest(flags, 1) != trials.digest(flags.logical_not(), 1)
 
 
+def test_the_input_digest_is_not_linear_and_its_key_is_secret_and_fresh(monkeypatch):
+    """A mutation that would cancel in a linear hash with known weights (+d at one position, -d*w_i/w_j at
+    another) changes this one; the key is drawn fresh per plan (a pinned base seed included), survives trimming
+    and is in neither the plan's published form nor its repr."""
+    import dataclasses
+    import json
+
+    from pytest_kernelopt.gates import trials
+
+    x = torch.zeros(64, dtype=torch.int64)
+    key = 12345
+    w = trials.position_hash(key, 0, 64, "cpu") | 1
+    # a change at 3 and 5 that cancels in sum(bits * w) mod 2**64 exactly
+    inv5 = pow(int(w[5]) % 2**64, -1, 2**64)
+    d3 = 1
+    d5 = (-d3 * (int(w[3]) % 2**64) * inv5) % 2**64
+    y = x.clone()
+    y[3] += d3
+    y[5] = trials._signed64(d5)
+    linear = lambda t: int((t * w).sum()) % 2**64  # noqa: E731
+    assert linear(x) == linear(y), "the mutation is built to cancel in a linear hash"
+    assert trials.digest(x, key) != trials.digest(y, key)
+    swapped = torch.randn(64)
+    perm = swapped.clone()
+    perm[[7, 9]] = perm[[9, 7]]
+    assert trials.digest(swapped, key) != trials.digest(perm, key), "two elements swapped"
+    assert trials.digest(swapped, key) != trials.digest(swapped, key + 1)
+
+    a = trials.SeedPlan.make(3, base_seed=7)
+    b = trials.SeedPlan.make(3, base_seed=7)
+    assert (a.seeds, a.scales) == (b.seeds, b.scales) and a.digest_key != b.digest_key
+    assert a.trimmed(1, 1).digest_key == a.digest_key
+    published = json.dumps(a.to_json()) + repr(a)
+    assert str(a.digest_key) not in published
+    assert "digest_key" in {f.name for f in dataclasses.fields(a)}
+
+
 def _timed_session(backend, monkeypatch, speedup, spread, **settings):
     """An in-process session on the CPU whose timer is a stand-in: the baseline's call takes 1 ms, the
     candidate's 1/speedup ms, each times (1 + spread * noise); everything else (the re-warming calls, the

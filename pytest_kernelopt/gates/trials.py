@@ -52,6 +52,9 @@ class SeedPlan:
     scales: tuple[float, ...]
     timing: tuple[int, ...]
     drawn: str  # "os" (fresh for this run) or "base_seed" (pinned by the user: a replay)
+    #: the input digest's key (:func:`digest`): drawn fresh for every run, pinned base seed or not, and never
+    #: published (not in :meth:`to_json`, the results or the cache), so no kernel can be written against it
+    digest_key: int = field(default_factory=lambda: secrets.randbits(63), repr=False, compare=False)
 
     @classmethod
     def make(cls, n: int, base_seed: int | None) -> "SeedPlan":
@@ -90,7 +93,7 @@ class SeedPlan:
         (None: all of them): what fits a memory budget."""
         n = len(self.seeds) if seeds is None else max(1, min(int(seeds), len(self.seeds)))
         t = len(self.timing) if timing_sets is None else max(1, min(int(timing_sets), len(self.timing)))
-        return SeedPlan(self.base, self.seeds[:n], self.scales[:n], self.timing[:t], self.drawn)
+        return SeedPlan(self.base, self.seeds[:n], self.scales[:n], self.timing[:t], self.drawn, self.digest_key)
 
     def to_json(self) -> dict[str, Any]:
         return {"base": self.base, "seeds": list(self.seeds), "scales": list(self.scales),
@@ -188,12 +191,14 @@ def digest(obj: Any, key: int = 0) -> Any:
     """What the input-mutation check compares: every tensor of a nested value as its dtype, shape, strides and
     a 64-bit hash of its bits (NaN payloads made canonical) computed where the tensor lives.
 
-    The hash is a sum of the elements' bit patterns times pseudo-random odd 64-bit weights (one per position,
-    :func:`position_hash` of ``key``, the run's base seed, and the position: the same in every process and on
-    every device of a run), modulo 2**64.  Any
-    change of one element changes it (an odd weight is invertible modulo 2**64); several changes cancel only
-    if they were made knowing the weights.  A multi-GiB input costs a few reductions on the device, not a copy
-    and a hash on the host (the host hash took most of a 6 GiB softmax's time on the H200).
+    The hash is a sum, modulo 2**64, of one term per element: splitmix64's mixer applied to the element's bit
+    pattern XOR a pseudo-random 64-bit mask of its position (:func:`position_hash` under ``key``, the run's
+    secret :attr:`SeedPlan.digest_key`: never published, not derived from the seeds).  The mixer is a
+    bijection, so any change of one element changes the hash; several changes cancel with a chance of about
+    2**-64, and a kernel cannot aim at a cancellation: the terms are not linear in the bits and the key is not
+    in its reach.  The temporaries that held masks are zeroed before they return to the allocator.  A
+    multi-GiB input costs a few elementwise passes on the device, not a copy and a hash on the host (the host
+    hash took most of a 6 GiB softmax's time on the H200).
     """
     import torch
 
@@ -212,9 +217,14 @@ def digest(obj: Any, key: int = 0) -> Any:
             part = flat[lo:lo + step]
             if part.is_floating_point():
                 part = torch.where(torch.isnan(part), torch.full_like(part, float("nan")), part)
-            bits = part.contiguous().view(ints).to(torch.int64)
-            acc += (bits * (position_hash(key, lo, bits.numel(), flat.device) | 1)).sum()
-            del part, bits
+            z = position_hash(key, lo, part.numel(), flat.device)
+            z.bitwise_xor_(part.contiguous().view(ints).to(torch.int64))
+            scratch = torch.empty_like(z)
+            _mix_(z, scratch)
+            acc += z.sum()
+            z.zero_()
+            scratch.zero_()
+            del part, z, scratch
         return f"tensor:{head}:{int(acc)}"
     if isinstance(obj, (tuple, list)):
         return tuple(digest(o, key) for o in obj)
@@ -225,21 +235,40 @@ DIGEST_CHUNK = 1 << 24  # at most this many elements hashed at a time (int64 tem
 
 
 def position_hash(key: int, start: int, n: int, device: Any) -> Any:
-    """64-bit pseudo-random values for positions ``start .. start + n - 1`` under ``key`` (splitmix64's mixer
-    in int64 arithmetic, wrapping), computed on ``device``: unlike a seeded generator, whose CUDA stream depends
-    on the GPU's size, the same on every device."""
+    """64-bit pseudo-random values for positions ``start .. start + n - 1`` under ``key`` (splitmix64: the
+    position times the golden-ratio increment plus the key, then its mixer, in wrapping int64 arithmetic),
+    computed on ``device``: unlike a seeded generator, whose CUDA stream depends on the GPU's size, the same
+    on every device."""
     import torch
 
     z = torch.arange(start, start + n, dtype=torch.int64, device=device)
-    z = z * -7046029254386353131 + (key % 2**62)  # 0x9E3779B97F4A7C15 as int64
-    z = (z ^ _shr(z, 30)) * -4658895280553007687  # 0xBF58476D1CE4E5B9
-    z = (z ^ _shr(z, 27)) * -7723592293110705685  # 0x94D049BB133111EB
-    return z ^ _shr(z, 31)
+    z.mul_(-7046029254386353131).add_(_signed64(key))  # 0x9E3779B97F4A7C15 as int64
+    scratch = torch.empty_like(z)
+    _mix_(z, scratch)
+    scratch.zero_()
+    return z
 
 
-def _shr(z: Any, bits: int) -> Any:
-    """Logical right shift of int64 values (torch's >> is arithmetic)."""
-    return (z >> bits) & ((1 << (64 - bits)) - 1)
+def _signed64(v: int) -> int:
+    v %= 2**64
+    return v - 2**64 if v >= 2**63 else v
+
+
+def _mix_(z: Any, scratch: Any) -> None:
+    """splitmix64's mixer on int64 values, in place (``scratch``: a tensor of the same shape to work in)."""
+    for shift, mult in ((30, -4658895280553007687), (27, -7723592293110705685)):  # 0xBF58..., 0x94D0...
+        _shr_into(z, shift, scratch)
+        z.bitwise_xor_(scratch).mul_(mult)
+    _shr_into(z, 31, scratch)
+    z.bitwise_xor_(scratch)
+
+
+def _shr_into(z: Any, bits: int, out: Any) -> None:
+    """``out`` = logical right shift of int64 ``z`` (torch's >> is arithmetic)."""
+    import torch
+
+    torch.bitwise_right_shift(z, bits, out=out)
+    out.bitwise_and_((1 << (64 - bits)) - 1)
 
 
 def chunk_elements(numel: int, cap: int) -> int:
@@ -311,7 +340,7 @@ def _run(session: Any, fn: Any, seed: int, fill: str = "nan") -> Run:
 
     with poisoned_allocations(session.captured.namespaces, fill):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
-    return Run(to_host(r.outputs), to_host(r.grads), digest(r.inputs_after, session.plan.base))
+    return Run(to_host(r.outputs), to_host(r.grads), digest(r.inputs_after, session.plan.digest_key))
 
 
 def device_peak() -> int:
@@ -444,7 +473,7 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
         raise
     missing = [seed for seed in plan.seeds if seed not in rec.truths] if truths else []
     if missing:
-        got = collect_truths(session, SeedPlan(plan.base, tuple(missing), (), plan.timing, plan.drawn))
+        got = collect_truths(session, SeedPlan(plan.base, tuple(missing), (), plan.timing, plan.drawn, plan.digest_key))
         rec.truths.update(got.truths)
         rec.truth_errors.update(got.truth_errors)
         rec.truth_memory = got.truth_memory
