@@ -103,15 +103,17 @@ def values(outputs: Any, grads: dict) -> list:
 
 
 def _distances(got: Any, truth: list) -> list:
-    """L2 distance of each floating value of ``got`` to the truth's (None where not floating)."""
+    """L2 distance of each floating value of ``got`` to the truth's over the positions finite in both (None where
+    not floating), a chunk at a time on ``got``'s device (the truth, on the host, is moved there a chunk at a time)."""
     import torch
+
+    from .compare import finite_l2
 
     out: list = []
     for t, q in zip(truth, got):
         if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel() and isinstance(q, torch.Tensor):
-            q = q.detach().to("cpu", torch.float64)
-            ok = torch.isfinite(t) & torch.isfinite(q)
-            out.append(float(torch.linalg.vector_norm((q - t)[ok])) if bool(ok.any()) else 0.0)
+            n, dist, _, _ = finite_l2(q, t)
+            out.append(dist if n else 0.0)
         else:
             out.append(None)
     return out
@@ -151,18 +153,28 @@ def noise_floor(session: Any, seed: int, truth: list) -> list:
 
     gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
     inputs = session.inputs(seed)
-    perturbed = []
-    for x in inputs:
-        if isinstance(x, torch.Tensor) and x.is_floating_point():
-            u = torch.rand(x.shape, generator=gen, dtype=torch.float32).to(x.device) * 2 - 1
-            with torch.no_grad():
-                y = (x.detach() * (1 + torch.finfo(x.dtype).eps * u.to(x.dtype))).to(x.dtype)
-            perturbed.append(y.requires_grad_(x.requires_grad))
-        else:
-            perturbed.append(x)
+    perturbed = [_perturbed(x, gen) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                 for x in inputs]
     dists = []
     for args in (inputs, tuple(perturbed)):
         r = run_once(session.module, session.module, args, training=session.training, seed=seed)
         dists.append(_distances(values(r.outputs, r.grads), truth))
         del r
     return [None if a is None or b is None else math.sqrt((a * a + b * b) / 2) for a, b in zip(*dists)]
+
+
+def _perturbed(x: Any, gen: Any) -> Any:
+    """``x`` with every element times ``1 + eps * u``, ``u`` uniform in [-1, 1) from the host generator ``gen``,
+    drawn a chunk (:data:`.chunked.CHUNK`) at a time and applied on ``x``'s device: no full-size host tensor."""
+    import torch
+
+    from .chunked import piece, put, spans
+
+    eps = torch.finfo(x.dtype).eps
+    y = torch.empty_like(x)
+    with torch.no_grad():
+        for lo, hi in spans(x.numel()):
+            u = torch.rand(hi - lo, generator=gen, dtype=torch.float32).to(x.device) * 2 - 1
+            put(y, lo, (piece(x, lo, hi) * (1 + eps * u.to(x.dtype))).to(x.dtype))
+            del u
+    return y.requires_grad_(x.requires_grad)
