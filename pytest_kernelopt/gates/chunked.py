@@ -78,17 +78,21 @@ def chunks(*tensors: Any, device: Any = None) -> Iterator[tuple]:
     if any(t.numel() != n for t in tensors):
         raise ValueError(f"chunks: sizes differ ({[t.numel() for t in tensors]})")
     if device is None:
-        device = next((t.device for t in tensors if t.device.type != "cpu"), None) or _compute_device()
+        device = compute_device(*tensors)
     for lo, hi in spans(n):
         yield tuple(piece(t, lo, hi).to(device) for t in tensors)
 
 
-def _compute_device() -> Any:
-    """Where statistics over host tensors run: the current GPU if this process has already initialised CUDA (a
-    record of several GiB is a hundred chunks: seconds on the host, a few transfers to the device), else the
-    host (a judge that has not touched the GPU does not start to)."""
+def compute_device(*tensors: Any) -> Any:
+    """Where :func:`chunks` puts its slices (and so where a statistic's accumulators belong): the first tensor's
+    device that is not the host; for host tensors alone, the current GPU if this process has already
+    initialised CUDA (a record of several GiB is a hundred chunks: seconds on the host, a few transfers to the
+    device), else the host (a judge that has not touched the GPU does not start to)."""
     import torch
 
+    dev = next((t.device for t in tensors if t.device.type != "cpu"), None)
+    if dev is not None:
+        return dev
     if torch.cuda.is_available() and torch.cuda.is_initialized():
         return torch.device("cuda", torch.cuda.current_device())
     return torch.device("cpu")

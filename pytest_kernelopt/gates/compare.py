@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from .chunked import chunks
+from .chunked import chunks, compute_device
 
 
 def flatten(obj: Any) -> list:
@@ -81,8 +81,9 @@ def _float_stats(x, y, rtol: float, atol: float) -> tuple[list, list]:
     """
     import torch
 
-    sums = torch.zeros(8, dtype=torch.float64, device=x.device)
-    maxes = torch.zeros(4, dtype=torch.float64, device=x.device)
+    dev = compute_device(x, y)
+    sums = torch.zeros(8, dtype=torch.float64, device=dev)
+    maxes = torch.zeros(4, dtype=torch.float64, device=dev)
     for xc, yc in chunks(x, y):
         xn, yn, xi, yi = torch.isnan(xc), torch.isnan(yc), torch.isinf(xc), torch.isinf(yc)
         fin = ~(yn | yi)
@@ -135,7 +136,7 @@ def compare_outputs(cand: Any, base: Any, tolerance, *, tiny_factor: float, tiny
             continue
         x, y = x.detach(), y.detach()
         if not x.is_floating_point() and not x.is_complex():
-            n = torch.zeros((), dtype=torch.int64, device=x.device)
+            n = torch.zeros((), dtype=torch.int64, device=compute_device(x, y))
             for xc, yc in chunks(x, y):
                 n += (xc != yc).sum()
             if int(n):
