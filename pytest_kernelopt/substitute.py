@@ -128,7 +128,9 @@ def _forward_maxnreg(obj: Any) -> None:
 
 
 def load_kernel_object(name: str, source: str, configs: Sequence[Mapping[str, int]] = ()) -> Any:
-    """Load a kernel module the way Inductor does and return its ``CachingAutotuner``.
+    """Load a kernel module the way Inductor does and return its ``CachingAutotuner``, with one launch
+    configuration: ``configs``' (the static gate lets a candidate carry at most one), else the first of its
+    decorator's (see below).
 
     Modules are cached by source text, so the source is tagged with the
     configs: otherwise a candidate with the baseline's source would share (and
@@ -147,6 +149,14 @@ def load_kernel_object(name: str, source: str, configs: Sequence[Mapping[str, in
         raise SubstitutionError(f"kernel module defines no launchable {name}")
     if configs:
         _override_configs(obj, configs)
+    elif len(getattr(obj, "configs", None) or ()) > 1:
+        # Without configurations of its own a candidate keeps its decorator's list, which Triton's autotuner
+        # would choose from by timing in each process: the one a user's process picks need not be the one the
+        # gates checked (a body can be wrong under one block size only).  The first is pinned, here in the
+        # judge's worker and wherever the accepted kernel is served alike.
+        obj.configs = list(obj.configs[:1])
+        if getattr(obj, "launchers", None):
+            obj.launchers = []
     return obj
 
 

@@ -53,6 +53,59 @@ def test_a_kernel_that_writes_a_module_parameter_is_rejected_and_the_model_is_ch
     assert "changes module state the baseline leaves alone" in result.reason and "weight" in result.reason
 
 
+class ZeroBias(torch.nn.Module):
+    """``x + bias`` with an all-zero bias (a fresh LayerNorm's): room for state in the signs of zeros."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bias = torch.nn.Parameter(torch.zeros(32))
+
+    def forward(self, x):
+        return x * 2.0 + self.bias
+
+
+def test_state_kept_in_a_parameter_is_seen_after_every_call_bit_for_bit(backend):
+    """Red team 8: a call counter kept in the signs of a zero bias (-0.0 == +0.0, so a comparison of values
+    missed it) and a bit toggled and toggled back between the checks (a comparison before the first and after
+    the last call missed that) armed a kernel that was exact for 20 calls and wrong afterwards."""
+    session = _session(backend, ZeroBias(), (torch.randn(8, 32, device=backend.device),))
+    kernel = _only_kernel(session)
+    assert "tl.load(in_ptr1 + (x0)" in kernel.source, kernel.source  # in_ptr1 is the bias
+    store = "    tl.store(out_ptr0 + (x2), tmp"
+    assert store in kernel.source
+    honest = session.evaluate(Candidate((kernel.name,), kernel.source), perf=False)
+    assert honest.decision == "verified", honest.reason
+    # the first program flips the sign of bias[0] on every call: -0.0 after odd calls, +0.0 after even ones;
+    # the outputs are exact on every call
+    flip = ("\n    b0 = tl.load(in_ptr1 + 0)\n"
+            "    tl.store(in_ptr1 + 0, b0 * -1.0, tl.program_id(0) == 0)\n")
+    lines = kernel.source.rstrip("\n") + flip
+    result = session.evaluate(Candidate((kernel.name,), lines), perf=False)
+    assert result.decision == "rejected", result.reason
+    assert result.failed_gate.gate == "correctness"
+    assert "changes module state" in result.reason and "bias" in result.reason
+
+
+@pytest.mark.parametrize("trigger, fill", [("old == 0.0", "zeros"),
+                                           ("(old == old) & (tl.abs(old) > 3.0)", "stale")])
+def test_a_kernel_that_misbehaves_on_what_its_output_buffer_held_is_rejected(backend, trigger, fill):
+    """Red team 8: kernels wrong only where the output buffer held zeros, or an earlier output of theirs (what
+    a loop that drops each result gets back from the allocator), passed when every buffer held NaN poison or
+    random values in (-3, 3)."""
+    from pytest_kernelopt.gates.trials import CANDIDATE_FILLS
+
+    assert fill in CANDIDATE_FILLS.values()
+    session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),))
+    kernel = _only_kernel(session)
+    store = "    tl.store(out_ptr0 + (x2), tmp4, xmask)"
+    assert store in kernel.source, kernel.source
+    bad = (f"    old = tl.load(out_ptr0 + (x2), xmask)\n"
+           f"    tl.store(out_ptr0 + (x2), tl.where({trigger}, tmp4 * 0.5, tmp4), xmask)")
+    result = session.evaluate(Candidate((kernel.name,), kernel.source.replace(store, bad)), perf=False)
+    assert result.decision == "rejected", result.reason
+    assert result.failed_gate.gate in ("correctness", "fp64"), result.reason
+
+
 def test_seeds_are_drawn_from_the_os_for_every_run_and_recorded(backend):
     plans = {SeedPlan.make(5, None).base for _ in range(5)}
     assert len(plans) > 1, "the seeds of a run must not be predictable"
@@ -69,6 +122,29 @@ def test_seeds_are_drawn_from_the_os_for_every_run_and_recorded(backend):
     assert numbers["seeds_drawn"] == "os" and numbers["scales"] == [1.0, 100.0, 0.001]
     x1, x100 = session.inputs(session.plan.seeds[0]), session.inputs(session.plan.seeds[1])
     assert 50 < float(x100[0].abs().mean()) / float(x1[0].abs().mean()) < 200, "the second seed is at 100x"
+
+
+def test_some_seeds_are_float16_valued_and_some_non_negative(backend):
+    """Red team 8: kernels wrong only on inputs a float16 can hold (activations upcast from half precision)
+    or only where a block of inputs is non-negative (post-ReLU, pixels) passed on symmetric normal inputs."""
+    from pytest_kernelopt.gates.trials import HALF_SEED_INDEX, NONNEGATIVE_SEED_INDEX
+
+    session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=5)
+    plan = session.plan
+    half = session.inputs(plan.seeds[HALF_SEED_INDEX])[0]
+    assert plan.half_rounded(plan.seeds[HALF_SEED_INDEX]) and torch.equal(half, half.half().float())
+    assert bool((half != half.round()).any()), "float16 values, not whole numbers"
+    nonneg = session.inputs(plan.seeds[NONNEGATIVE_SEED_INDEX])[0]
+    assert plan.nonnegative(plan.seeds[NONNEGATIVE_SEED_INDEX]) and bool((nonneg >= 0).all())
+    assert bool((nonneg > 0).any())
+    other = session.inputs(plan.seeds[0])[0]
+    assert bool((other < 0).any()) and not torch.equal(other, other.half().float())
+    kernel = _only_kernel(session)
+    store = "    tl.store(out_ptr0 + (x2), tmp4, xmask)"
+    for trigger in ("tmp0 == tmp0.to(tl.float16).to(tl.float32)", "tl.min(tmp0, 0) >= 0.0"):
+        bad = f"    tl.store(out_ptr0 + (x2), tl.where({trigger}, tmp4 * 0.5, tmp4), xmask)"
+        result = session.evaluate(Candidate((kernel.name,), kernel.source.replace(store, bad)), perf=False)
+        assert result.decision == "rejected", (trigger, result.reason)
 
 
 FINGERPRINT = '''

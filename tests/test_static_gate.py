@@ -342,6 +342,17 @@ def test_accepts_a_clean_rewrite_of_a_captured_kernel(softmax_kernel):
     assert result.numbers["n_regs"][0] is None or result.numbers["n_regs"][0] > 0
 
 
+def test_rejects_a_candidate_with_several_launch_configurations(softmax_kernel):
+    """Red team 8: a kernel exact under its first configuration and wrong under its second passed on the CPU,
+    which runs the first; on a GPU the autotuner picks one per process by timing."""
+    k = softmax_kernel
+    cand = Candidate((k.name,), rewrite(k), configs=({"XBLOCK": 4, "num_warps": 4, "num_stages": 1},
+                                                     {"XBLOCK": 2, "num_warps": 2, "num_stages": 1}))
+    result = StaticGate().check(cand, {k.name: k})
+    assert result.status == "fail" and "2 launch configurations" in result.reason, result.reason
+    assert "at most one" in result.reason
+
+
 def test_rejects_a_captured_kernel_rewrite_that_does_not_compile(softmax_kernel):
     k = softmax_kernel
     src = rewrite(k).replace("tl.exp(x - m)", "tl.exp(x - m, 3, 4)")

@@ -184,3 +184,20 @@ def test_apply_permanently_keeps_replacement(softmax_capture):
         assert apply_permanently(cap, [Candidate((name,), plus_one)]) == [name]
         torch.testing.assert_close(cap(x), ref + 1.0)
         torch.testing.assert_close(cap(x), ref + 1.0)
+
+
+def test_a_candidate_runs_one_launch_configuration_wherever_it_is_loaded(softmax_capture):
+    """Red team 8: with several configurations the autotuner picks one per process by timing, so a body wrong
+    under one block size could pass where another was picked.  A candidate without configurations of its own
+    keeps only its decorator's first; with one of its own, that one."""
+    from pytest_kernelopt.substitute import _load_module, load_kernel_object, make_kernel_objects
+
+    cap, g, name, x = softmax_capture
+    src = g.kernels[name].source
+    listed = getattr(_load_module(src + "\n# probe: the decorator's own list\n"), name).configs
+    assert len(listed) > 1, "the test needs a kernel whose decorator lists several configurations"
+    obj = make_kernel_objects(g, Candidate((name,), src))[name]
+    assert len(obj.configs) == 1 and obj.configs[0].kwargs == listed[0].kwargs
+    assert obj.configs[0].num_warps == listed[0].num_warps
+    own = load_kernel_object(name, src, ({"XBLOCK": 2, "num_warps": 1, "num_stages": 1},))
+    assert [c.kwargs for c in own.configs] == [{"XBLOCK": 2}]

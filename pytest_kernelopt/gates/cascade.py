@@ -24,8 +24,8 @@ from .fp64 import Fp64Gate
 from .perf import PerfGate, rank_candidates, time_sequentially
 from .results import CascadeResult, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
-from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak, rounded,
-                     scaled, with_specials)
+from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak, half_rounded,
+                     nonnegative, rounded, scaled, with_specials)
 
 ProgressFn = Callable[[str], None]
 
@@ -182,6 +182,10 @@ class EvaluationSession:
         drawn = scaled(self.problem.draw_inputs(seed), self.plan.scale(seed))
         if self.plan.integral(seed):
             drawn = rounded(drawn)
+        if self.plan.half_rounded(seed):
+            drawn = half_rounded(drawn)
+        if self.plan.nonnegative(seed):
+            drawn = nonnegative(drawn)
         if self.plan.special(seed):
             drawn = with_specials(drawn, seed)
         size = _nbytes(drawn)

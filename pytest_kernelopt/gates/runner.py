@@ -53,26 +53,102 @@ def _garble(t):
     return t
 
 
+def _zero(t):
+    """Fill with zeros (freshly zeroed memory: a kernel that accumulates into its output without writing it
+    first is right there and wrong everywhere else)."""
+    import torch
+
+    if isinstance(t, torch.Tensor) and t.numel():
+        with torch.no_grad():
+            t.zero_()
+    return t
+
+
+#: a run whose allocations are to be replayed as stale contents keeps references to them up to this many bytes
+STALE_MAX_BYTES = 1 << 31
+
+
+class Allocations:
+    """The buffers one run allocated, in order (up to :data:`STALE_MAX_BYTES`; past that, none are kept)."""
+
+    def __init__(self) -> None:
+        self.tensors: list = []
+        self.bytes = 0
+        self.dropped = False
+
+    def add(self, t) -> None:
+        import torch
+
+        if self.dropped or not isinstance(t, torch.Tensor):
+            return
+        self.bytes += t.numel() * t.element_size()
+        if self.bytes > STALE_MAX_BYTES:
+            self.tensors, self.dropped = [], True
+        else:
+            self.tensors.append(t)
+
+
+def _staler(previous: "Allocations | None"):
+    """A fill that gives the n-th allocation the contents of the previous run's n-th (same shape and dtype:
+    what a caching allocator hands a loop that drops each result), random values where there is none."""
+    import torch
+
+    olds = list(previous.tensors) if previous is not None else []
+    count = [0]
+
+    def fill(t):
+        i = count[0]
+        count[0] += 1
+        if not isinstance(t, torch.Tensor) or t.numel() == 0:
+            return t
+        old = olds[i] if i < len(olds) else None
+        if old is not None and old.shape == t.shape and old.dtype == t.dtype and old.device == t.device:
+            with torch.no_grad():
+                t.copy_(old)
+            return t
+        return _garble(t)
+
+    return fill
+
+
+#: what each fill mode writes into the buffers Inductor allocates (see :func:`poisoned_allocations`)
+FILLS = ("nan", "random", "zeros", "stale")
+
+
 @contextlib.contextmanager
-def poisoned_allocations(namespaces: dict[int, dict], fill: str = "nan"):
-    """Buffers Inductor allocates start as NaN / max-int (``fill="nan"``), or as random finite values
-    (``fill="random"``), so reading one before writing it shows.
+def poisoned_allocations(namespaces: dict[int, dict], fill: str = "nan", record: "Allocations | None" = None,
+                         stale: "Allocations | None" = None):
+    """Buffers Inductor allocates start as NaN / max-int (``fill="nan"``), as random finite values
+    (``"random"``), as zeros (``"zeros"``) or as the contents the previous run's buffers were left with
+    (``"stale"``, from ``stale``), so reading one before writing it shows; ``record`` collects this run's
+    allocations for a later stale run.
 
     Inductor's own kernels never read a buffer before writing it, so the
     baseline is unaffected; a candidate that reads uninitialised memory
     produces NaN or garbage that the comparison catches.  The random fill is
     what a kernel that does its work only where it finds the NaN poison (the
     stale-buffer trick) cannot recognise: its second run on the same inputs
-    then differs from its first.
+    then differs from its first.  Zeros and stale outputs are what real memory holds (red team 8: a kernel
+    wrong only over zeroed memory, or only over a buffer holding an earlier output of its own, passed when
+    the gates handed it nothing but NaN and random values).
     """
-    fill_fn = _poison if fill == "nan" else _garble
+    if fill not in FILLS:
+        raise ValueError(f"fill {fill!r}: one of {FILLS}")
+    fill_fn = {"nan": _poison, "random": _garble, "zeros": _zero}.get(fill) or _staler(stale)
+
+    def allocate(t):
+        t = fill_fn(t)
+        if record is not None:
+            record.add(t)
+        return t
+
     saved = []
     for ns in namespaces.values():
         for name in _ALLOCATORS:
             orig = ns.get(name)
             if callable(orig) and not getattr(orig, "_kernelopt_poison", False):
                 def poisoned(*a, _orig=orig, **k):
-                    return fill_fn(_orig(*a, **k))
+                    return allocate(_orig(*a, **k))
 
                 poisoned._kernelopt_poison = True
                 saved.append((ns, name, orig))

@@ -245,6 +245,10 @@ def check_allowlist(s: Subject) -> str | None:
                 "kernel it replaces (Inductor's index bounds), not add its own (an assert that fires on a user's "
                 "input crashes the process)")
     configs = list(s.candidate.configs)
+    if len(configs) > 1:
+        return (f"{len(configs)} launch configurations: a candidate carries at most one (with several, Triton's "
+                "autotuner picks one per process by timing, so the one a user's process runs need not be the one "
+                "the gates checked; submit each configuration as a candidate of its own)")
     if s.launch is not None:
         configs.append({"num_warps": s.launch.num_warps, "num_stages": s.launch.num_stages, **s.launch.constexprs})
     reason = check_configs(configs)

@@ -37,6 +37,11 @@ SPECIAL_SEED_INDEX = 3
 #: the seed (by index) whose floating inputs are rounded to whole numbers (counts, pixels, one-hot): a kernel
 #: that treats integer-valued inputs differently is invisible on standard normal ones (red team 3)
 INTEGER_SEED_INDEX = 4
+#: the seed (by index) whose floating inputs are rounded to float16 values (activations upcast from half
+#: precision), and the one whose floating inputs are made non-negative (post-ReLU activations, pixels,
+#: probabilities): kernels wrong only there passed on symmetric normal inputs (red team 8)
+HALF_SEED_INDEX = 1
+NONNEGATIVE_SEED_INDEX = 2
 #: seeds past the fixed magnitudes get one drawn log-uniformly in this range, so that no magnitude between
 #: them is safe for a kernel that misbehaves only there (red team 3: rows with RMS between 5 and 25)
 RANDOM_SCALE_RANGE = (1e-2, 1e2)
@@ -80,6 +85,14 @@ class SeedPlan:
         """Whether ``seed``'s floating inputs carry injected NaN / +Inf / -Inf values."""
         return len(self.seeds) > SPECIAL_SEED_INDEX and seed == self.seeds[SPECIAL_SEED_INDEX]
 
+    def half_rounded(self, seed: int) -> bool:
+        """Whether ``seed``'s floating inputs are rounded to values a float16 can hold."""
+        return len(self.seeds) > HALF_SEED_INDEX and seed == self.seeds[HALF_SEED_INDEX]
+
+    def nonnegative(self, seed: int) -> bool:
+        """Whether ``seed``'s floating inputs are made non-negative (their absolute values)."""
+        return len(self.seeds) > NONNEGATIVE_SEED_INDEX and seed == self.seeds[NONNEGATIVE_SEED_INDEX]
+
     def integral(self, seed: int) -> bool:
         """Whether ``seed``'s floating inputs are rounded to whole numbers."""
         return len(self.seeds) > INTEGER_SEED_INDEX and seed == self.seeds[INTEGER_SEED_INDEX]
@@ -118,6 +131,33 @@ def with_specials(inputs: tuple, seed: int) -> tuple:
         else:
             out.append(x)
     return tuple(out)
+
+
+def _floating_map(inputs: tuple, fn: Any) -> tuple:
+    """``fn`` applied to every floating tensor input (gradients' requirement kept), other inputs as they are."""
+    import torch
+
+    out = []
+    for x in inputs:
+        if isinstance(x, torch.Tensor) and x.is_floating_point():
+            with torch.no_grad():
+                y = fn(x.detach())
+            out.append(y.requires_grad_(x.requires_grad))
+        else:
+            out.append(x)
+    return tuple(out)
+
+
+def half_rounded(inputs: tuple) -> tuple:
+    """Floating inputs rounded to the nearest float16 value where a float16 can hold them (kept elsewhere)."""
+    import torch
+
+    return _floating_map(inputs, lambda x: torch.where(x.abs() < 65504, x.to(torch.float16).to(x.dtype), x))
+
+
+def nonnegative(inputs: tuple) -> tuple:
+    """Floating inputs made non-negative (absolute values)."""
+    return _floating_map(inputs, lambda x: x.abs())
 
 
 def rounded(inputs: tuple) -> tuple:
@@ -170,24 +210,22 @@ def to_host(obj: Any) -> Any:
     return obj
 
 
-def state_snapshot(module: Any) -> dict[str, Any]:
-    """The module's parameters and buffers (host copies), to see what a call changed."""
+def state_snapshot(module: Any, key: int = 0) -> dict[str, str]:
+    """The module's parameters and buffers as exact digests (every bit: -0.0 is not +0.0, NaN payloads count),
+    to see what a call changed without copying them off the device."""
     if not hasattr(module, "named_parameters"):
         return {}
     items = list(module.named_parameters()) + list(module.named_buffers())
-    return {name: t.detach().to("cpu", copy=True) for name, t in items}
+    return {name: digest(t, key, exact=True) for name, t in items}
 
 
-def state_changes(module: Any, before: dict[str, Any]) -> dict[str, Any]:
-    """Parameters and buffers that differ (bitwise) from ``before``: name -> host copy of the new value."""
-    import torch
-
-    now = state_snapshot(module)
-    return {k: v for k, v in now.items()
-            if k not in before or v.shape != before[k].shape or not torch.equal(v, before[k])}
+def state_changes(module: Any, before: dict[str, str], key: int = 0) -> dict[str, str]:
+    """Parameters and buffers whose bits differ from ``before`` (or that appeared): name -> new digest."""
+    now = state_snapshot(module, key)
+    return {k: v for k, v in now.items() if before.get(k) != v}
 
 
-def digest(obj: Any, key: int = 0) -> Any:
+def digest(obj: Any, key: int = 0, exact: bool = False) -> Any:
     """What the input-mutation check compares: every tensor of a nested value as its dtype, shape, strides and
     a 64-bit hash of its bits (NaN payloads made canonical) computed where the tensor lives.
 
@@ -198,7 +236,8 @@ def digest(obj: Any, key: int = 0) -> Any:
     2**-64, and a kernel cannot aim at a cancellation: the terms are not linear in the bits and the key is not
     in its reach.  The temporaries that held masks are zeroed before they return to the allocator.  A
     multi-GiB input costs a few elementwise passes on the device, not a copy and a hash on the host (the host
-    hash took most of a 6 GiB softmax's time on the H200).
+    hash took most of a 6 GiB softmax's time on the H200).  ``exact``: NaN payloads are hashed as they are
+    (module state, which no honest kernel writes).
     """
     import torch
 
@@ -215,7 +254,7 @@ def digest(obj: Any, key: int = 0) -> Any:
         step = chunk_elements(flat.numel(), DIGEST_CHUNK)
         for lo in range(0, flat.numel(), step):
             part = flat[lo:lo + step]
-            if part.is_floating_point():
+            if part.is_floating_point() and not exact:
                 part = torch.where(torch.isnan(part), torch.full_like(part, float("nan")), part)
             z = position_hash(key, lo, part.numel(), flat.device)
             z.bitwise_xor_(part.contiguous().view(ints).to(torch.int64))
@@ -227,7 +266,7 @@ def digest(obj: Any, key: int = 0) -> Any:
             del part, z, scratch
         return f"tensor:{head}:{int(acc)}"
     if isinstance(obj, (tuple, list)):
-        return tuple(digest(o, key) for o in obj)
+        return tuple(digest(o, key, exact) for o in obj)
     return obj
 
 
@@ -334,11 +373,12 @@ class CandidateRecord:
 # --------------------------------------------------------------------------- collecting
 
 
-def _run(session: Any, fn: Any, seed: int, fill: str = "nan") -> Run:
-    """One call on ``seed``'s inputs with Inductor's allocations pre-filled (NaN poison, or random values)."""
+def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None) -> Run:
+    """One call on ``seed``'s inputs with Inductor's allocations pre-filled (:func:`.runner.poisoned_allocations`:
+    NaN poison, random values, zeros, or the previous run's contents)."""
     from .runner import poisoned_allocations, run_once
 
-    with poisoned_allocations(session.captured.namespaces, fill):
+    with poisoned_allocations(session.captured.namespaces, fill, record=record, stale=stale):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
     return Run(to_host(r.outputs), to_host(r.grads), digest(r.inputs_after, session.plan.digest_key))
 
@@ -451,9 +491,11 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
     try:
         if not rec.io_bytes:
             rec.module_peak_bytes = _module_peak(session, first)
-        before = state_snapshot(session.module) if needed else None
+        key = session.plan.digest_key
+        before = state_snapshot(session.module, key) if needed else None
         for seed in needed:
             run = _run(session, session.captured.compiled, seed)
+            rec.state_changed.update(state_changes(session.module, before, key))
             if seed == first and not rec.io_bytes:
                 _describe(session, rec, run)
             if emit is not None:
@@ -461,8 +503,6 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
             else:
                 rec.runs[seed] = run
             del run
-        if before is not None:
-            rec.state_changed.update(state_changes(session.module, before))
         if not rec.io_bytes:
             _describe(session, rec, rec.runs[first])
     except Exception as e:
@@ -536,22 +576,39 @@ def collect_truths(session: Any, plan: SeedPlan,
     return rec
 
 
+#: the buffers Inductor allocates hold NaN poison on most of the candidate's correctness calls; on the second
+#: seed zeros, on the third what the second call left in them (its own earlier outputs: a loop that drops each
+#: result gets that memory back); the first seed's repeat gets random values (see collect_candidate)
+CANDIDATE_FILLS = {1: "zeros", 2: "stale"}
+
+
 def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
                       emit: Callable[[int, Run], None] | None = None) -> CandidateRecord:
     """The candidate on the plan's seeds (poisoned allocations; the first seed twice); ``emit(seed, run)``, if
     given, receives each run instead of the record (which keeps the first seed's second run)."""
     rec = CandidateRecord()
-    before = state_snapshot(session.module)
+    key = session.plan.digest_key
+    before = state_snapshot(session.module, key)
     fn = session.captured.compiled
+    from .runner import Allocations
+
+    previous = None
     for n, seed in enumerate(plan.seeds):
         launches = swap.launches
+        fill = CANDIDATE_FILLS.get(n, "nan")
+        record = Allocations() if CANDIDATE_FILLS.get(n + 1) == "stale" else None
         try:
             with swap.applied():
-                run = _run(session, fn, seed)
+                run = _run(session, fn, seed, fill, record=record, stale=previous)
+                previous = record
+                # after every call, every bit of every parameter and buffer: state a kernel keeps there (a call
+                # counter in the signs of zeros, a bit toggled and toggled back) shows at once
+                rec.state_changed.update(state_changes(session.module, before, key))
                 if n == 0:  # the same inputs again, over buffers that hold random values instead of NaN, and on
                     # the CPU interpreter with the grid's programs in reverse order
                     with _reversed_programs(session):
                         rec.again = _run(session, fn, seed, fill="random")
+                    rec.state_changed.update(state_changes(session.module, before, key))
             if emit is not None:
                 emit(seed, run)
             else:
@@ -564,7 +621,7 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
             rec.error, rec.error_seed = "never ran", seed
             break
         rec.launches = swap.launches
-    rec.state_changed = state_changes(session.module, before)
+    rec.state_changed.update(state_changes(session.module, before, key))
     rec.device_peak_bytes = device_peak()
     return rec
 
