@@ -546,7 +546,7 @@ def collect_truths(session: Any, plan: SeedPlan,
     from .fp64_place import place, truth_on
 
     rec = BaselineRecord(plan)
-    where, why = place(session)
+    where, why = place(session, _module_peak(session, plan.seeds[0]))
     rec.truth_memory = {"where": where, "reason": why}
     reset_device_peak()
     for seed in plan.seeds:
