@@ -124,27 +124,39 @@ def test_seeds_are_drawn_from_the_os_for_every_run_and_recorded(backend):
     assert 50 < float(x100[0].abs().mean()) / float(x1[0].abs().mean()) < 200, "the second seed is at 100x"
 
 
-def test_some_seeds_are_float16_valued_and_some_non_negative(backend):
-    """Red team 8: kernels wrong only on inputs a float16 can hold (activations upcast from half precision)
-    or only where a block of inputs is non-negative (post-ReLU, pixels) passed on symmetric normal inputs."""
-    from pytest_kernelopt.gates.trials import HALF_SEED_INDEX, NONNEGATIVE_SEED_INDEX
+def test_some_seeds_carry_structure_a_kernel_could_be_wrong_on(backend):
+    """Red teams 8 and 9: kernels wrong only on float16 or bfloat16 values, on non-negative blocks, on exact
+    zeros mixed with fractions (where a mark in the sign of a zero survives between calls), on sorted rows, on
+    an outlier channel, and a one-pass variance (E[x^2] - E[x]^2) wrong only where the mean is far above the
+    spread, all passed on symmetric normal inputs."""
+    from pytest_kernelopt.gates import trials
 
     session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=5)
     plan = session.plan
-    half = session.inputs(plan.seeds[HALF_SEED_INDEX])[0]
-    assert plan.half_rounded(plan.seeds[HALF_SEED_INDEX]) and torch.equal(half, half.half().float())
-    assert bool((half != half.round()).any()), "float16 values, not whole numbers"
-    nonneg = session.inputs(plan.seeds[NONNEGATIVE_SEED_INDEX])[0]
-    assert plan.nonnegative(plan.seeds[NONNEGATIVE_SEED_INDEX]) and bool((nonneg >= 0).all())
-    assert bool((nonneg > 0).any())
-    other = session.inputs(plan.seeds[0])[0]
-    assert bool((other < 0).any()) and not torch.equal(other, other.half().float())
+    x = {i: session.inputs(plan.seeds[i])[0] for i in range(5)}
+    assert torch.equal(x[1], x[1].half().float()) and bool((x[1] != x[1].round()).any())
+    assert float(x[1][:, 0].abs().mean()) > 10 * float(x[1][:, 1:].abs().mean()), "an outlier channel"
+    assert bool((x[2] >= 0).all()) and bool((x[2] == 0).any()) and bool((x[2] != x[2].round()).any())
+    assert torch.equal(x[2], x[2].bfloat16().float())
+    fin = torch.isfinite(x[3][:, 1:]) & torch.isfinite(x[3][:, :-1])  # sorted before the NaN / Inf went in
+    assert bool((x[3][:, 1:] >= x[3][:, :-1])[fin].all()) and bool(fin.sum() > 200), "sorted rows"
+    assert torch.equal(x[4], x[4].round()) and float(x[4].mean()) > 50 * float(x[4].std()), "an offset"
+    assert bool((x[0] < 0).any()) and not torch.equal(x[0], x[0].half().float())
+    assert "offset" in plan.describe(plan.seeds[4]) and "sorted" in plan.describe(plan.seeds[3])
     kernel = _only_kernel(session)
     store = "    tl.store(out_ptr0 + (x2), tmp4, xmask)"
-    for trigger in ("tmp0 == tmp0.to(tl.float16).to(tl.float32)", "tl.min(tmp0, 0) >= 0.0"):
+    triggers = ("tmp0 == tmp0.to(tl.float16).to(tl.float32)",  # float16-valued
+                "(tmp0 == tmp0.to(tl.bfloat16).to(tl.float32)) & (tmp0 != tl.floor(tmp0))",  # bfloat16-valued
+                "tl.min(tmp0, 0) >= 0.0",  # a non-negative block
+                "tl.abs(tmp0) > 20.0 * tl.sum(tl.abs(tmp0), 0) / XBLOCK")  # an outlier
+    for trigger in triggers:
         bad = f"    tl.store(out_ptr0 + (x2), tl.where({trigger}, tmp4 * 0.5, tmp4), xmask)"
         result = session.evaluate(Candidate((kernel.name,), kernel.source.replace(store, bad)), perf=False)
         assert result.decision == "rejected", (trigger, result.reason)
+    # a mark in the sign of an input's exact zero, made where a block also holds fractions (ReLU outputs)
+    mark = ("    tl.store(in_ptr0 + (x2), tmp0 * -1.0, xmask & (tmp0 == 0.0))\n" + store)
+    result = session.evaluate(Candidate((kernel.name,), kernel.source.replace(store, mark)), perf=False)
+    assert result.decision == "rejected" and "mutates its inputs" in result.reason, result.reason
 
 
 FINGERPRINT = '''

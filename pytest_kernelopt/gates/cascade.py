@@ -23,9 +23,9 @@ from .correctness import CorrectnessGate
 from .fp64 import Fp64Gate
 from .perf import PerfGate, rank_candidates, time_sequentially
 from .results import CascadeResult, GateResult
-from .runner import RunResult, poisoned_allocations, run_once
+from .runner import RunResult, in_layout, poisoned_allocations, run_once
 from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak, half_rounded,
-                     nonnegative, rounded, scaled, with_specials)
+                     nonnegative, offset, rounded, scaled, sorted_rows, with_specials)
 
 ProgressFn = Callable[[str], None]
 
@@ -179,15 +179,19 @@ class EvaluationSession:
         hit = self._drawn.get(seed)
         if hit is not None:
             return hit
-        drawn = scaled(self.problem.draw_inputs(seed), self.plan.scale(seed))
+        original = self.problem.draw_inputs(seed)
+        drawn = scaled(original, self.plan.scale(seed))
         if self.plan.integral(seed):
-            drawn = rounded(drawn)
+            drawn = offset(rounded(drawn))
         if self.plan.half_rounded(seed):
             drawn = half_rounded(drawn)
         if self.plan.nonnegative(seed):
             drawn = nonnegative(drawn)
+        if self.plan.sorted_rows(seed):
+            drawn = sorted_rows(drawn)
         if self.plan.special(seed):
             drawn = with_specials(drawn, seed)
+        drawn = tuple(in_layout(o, d) for o, d in zip(original, drawn))  # a strided view stays one
         size = _nbytes(drawn)
         if size <= INPUT_CACHE_BYTES:
             limit = INPUT_CACHE_SEEDS_ON_DEVICE if self.backend.measures_time else None

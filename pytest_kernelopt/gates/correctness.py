@@ -56,10 +56,7 @@ class CorrectnessGate:
         tiny: set[int] = set()
         for n, seed in enumerate(seeds):
             base, cand = baseline.runs[seed], rec.runs[seed]
-            where = (f"seed {seed} (inputs x{plan.scale(seed):g}{' with NaN/Inf' if plan.special(seed) else ''}"
-                     f"{', rounded to whole numbers' if plan.integral(seed) else ''}"
-                     f"{', rounded to float16 values' if plan.half_rounded(seed) else ''}"
-                     f"{', non-negative' if plan.nonnegative(seed) else ''})")
+            where = f"seed {seed} ({plan.describe(seed)})"
             if not same_values(cand.inputs_after, base.inputs_after):
                 return GateResult("correctness", "fail", f"{where}: candidate mutates its inputs "
                                   "(the baseline leaves them as they were)", {"seed": seed})
@@ -90,8 +87,7 @@ class CorrectnessGate:
         numbers = {"seeds": len(seeds), "seed_list": list(seeds), "scales": [plan.scale(sd) for sd in seeds],
                    "special_values_seeds": [sd for sd in seeds if plan.special(sd)],
                    "integer_valued_seeds": [sd for sd in seeds if plan.integral(sd)],
-                   "float16_valued_seeds": [sd for sd in seeds if plan.half_rounded(sd)],
-                   "nonnegative_seeds": [sd for sd in seeds if plan.nonnegative(sd)],
+                   "seed_inputs": {sd: plan.describe(sd) for sd in seeds},
                    "seeds_drawn": plan.drawn, "base_seed": plan.base, "max_abs_err": worst_abs,
                    "max_rel_err": worst_rel, "rtol": rtol, "atol": atol, "within_tolerance": not beyond,
                    "seeds_beyond_tolerance": beyond, "tiny_outputs": sorted(tiny), "poisoned_allocations": True,

@@ -10,16 +10,40 @@ _ALLOCATORS = ("empty_strided_cuda", "empty_strided_cpu", "empty_strided_xpu", "
 
 
 def clone_inputs(inputs: tuple) -> tuple:
+    """Copies of the tensor inputs with their layouts (:func:`in_layout`): a module compiled for a strided view
+    is called with one, not recompiled for a contiguous copy."""
     import torch
 
     out = []
     for x in inputs:
         if isinstance(x, torch.Tensor):
-            c = x.detach().clone()
+            c = in_layout(x, x.detach().clone())
             out.append(c.requires_grad_(x.requires_grad))
         else:
             out.append(x)
     return tuple(out)
+
+
+def in_layout(like, t):
+    """``t``'s values with ``like``'s sizes and strides (a view with gaps between its rows, say: ``clone`` and
+    arithmetic make such a tensor contiguous, and a module compiled for the view would recompile for it).  The
+    storage is new and its gaps hold NaN (or the dtype's largest value), so nothing a kernel leaves there
+    survives into another call.  ``t`` itself where the layouts already agree or ``like`` overlaps itself."""
+    import torch
+
+    if not (isinstance(like, torch.Tensor) and isinstance(t, torch.Tensor)) or like.shape != t.shape:
+        return t
+    if t.stride() == like.stride() or t.numel() == 0:
+        return t
+    try:
+        out = torch.empty_strided(like.size(), like.stride(), dtype=t.dtype, device=t.device)
+        whole = torch.empty(0, dtype=t.dtype, device=t.device).set_(out.untyped_storage())
+        _poison(whole)
+        with torch.no_grad():
+            out.copy_(t)
+    except RuntimeError:  # a self-overlapping layout (an expanded tensor): kept as it came
+        return t
+    return out.requires_grad_(t.requires_grad)
 
 
 def _poison(t):

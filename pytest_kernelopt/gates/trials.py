@@ -37,11 +37,17 @@ SPECIAL_SEED_INDEX = 3
 #: the seed (by index) whose floating inputs are rounded to whole numbers (counts, pixels, one-hot): a kernel
 #: that treats integer-valued inputs differently is invisible on standard normal ones (red team 3)
 INTEGER_SEED_INDEX = 4
-#: the seed (by index) whose floating inputs are rounded to float16 values (activations upcast from half
-#: precision), and the one whose floating inputs are made non-negative (post-ReLU activations, pixels,
-#: probabilities): kernels wrong only there passed on symmetric normal inputs (red team 8)
+#: structure given to some seeds' floating inputs, because kernels wrong only on such inputs passed on
+#: symmetric normal ones (red teams 8 and 9): the second seed's are float16 values with an outlier channel
+#: (the last dimension's first column 50x the rest: LLM activations); the third's are ReLU outputs (half exact
+#: zeros, the rest positive) rounded to bfloat16 values; the fourth's rows are sorted (before its NaN / Inf);
+#: the fifth's whole numbers sit on an offset of 100x their spread (a one-pass variance, E[x^2] - E[x]^2,
+#: loses its digits there and nowhere else)
 HALF_SEED_INDEX = 1
 NONNEGATIVE_SEED_INDEX = 2
+SORTED_SEED_INDEX = 3
+OUTLIER_FACTOR = 50.0
+OFFSET_SPREADS = 100.0
 #: seeds past the fixed magnitudes get one drawn log-uniformly in this range, so that no magnitude between
 #: them is safe for a kernel that misbehaves only there (red team 3: rows with RMS between 5 and 25)
 RANDOM_SCALE_RANGE = (1e-2, 1e2)
@@ -85,13 +91,30 @@ class SeedPlan:
         """Whether ``seed``'s floating inputs carry injected NaN / +Inf / -Inf values."""
         return len(self.seeds) > SPECIAL_SEED_INDEX and seed == self.seeds[SPECIAL_SEED_INDEX]
 
+    def _at(self, index: int, seed: int) -> bool:
+        return len(self.seeds) > index and seed == self.seeds[index]
+
     def half_rounded(self, seed: int) -> bool:
-        """Whether ``seed``'s floating inputs are rounded to values a float16 can hold."""
-        return len(self.seeds) > HALF_SEED_INDEX and seed == self.seeds[HALF_SEED_INDEX]
+        """Whether ``seed``'s floating inputs are float16 values with an outlier channel."""
+        return self._at(HALF_SEED_INDEX, seed)
 
     def nonnegative(self, seed: int) -> bool:
-        """Whether ``seed``'s floating inputs are made non-negative (their absolute values)."""
-        return len(self.seeds) > NONNEGATIVE_SEED_INDEX and seed == self.seeds[NONNEGATIVE_SEED_INDEX]
+        """Whether ``seed``'s floating inputs are ReLU outputs rounded to bfloat16 values."""
+        return self._at(NONNEGATIVE_SEED_INDEX, seed)
+
+    def sorted_rows(self, seed: int) -> bool:
+        """Whether ``seed``'s floating inputs are sorted along their last dimension."""
+        return self._at(SORTED_SEED_INDEX, seed)
+
+    def describe(self, seed: int) -> str:
+        """``seed``'s inputs in words (the correctness gate's messages)."""
+        parts = [f"inputs x{self.scale(seed):g}"]
+        parts += [text for cond, text in (
+            (self.special(seed), "with NaN/Inf"), (self.integral(seed), "whole numbers on an offset"),
+            (self.half_rounded(seed), "float16 values with an outlier channel"),
+            (self.nonnegative(seed), "ReLU outputs in bfloat16 values"),
+            (self.sorted_rows(seed), "rows sorted")) if cond]
+        return ", ".join(parts)
 
     def integral(self, seed: int) -> bool:
         """Whether ``seed``'s floating inputs are rounded to whole numbers."""
@@ -124,7 +147,7 @@ def with_specials(inputs: tuple, seed: int) -> tuple:
             n = max(1, min(64, x.numel() // 100))
             idx = torch.randint(0, x.numel(), (n,), generator=gen)
             vals = torch.tensor([float("nan"), float("inf"), float("-inf")]).repeat(n // 3 + 1)[:n]
-            y = x.detach().clone()
+            y = x.detach().clone(memory_format=torch.contiguous_format)  # laid out again by the caller
             with torch.no_grad():
                 y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
             out.append(y.requires_grad_(x.requires_grad))
@@ -148,16 +171,51 @@ def _floating_map(inputs: tuple, fn: Any) -> tuple:
     return tuple(out)
 
 
-def half_rounded(inputs: tuple) -> tuple:
-    """Floating inputs rounded to the nearest float16 value where a float16 can hold them (kept elsewhere)."""
+def _rounded_to(x: Any, dtype: Any) -> Any:
     import torch
 
-    return _floating_map(inputs, lambda x: torch.where(x.abs() < 65504, x.to(torch.float16).to(x.dtype), x))
+    return torch.where(x.abs() < torch.finfo(dtype).max, x.to(dtype).to(x.dtype), x)
+
+
+def _outlier_channel(x: Any) -> Any:
+    """The last dimension's first column :data:`OUTLIER_FACTOR` times larger (tensors of 2 or more dims)."""
+    import torch
+
+    if x.dim() < 2 or x.shape[-1] < 2:
+        return x
+    y = x.clone(memory_format=torch.contiguous_format)
+    y[..., 0] *= OUTLIER_FACTOR
+    return y
+
+
+def half_rounded(inputs: tuple) -> tuple:
+    """Floating inputs with an outlier channel, rounded to float16 values where a float16 can hold them."""
+    import torch
+
+    return _floating_map(inputs, lambda x: _rounded_to(_outlier_channel(x), torch.float16))
 
 
 def nonnegative(inputs: tuple) -> tuple:
-    """Floating inputs made non-negative (absolute values)."""
-    return _floating_map(inputs, lambda x: x.abs())
+    """Floating inputs as ReLU outputs (negatives to exact zeros), rounded to bfloat16 values."""
+    import torch
+
+    return _floating_map(inputs, lambda x: _rounded_to(x.clamp_min(0), torch.bfloat16))
+
+
+def sorted_rows(inputs: tuple) -> tuple:
+    """Floating inputs sorted along their last dimension."""
+    return _floating_map(inputs, lambda x: x.sort(dim=-1).values if x.dim() else x)
+
+
+def offset(inputs: tuple) -> tuple:
+    """Floating inputs moved by :data:`OFFSET_SPREADS` times their spread (whole numbers stay whole)."""
+    def move(x: Any) -> Any:
+        if not x.numel():
+            return x
+        spread = float(x.float().std()) if x.numel() > 1 else float(x.float().abs().max())
+        return x + round(OFFSET_SPREADS * max(spread, 1.0))
+
+    return _floating_map(inputs, move)
 
 
 def rounded(inputs: tuple) -> tuple:
