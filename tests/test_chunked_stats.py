@@ -17,6 +17,7 @@ torch = pytest.importorskip("torch")
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates import chunked  # noqa: E402
 from pytest_kernelopt.gates.compare import _rel_l2, compare_outputs, error_vs_truth, same_values  # noqa: E402
+from pytest_kernelopt.gates import fp64  # noqa: E402
 from pytest_kernelopt.gates.fp64 import Fp64Gate, _float_errors, bias_excess  # noqa: E402
 from pytest_kernelopt.gates.fp64_place import _distances, _perturbed  # noqa: E402
 
@@ -216,7 +217,7 @@ def test_float_errors_match_a_whole_tensor_reference(monkeypatch):
     assert small[1] == huge[1] == (0.0, 0.0, 0.0)
     for got in (small[0], huge[0]):
         assert got[0] == pytest.approx(err, rel=1e-12) and got[2] == pytest.approx(norm, rel=1e-12)
-        assert got[1] == pytest.approx(min(cap, 1e-8), rel=1e-12)
+        assert got[1] == pytest.approx(min(cap, fp64.NOISE_K * 1e-9), rel=1e-12)
     tr.noise = [1e9]  # the cap binds
     small, _ = both(monkeypatch, _float_errors, run, tr, tol)
     assert small[0][1] == pytest.approx(cap, rel=1e-12)

@@ -49,7 +49,9 @@ PRECISION_EPS = 8.0
 #: the noise floor of an output: this many times the distance from the truth of the uncompiled module run in
 #: its own precision (root mean square of two runs: see :func:`.fp64_place.noise_floor`); another order of the
 #: same arithmetic lands within a few times that, float16 rounding thousands of times
-NOISE_K = 10.0
+#: (10 until session 8: an honest reordering of the noise-floor problem's reduction landed 14x from the truth
+#: on inputs with an outlier channel, where float16 rounding stays thousands of floors away)
+NOISE_K = 20.0
 
 
 def _float_errors(run: Any, truth: Any, tolerance: Any) -> list[tuple[float, float, float]]:
