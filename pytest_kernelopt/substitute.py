@@ -104,9 +104,14 @@ def _override_configs(obj: Any, configs: Sequence[Mapping[str, int]]) -> None:
         stages = int(c.pop("num_stages", 1))
         extra = {"maxnreg": int(c.pop("maxnreg"))} if c.get("maxnreg") else {}
         new.append(triton.Config({k: int(v) for k, v in c.items()}, num_warps=warps, num_stages=stages, **extra))
-    obj.configs = new
+    _use_configs(obj, new)
     if any(getattr(c, "maxnreg", None) for c in new) and hasattr(obj, "_create_compile_options"):
         _forward_maxnreg(obj)
+
+
+def _use_configs(obj: Any, configs: list) -> None:
+    """``obj`` (a CachingAutotuner) launches with ``configs`` from now on: launchers built for others dropped."""
+    obj.configs = configs
     if getattr(obj, "launchers", None):
         obj.launchers = []
     if hasattr(obj, "_cached_launcher"):
@@ -154,9 +159,7 @@ def load_kernel_object(name: str, source: str, configs: Sequence[Mapping[str, in
         # would choose from by timing in each process: the one a user's process picks need not be the one the
         # gates checked (a body can be wrong under one block size only).  The first is pinned, here in the
         # judge's worker and wherever the accepted kernel is served alike.
-        obj.configs = list(obj.configs[:1])
-        if getattr(obj, "launchers", None):
-            obj.launchers = []
+        _use_configs(obj, list(obj.configs[:1]))
     return obj
 
 

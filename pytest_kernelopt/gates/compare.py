@@ -39,19 +39,6 @@ def _l2_ratio(num: float, denom: float) -> float:
     return num / denom if denom > 0 else (0.0 if num == 0 else float("inf"))
 
 
-def _rel_l2(a, b) -> float:
-    """||a - b|| / ||b|| in float64, a chunk at a time."""
-    import torch
-
-    acc = torch.zeros(2, dtype=torch.float64)
-    for ac, bc in chunks(a, b):
-        ad, bd = ac.double(), bc.double()
-        d = ad - bd
-        acc = acc.to(d.device) + torch.stack([(d * d).sum(), (bd * bd).sum()])
-    num, denom = (math.sqrt(v) for v in acc.tolist())
-    return _l2_ratio(num, denom)
-
-
 def finite_l2(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, float, float, float]:
     """Over the positions where ``x`` and ``t`` are both finite, in float64, a chunk at a time (on the device
     of either that is not the host): (count, L2 norm of ``x - t``, L2 norm of ``t``, L2 norm of
@@ -167,7 +154,7 @@ def compare_outputs(cand: Any, base: Any, tolerance, *, tiny_factor: float, tiny
                 res.zeros.append(i)
                 res.within_tolerance = False
                 continue
-            r = _l2_ratio(math.sqrt(ss_diff), math.sqrt(ss_y))  # _rel_l2 over the finite positions
+            r = _l2_ratio(math.sqrt(ss_diff), math.sqrt(ss_y))  # ||x - y|| / ||y|| over y's finite positions
             if r > tiny_rel_tol:
                 res.within_tolerance = False
             continue

@@ -220,34 +220,14 @@ def offset(inputs: tuple) -> tuple:
 
 def rounded(inputs: tuple) -> tuple:
     """Floating tensor inputs rounded to whole numbers (the integer-valued seed)."""
-    import torch
-
-    out = []
-    for x in inputs:
-        if isinstance(x, torch.Tensor) and x.is_floating_point():
-            with torch.no_grad():
-                y = x.detach().round()
-            out.append(y.requires_grad_(x.requires_grad))
-        else:
-            out.append(x)
-    return tuple(out)
+    return _floating_map(inputs, lambda x: x.round())
 
 
 def scaled(inputs: tuple, scale: float) -> tuple:
     """Floating-point tensor inputs times ``scale`` (integer and boolean inputs carry meaning: kept)."""
     if scale == 1.0:
         return inputs
-    import torch
-
-    out = []
-    for x in inputs:
-        if isinstance(x, torch.Tensor) and x.is_floating_point():
-            with torch.no_grad():
-                y = (x.detach() * scale).to(x.dtype)
-            out.append(y.requires_grad_(x.requires_grad))
-        else:
-            out.append(x)
-    return tuple(out)
+    return _floating_map(inputs, lambda x: (x * scale).to(x.dtype))
 
 
 # --------------------------------------------------------------------------- records
@@ -571,7 +551,8 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
         raise
     missing = [seed for seed in plan.seeds if seed not in rec.truths] if truths else []
     if missing:
-        got = collect_truths(session, SeedPlan(plan.base, tuple(missing), (), plan.timing, plan.drawn, plan.digest_key))
+        got = collect_truths(session, SeedPlan(plan.base, tuple(missing), (), plan.timing, plan.drawn, plan.digest_key),
+                             module_peak=rec.module_peak_bytes)
         rec.truths.update(got.truths)
         rec.truth_errors.update(got.truth_errors)
         rec.truth_memory = got.truth_memory
@@ -591,20 +572,23 @@ def _describe(session: Any, rec: BaselineRecord, first_run: Run) -> None:
     rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
 
 
-def collect_truths(session: Any, plan: SeedPlan,
-                   emit: Callable[[int, Run | None, str], None] | None = None) -> BaselineRecord:
+def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None, str], None] | None = None,
+                   module_peak: int | None = None) -> BaselineRecord:
     """Only the float64 truth on the plan's seeds (an isolated candidate's worker records the baseline runs).
 
     One seed at a time, each moved to the host as soon as it is computed, with its noise floor (see
     :class:`Run`).  It runs where it fits (:func:`pytest_kernelopt.gates.fp64_place.place`): on the device,
     else on the host, else not at all, and then every seed's error says ``float64 check skipped: would need
     N GiB`` (the float64 gate says so instead of judging against a truth it does not have).  ``emit(seed,
-    run or None, error)``, if given, receives each seed's truth instead of the record.
+    run or None, error)``, if given, receives each seed's truth instead of the record.  ``module_peak``: the
+    module's single-call peak where the caller has measured it (else measured here: one call).
     """
     from .fp64_place import place, truth_on
 
     rec = BaselineRecord(plan)
-    where, why = place(session, _module_peak(session, plan.seeds[0]))
+    if module_peak is None:
+        module_peak = _module_peak(session, plan.seeds[0])
+    where, why = place(session, module_peak)
     rec.truth_memory = {"where": where, "reason": why}
     reset_device_peak()
     for seed in plan.seeds:
