@@ -79,6 +79,7 @@ def _env(**extra) -> dict:
 
 
 def test_llm_answers_with_payloads_run_nothing_and_are_not_accepted(problem, llm_server, tmp_path):
+    pytest.importorskip("openai")  # the agents' extra; without it `--proposer agents` is a usage error
     path, name, graph, _, _ = problem
     marker = tmp_path / f"pwned-{uuid.uuid4().hex[:8]}"
     cands = payloads(marker, graph.kernels[name].source, name)

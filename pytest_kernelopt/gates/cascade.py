@@ -23,9 +23,9 @@ from .correctness import CorrectnessGate
 from .fp64 import Fp64Gate
 from .perf import PerfGate, rank_candidates, time_sequentially
 from .results import CascadeResult, GateResult
-from .runner import RunResult, in_layout, poisoned_allocations, run_once
-from .trials import (BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak, half_rounded,
-                     nonnegative, offset, rounded, scaled, sorted_rows, with_specials)
+from .runner import RunResult, poisoned_allocations, run_once
+from .seed_values import seed_inputs
+from .trials import BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak
 
 ProgressFn = Callable[[str], None]
 
@@ -70,10 +70,12 @@ def memory_numbers(baseline: BaselineRecord, rec: Any) -> dict[str, Any]:
         out["fp64_ran_on"] = where
         if baseline.truth_memory.get("device_peak_bytes"):
             out["fp64_peak_gib"] = round(baseline.truth_memory["device_peak_bytes"] / 2**30, 3)
-    if baseline.module_peak_bytes and rec.device_peak_bytes:
+    peak = max(rec.device_peak_bytes, baseline.baseline_peak_bytes,
+               int(baseline.truth_memory.get("device_peak_bytes") or 0))
+    if baseline.module_peak_bytes and peak:
         out.update(module_peak_gib=round(baseline.module_peak_bytes / 2**30, 3),
-                   gate_peak_gib=round(rec.device_peak_bytes / 2**30, 3),
-                   gate_peak_ratio=round(rec.device_peak_bytes / baseline.module_peak_bytes, 3))
+                   gate_peak_gib=round(peak / 2**30, 3),
+                   gate_peak_ratio=round(peak / baseline.module_peak_bytes, 3))
     return out
 
 
@@ -179,19 +181,7 @@ class EvaluationSession:
         hit = self._drawn.get(seed)
         if hit is not None:
             return hit
-        original = self.problem.draw_inputs(seed)
-        drawn = scaled(original, self.plan.scale(seed))
-        if self.plan.integral(seed):
-            drawn = offset(rounded(drawn))
-        if self.plan.half_rounded(seed):
-            drawn = half_rounded(drawn)
-        if self.plan.nonnegative(seed):
-            drawn = nonnegative(drawn)
-        if self.plan.sorted_rows(seed):
-            drawn = sorted_rows(drawn)
-        if self.plan.special(seed):
-            drawn = with_specials(drawn, seed)
-        drawn = tuple(in_layout(o, d) for o, d in zip(original, drawn))  # a strided view stays one
+        drawn = seed_inputs(self.problem.draw_inputs(seed), self.plan, seed)  # copied once, edited in place
         size = _nbytes(drawn)
         if size <= INPUT_CACHE_BYTES:
             limit = INPUT_CACHE_SEEDS_ON_DEVICE if self.backend.measures_time else None

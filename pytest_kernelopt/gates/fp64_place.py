@@ -91,13 +91,22 @@ def place(session: Any, module_peak: int = 0) -> tuple[str, str]:
 
 
 def _to(x: Any, device: str) -> Any:
-    """``x`` with its floating tensors in float64, everything on ``device``."""
+    """A copy of ``x`` with its floating tensors in float64, everything on ``device``.  The float64 conversion
+    happens on the host side of a move (moved first to the host, converted after; converted first when moving
+    to the device), so the device never holds a float64 temporary of an input bound for the host."""
     import torch
 
-    if isinstance(x, torch.Tensor) and x.is_floating_point():
-        return x.detach().to(device=device, dtype=torch.float64).requires_grad_(x.requires_grad)
     if isinstance(x, torch.Tensor):
-        return x.to(device)
+        x = x.detach()
+        if not x.is_floating_point():
+            return x.to(device, copy=True)
+        if x.device == torch.device(device) or x.device.type == device:
+            y = x.to(dtype=torch.float64, copy=True)
+        elif x.device.type == "cpu":
+            y = x.to(dtype=torch.float64).to(device)
+        else:
+            y = x.to(device, copy=True).to(torch.float64)
+        return y.requires_grad_(x.requires_grad)
     if isinstance(x, (list, tuple)):
         return type(x)(_to(v, device) for v in x)
     return x
@@ -144,18 +153,18 @@ def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     from .trials import to_host
 
     mod = _module(session, device)
-    inputs = session.inputs(seed)
+    inputs = session.inputs(seed)  # drawn once for the truth and the noise floor (a large seed is not cached)
     try:
-        r = run_once(mod, mod, _to(inputs, device), training=session.training, seed=seed)
+        r = run_once(mod, mod, _to(inputs, device), training=session.training, seed=seed, clone=False)
         outputs, grads = to_host(r.outputs), to_host(r.grads)
         del r
     finally:
         if device == "cuda":
             torch.cuda.empty_cache()
-    return outputs, grads, noise_floor(session, seed, values(outputs, grads))
+    return outputs, grads, noise_floor(session, seed, values(outputs, grads), inputs)
 
 
-def noise_floor(session: Any, seed: int, truth: list) -> list:
+def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = None) -> list:
     """How far rounding alone puts each value from the truth: the root mean square of the distances of two
     runs of the original (uncompiled, native precision) module, one on the seed's inputs and one on the
     inputs moved by one rounding step of their dtype.  Where exact arithmetic makes an output insensitive to
@@ -168,14 +177,20 @@ def noise_floor(session: Any, seed: int, truth: list) -> list:
     from .runner import run_once
 
     gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
-    inputs = session.inputs(seed)
-    perturbed = [_perturbed(x, gen) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
-                 for x in inputs]
+    inputs = session.inputs(seed) if inputs is None else inputs
     dists = []
-    for args in (inputs, tuple(perturbed)):
-        r = run_once(session.module, session.module, args, training=session.training, seed=seed)
-        dists.append(_distances(values(r.outputs, r.grads), truth))
-        del r
+    r = run_once(session.module, session.module, inputs, training=session.training, seed=seed)
+    dists.append(_distances(values(r.outputs, r.grads), truth))
+    del r
+    # the perturbed floating inputs are this call's own copies: not cloned again (one input's size less on the
+    # device); where other tensors (indices, masks) are the seed's own, everything is cloned as usual
+    perturbed = tuple(_perturbed(x, gen) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+                      for x in inputs)
+    shared = any(isinstance(x, torch.Tensor) and not x.is_floating_point() for x in inputs)
+    r = run_once(session.module, session.module, perturbed, training=session.training, seed=seed, clone=shared)
+    del perturbed
+    dists.append(_distances(values(r.outputs, r.grads), truth))
+    del r
     return [None if a is None or b is None else math.sqrt((a * a + b * b) / 2) for a, b in zip(*dists)]
 
 

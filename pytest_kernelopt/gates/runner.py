@@ -191,13 +191,15 @@ class RunResult:
     inputs_after: tuple
 
 
-def run_once(fn: Callable, module: Any, inputs: tuple, *, training: bool, seed: int) -> RunResult:
-    """Call ``fn`` on clones of ``inputs``; with ``training``, also backpropagate seeded gradients."""
+def run_once(fn: Callable, module: Any, inputs: tuple, *, training: bool, seed: int,
+             clone: bool = True) -> RunResult:
+    """Call ``fn`` on clones of ``inputs`` (``clone=False``: on ``inputs`` themselves, a copy the caller made for
+    this call alone); with ``training``, also backpropagate seeded gradients."""
     import torch
 
     from ..capture import backward_inputs
 
-    args = clone_inputs(inputs)
+    args = clone_inputs(inputs) if clone else tuple(inputs)
     # the same random stream for every run of a seed: a module with dropout (Inductor draws its philox seeds
     # from the global generator) then gives baseline and candidate the same random numbers
     torch.manual_seed(seed + 104729)

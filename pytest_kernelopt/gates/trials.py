@@ -46,8 +46,7 @@ INTEGER_SEED_INDEX = 4
 HALF_SEED_INDEX = 1
 NONNEGATIVE_SEED_INDEX = 2
 SORTED_SEED_INDEX = 3
-OUTLIER_FACTOR = 50.0
-OFFSET_SPREADS = 100.0
+#: (the transforms themselves, and their factors, are in :mod:`pytest_kernelopt.gates.seed_values`)
 #: seeds past the fixed magnitudes get one drawn log-uniformly in this range, so that no magnitude between
 #: them is safe for a kernel that misbehaves only there (red team 3: rows with RMS between 5 and 25)
 RANDOM_SCALE_RANGE = (1e-2, 1e2)
@@ -134,100 +133,6 @@ class SeedPlan:
     def to_json(self) -> dict[str, Any]:
         return {"base": self.base, "seeds": list(self.seeds), "scales": list(self.scales),
                 "timing_seeds": list(self.timing), "drawn": self.drawn}
-
-
-def with_specials(inputs: tuple, seed: int) -> tuple:
-    """Floating tensor inputs with a few elements (about 1%, 1 to 64) set to NaN, +Inf and -Inf."""
-    import torch
-
-    gen = torch.Generator(device="cpu").manual_seed(seed + 271828)
-    out = []
-    for x in inputs:
-        if isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel():
-            n = max(1, min(64, x.numel() // 100))
-            idx = torch.randint(0, x.numel(), (n,), generator=gen)
-            vals = torch.tensor([float("nan"), float("inf"), float("-inf")]).repeat(n // 3 + 1)[:n]
-            y = x.detach().clone(memory_format=torch.contiguous_format)  # laid out again by the caller
-            with torch.no_grad():
-                y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
-            out.append(y.requires_grad_(x.requires_grad))
-        else:
-            out.append(x)
-    return tuple(out)
-
-
-def _floating_map(inputs: tuple, fn: Any) -> tuple:
-    """``fn`` applied to every floating tensor input (gradients' requirement kept), other inputs as they are."""
-    import torch
-
-    out = []
-    for x in inputs:
-        if isinstance(x, torch.Tensor) and x.is_floating_point():
-            with torch.no_grad():
-                y = fn(x.detach())
-            out.append(y.requires_grad_(x.requires_grad))
-        else:
-            out.append(x)
-    return tuple(out)
-
-
-def _rounded_to(x: Any, dtype: Any) -> Any:
-    import torch
-
-    return torch.where(x.abs() < torch.finfo(dtype).max, x.to(dtype).to(x.dtype), x)
-
-
-def _outlier_channel(x: Any) -> Any:
-    """The last dimension's first column :data:`OUTLIER_FACTOR` times larger (tensors of 2 or more dims)."""
-    import torch
-
-    if x.dim() < 2 or x.shape[-1] < 2:
-        return x
-    y = x.clone(memory_format=torch.contiguous_format)
-    y[..., 0] *= OUTLIER_FACTOR
-    return y
-
-
-def half_rounded(inputs: tuple) -> tuple:
-    """Floating inputs with an outlier channel, rounded to float16 values where a float16 can hold them."""
-    import torch
-
-    return _floating_map(inputs, lambda x: _rounded_to(_outlier_channel(x), torch.float16))
-
-
-def nonnegative(inputs: tuple) -> tuple:
-    """Floating inputs as ReLU outputs (negatives to exact zeros), rounded to bfloat16 values."""
-    import torch
-
-    return _floating_map(inputs, lambda x: _rounded_to(x.clamp_min(0), torch.bfloat16))
-
-
-def sorted_rows(inputs: tuple) -> tuple:
-    """Floating inputs sorted along their last dimension."""
-    return _floating_map(inputs, lambda x: x.sort(dim=-1).values if x.dim() else x)
-
-
-def offset(inputs: tuple) -> tuple:
-    """Floating inputs moved by :data:`OFFSET_SPREADS` times their spread (whole numbers stay whole)."""
-    def move(x: Any) -> Any:
-        if not x.numel():
-            return x
-        spread = float(x.float().std()) if x.numel() > 1 else float(x.float().abs().max())
-        return x + round(OFFSET_SPREADS * max(spread, 1.0))
-
-    return _floating_map(inputs, move)
-
-
-def rounded(inputs: tuple) -> tuple:
-    """Floating tensor inputs rounded to whole numbers (the integer-valued seed)."""
-    return _floating_map(inputs, lambda x: x.round())
-
-
-def scaled(inputs: tuple, scale: float) -> tuple:
-    """Floating-point tensor inputs times ``scale`` (integer and boolean inputs carry meaning: kept)."""
-    if scale == 1.0:
-        return inputs
-    return _floating_map(inputs, lambda x: (x * scale).to(x.dtype))
 
 
 # --------------------------------------------------------------------------- records
@@ -384,6 +289,7 @@ class BaselineRecord:
     io_bytes: int = 0  # bytes of the inputs and outputs of one call: the least any version must move
     peak_bandwidth: float | None = None  # bytes/s of the device, where known
     module_peak_bytes: int = 0  # device memory of one plain call of the compiled module (GPU only)
+    baseline_peak_bytes: int = 0  # the gates' peak device memory while the baseline runs were recorded (GPU only)
     truth_memory: dict[str, Any] = field(default_factory=dict)  # where the float64 truth ran, and its peak
 
     def view(self, plan: SeedPlan) -> "BaselineRecord":
@@ -543,6 +449,8 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
             del run
         if not rec.io_bytes:
             _describe(session, rec, rec.runs[first])
+        # before the float64 truth resets the peak for its own figure: the gates' peak covers every phase
+        rec.baseline_peak_bytes = max(rec.baseline_peak_bytes, device_peak())
     except Exception as e:
         if _out_of_memory(e):
             raise BaselineRunError(f"the unmodified compiled module ran out of memory during the gates' baseline "

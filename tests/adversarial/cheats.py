@@ -108,7 +108,7 @@ class Cheat:
     name: str
     problem: str
     gate: str
-    reason: str
+    reason: str | tuple[str, ...]
     build: Callable[..., Candidate]
     kernel: int = 0
     gpu_only: bool = False
@@ -123,8 +123,9 @@ class Cheat:
 CHEATS: list[Cheat] = []
 
 
-def cheat(problem: str, gate: str, reason: str, **options: Any) -> Callable:
-    """Register the decorated builder as a cheat rejected by ``gate`` with ``reason`` in its reason."""
+def cheat(problem: str, gate: str, reason: str | tuple[str, ...], **options: Any) -> Callable:
+    """Register the decorated builder as a cheat rejected by ``gate`` with ``reason`` (or one of several) in its
+    reason."""
 
     def register(fn: Callable[..., Candidate]) -> Callable[..., Candidate]:
         CHEATS.append(Cheat(fn.__name__, problem, gate, reason, fn, **options))
@@ -738,13 +739,17 @@ def racy_rowsum(in_ptr0, out_ptr0, xnumel, r0_numel, CHUNK: tl.constexpr):
 '''
 
 
-@cheat("rowsum", gate="correctness", reason="different results on identical inputs", gpu_only=True)
+@cheat("rowsum", gate="correctness", gpu_only=True,
+       reason=("different results on identical inputs", "NaN positions differ"))
 def races_on_the_output(kernel: TritonKernel) -> Candidate:
     """Splits each row over many programs that add into the same output with a non-atomic load/store.
 
     GPU only: the interpreter runs programs one after another, so the race
     never shows there.  On a GPU lost updates make two runs on the same seed
-    differ, and the correctness gate's determinism check rejects it.
+    differ, and the correctness gate's determinism check rejects it; or a program
+    reads the output before the first one stored it, i.e. the NaN the judge
+    poisons fresh output buffers with, and the first comparison rejects it
+    (as on the H200 in session 9).
     """
     spec = LaunchSpec(kernel="racy_rowsum", args=("in_ptr0", "out_ptr0", "xnumel", "r0_numel"),
                       grid="(xnumel, cdiv(r0_numel, CHUNK))", num_warps=1, constexprs={"CHUNK": 16})

@@ -1,0 +1,166 @@
+"""A seed's input values: the structured transforms, applied in place to the seed's own copy a chunk at a time.
+
+The correctness seeds reshape the inputs a problem draws (a magnitude, whole numbers on an offset, float16
+values with an outlier channel, ReLU outputs in bfloat16 values, sorted rows, NaN and Inf; see
+:class:`pytest_kernelopt.gates.trials.SeedPlan`).  Written as whole-tensor expressions, each step held several
+full-size temporaries at once (a sort's int64 indices alone are twice a float32 input): on the H200 a
+7 GiB group-norm input reached 8.25 times its size on the device while the float64 gate drew its seeds
+(session 9).  Here each floating input is copied once and every step edits that copy in place, at most
+:data:`pytest_kernelopt.gates.chunked.CHUNK` elements (or rows, for the sort) at a time, so a seed costs its
+copy and a chunk.  The values are those of the whole-tensor expressions, bit for bit
+(tests/test_seed_values.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+#: the first column of the last dimension is this many times larger in the float16-valued seed
+OUTLIER_FACTOR = 50.0
+#: the integer seed's inputs move by this many times their spread (whole numbers stay whole)
+OFFSET_SPREADS = 100.0
+
+
+def _flat_chunks(y: Any):
+    """1-D views of the contiguous ``y``, a chunk each."""
+    from .chunked import spans
+
+    flat = y.view(-1)
+    for lo, hi in spans(flat.numel()):
+        yield flat[lo:hi]
+
+
+def scale_(y: Any, scale: float) -> None:
+    for c in _flat_chunks(y):
+        c.mul_(scale)
+
+
+def round_(y: Any) -> None:
+    for c in _flat_chunks(y):
+        c.round_()
+
+
+def _spread(y: Any) -> float:
+    """The standard deviation of ``y`` (its largest magnitude for one element): torch's own for 32- and 64-bit
+    floats (a reduction, no copy), else a chunked float64 one (``float()`` of a half tensor is a full copy)."""
+    import torch
+
+    if y.numel() == 1:
+        return float(y.float().abs().max())
+    if y.dtype in (torch.float32, torch.float64):
+        return float(y.std())
+    s1 = s2 = 0.0
+    for c in _flat_chunks(y):
+        d = c.double()
+        s1 += float(d.sum())
+        s2 += float((d * d).sum())
+    n = y.numel()
+    return max(0.0, (s2 - s1 * s1 / n) / (n - 1)) ** 0.5
+
+
+def offset_(y: Any) -> None:
+    """Moved by :data:`OFFSET_SPREADS` times the spread, rounded to a whole number."""
+    if not y.numel():
+        return
+    shift = round(OFFSET_SPREADS * max(_spread(y), 1.0))
+    for c in _flat_chunks(y):
+        c.add_(shift)
+
+
+def outlier_channel_(y: Any) -> None:
+    """The last dimension's first column :data:`OUTLIER_FACTOR` times larger (tensors of 2 or more dims)."""
+    if y.dim() >= 2 and y.shape[-1] >= 2:
+        y[..., 0] *= OUTLIER_FACTOR
+
+
+def rounded_to_(y: Any, dtype: Any) -> None:
+    """Every value a ``dtype`` can hold replaced by its nearest ``dtype`` value (larger ones kept)."""
+    import torch
+
+    top = torch.finfo(dtype).max
+    for c in _flat_chunks(y):
+        c.copy_(torch.where(c.abs() < top, c.to(dtype).to(c.dtype), c))
+
+
+def clamp_min_zero_(y: Any) -> None:
+    for c in _flat_chunks(y):
+        c.clamp_min_(0)
+
+
+def sort_rows_(y: Any) -> None:
+    """Every row along the last dimension sorted, a block of rows at a time."""
+    from .chunked import CHUNK
+
+    if not y.dim() or not y.numel():
+        return
+    rows = y.view(-1, y.shape[-1])
+    step = max(1, int(CHUNK) // max(1, rows.shape[1]))
+    for lo in range(0, rows.shape[0], step):
+        block = rows[lo:lo + step]
+        block.copy_(block.sort(dim=-1).values)
+
+
+def specials_(ys: list, seed: int) -> None:
+    """A few elements (about 1%, 1 to 64) of every floating tensor set to NaN, +Inf and -Inf, from a generator
+    seeded by ``seed`` (the tensors in order: the same positions whatever their values)."""
+    import torch
+
+    gen = torch.Generator(device="cpu").manual_seed(seed + 271828)
+    for y in ys:
+        if y is None or not y.numel():
+            continue
+        n = max(1, min(64, y.numel() // 100))
+        idx = torch.randint(0, y.numel(), (n,), generator=gen)
+        vals = torch.tensor([float("nan"), float("inf"), float("-inf")]).repeat(n // 3 + 1)[:n]
+        y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
+
+
+def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
+    """The in-place steps ``plan`` takes on every floating input of ``seed``, in order (specials aside)."""
+    import torch
+
+    out: list[Callable[[Any], None]] = []
+    s = plan.scale(seed)
+    if s != 1.0:
+        out.append(lambda y: scale_(y, s))
+    if plan.integral(seed):
+        out += [round_, offset_]
+    if plan.half_rounded(seed):
+        out += [outlier_channel_, lambda y: rounded_to_(y, torch.float16)]
+    if plan.nonnegative(seed):
+        out += [clamp_min_zero_, lambda y: rounded_to_(y, torch.bfloat16)]
+    if plan.sorted_rows(seed):
+        out.append(sort_rows_)
+    return out
+
+
+def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
+    """``seed``'s inputs made from the problem's draw ``original``: every floating tensor copied once (the draw
+    is the problem's and may be shared, so it is never edited), the plan's steps applied to the copy in place,
+    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`).  Inputs no step
+    touches are the original objects."""
+    import torch
+
+    from .runner import in_layout
+
+    todo = steps(plan, seed)
+    special = plan.special(seed)
+    if not todo and not special:
+        return tuple(original)
+    out: list = []
+    edited: list = []
+    with torch.no_grad():
+        for x in original:
+            if isinstance(x, torch.Tensor) and x.is_floating_point():
+                y = x.detach().clone(memory_format=torch.contiguous_format)
+                for step in todo:
+                    step(y)
+                out.append(y)
+                edited.append(y)
+            else:
+                out.append(x)
+                edited.append(None)
+        if special:
+            specials_(edited, seed)
+    return tuple(in_layout(o, y).requires_grad_(o.requires_grad) if e is not None else y
+                 for o, y, e in zip(original, out, edited))
