@@ -197,27 +197,28 @@ def test_the_sequential_gate_doubles_its_pairs_and_stops_at_its_time_cap():
     assert next_round(s, slow) == 0, "the time cap ends the sampling"
 
 
-def test_the_sequential_gate_gives_up_below_halfway_from_60_pairs():
-    """A median below 1 + (min_speedup - 1) / 2 after 60 pairs stops the sampling (a rejection: it never
-    accepts); before 60 pairs, or above the bar, the gate goes on while the interval straddles."""
-    from pytest_kernelopt.gates.perf import PerfGate, futile, futility_bar, speedup_interval
+def test_the_sequential_gate_gives_up_below_three_quarters_from_30_pairs():
+    """A median below 1 + 0.75 (min_speedup - 1) after 30 pairs stops the sampling (a rejection: it never
+    accepts); before 30 pairs, or above the bar, the gate goes on while the interval straddles."""
+    from pytest_kernelopt.gates.perf import futile, futility_bar, speedup_interval
 
-    s = Settings(perf_samples=30, perf_max_samples=960, min_speedup=1.02)
-    assert futility_bar(s) == pytest.approx(1.01)
-    # pair ratios spread symmetrically (+-8%) around 1.005: below halfway, and too noisy for the interval
-    spread = [1.005 * (1 + 0.08 * (2 * ((7 * i) % 60) / 59 - 1)) for i in range(60)]
-    aa = _rec(spread[:30], [1.0] * 30)
-    point30 = speedup_interval(aa.timing["base"], aa.timing["cand"], 0.99)[0]
-    assert next_round(s, aa) == 30, f"under 60 pairs the gate looks again (median {point30:.4f})"
-    merge_timing(aa, {"base": spread[30:], "cand": [1.0] * 30, "launches": 30}, {"sums": {}, "last": {}})
+    s = Settings(perf_samples=15, perf_max_samples=960, min_speedup=1.02)
+    assert futility_bar(s) == pytest.approx(1.015)
+    # pair ratios spread symmetrically (+-8%) around 1.008: below the bar, and too noisy for the interval
+    spread = [1.008 * (1 + 0.08 * (2 * ((7 * i) % 30) / 29 - 1)) for i in range(30)]
+    aa = _rec(spread[:15], [1.0] * 15)
+    point15, lo15, hi15 = speedup_interval(aa.timing["base"], aa.timing["cand"], 0.99)
+    assert lo15 < 1.02 <= hi15
+    assert next_round(s, aa) == 15, f"under 30 pairs the gate looks again (median {point15:.4f})"
+    merge_timing(aa, {"base": spread[15:], "cand": [1.0] * 15, "launches": 15}, {"sums": {}, "last": {}})
     point, lo, hi = speedup_interval(aa.timing["base"], aa.timing["cand"], 0.99)
-    assert lo < 1.02 <= hi and point < 1.01, (point, lo, hi)  # undecided by the interval, below halfway
-    assert futile(s, 60, point) and next_round(s, aa) == 0
-    win = _rec(_ms(1.05, 60, 35, 0.08), _ms(1.0, 60, 36, 0.08))
+    assert lo < 1.02 <= hi and 1.0 < point < 1.015, (point, lo, hi)  # undecided by the interval, below the bar
+    assert futile(s, 30, point) and next_round(s, aa) == 0
+    win = _rec(_ms(1.05, 30, 35, 0.08), _ms(1.0, 30, 36, 0.08))
     p2, lo2, hi2 = speedup_interval(win.timing["base"], win.timing["cand"], 0.99)
-    assert p2 > 1.01 and not futile(s, 60, p2)
-    assert next_round(s, win) == (60 if lo2 < 1.02 <= hi2 else 0)
-    assert not futile(s, 59, 0.5), "never before 60 pairs"
+    assert p2 > 1.015 and not futile(s, 30, p2)
+    assert next_round(s, win) == (30 if lo2 < 1.02 <= hi2 else 0)
+    assert not futile(s, 29, 0.5), "never before 30 pairs"
 
 
 @pytest.mark.skipif(not ON_CPU, reason="the CPU path: the baseline's memory is measured on a GPU")

@@ -21,8 +21,8 @@ looking again does not make a false win likelier; doubling keeps the looks few
 (six up to 960 pairs) where equal rounds would need 32.  On the H200 a true 3%
 win on a 0.1 ms module needs several hundred pairs to clear a 2% bar (pair
 ratios spread 2-9%): at 120 pairs the gate found it 26 times in 32, with the looks up to 960 pairs 59 times in
-59 (A/A 0 of 80).  From 60 pairs on, a candidate whose median is below halfway to ``min_speedup`` is given up
-(:func:`futile`: it only ever rejects).
+59 (A/A 0 of 80; with the futility stop below, 0 of 188 live in session 9).  From 30 pairs on, a candidate whose
+median is below three quarters of the way to ``min_speedup`` is given up (:func:`futile`: it only ever rejects).
 """
 
 from __future__ import annotations
@@ -226,21 +226,25 @@ def next_round(s: Any, rec: Any) -> int:
 
 
 #: from this many pairs on, the sequential gate gives up on a candidate whose median speedup is below
-#: :func:`futility_bar` (halfway between no speedup and ``min_speedup``)
-FUTILITY_MIN_PAIRS = 60
+#: :func:`futility_bar` (three quarters of the way from no speedup to ``min_speedup``)
+FUTILITY_MIN_PAIRS = 30
+FUTILITY_FRACTION = 0.75
 
 
 def futility_bar(s: Any) -> float:
-    return 1.0 + (s.min_speedup - 1.0) / 2.0
+    return 1.0 + (s.min_speedup - 1.0) * FUTILITY_FRACTION
 
 
 def futile(s: Any, n: int, point: float) -> bool:
     """Whether the gate stops sampling a candidate that is not going to clear ``min_speedup``: after
     :data:`FUTILITY_MIN_PAIRS` pairs, a median speedup below :func:`futility_bar`.  Stopping early only ever
     rejects, so it cannot make a false accept likelier; it costs power only where a true win's median falls
-    that low by chance.  Replayed on the H200 samples of session 8 (`benchmarks/results/
-    h200_s8_timing_study.json`): A/A 0 of 80 accepted either way, with 92 pairs on average instead of 207 (1.8 s
-    a trial instead of 3.7 s); a true 3% win 57 of 59 instead of 59 of 59."""
+    that low by chance.  Session 8's rule (from 60 pairs, halfway) ran live on the H200 in session 9: A/A 0 of
+    188, 1.90 s a trial (`benchmarks/results/h200_s9_aa.json`), against 0.65 s for the trials decided at the
+    first look of 30 pairs (the old fixed gate's cost).  Replayed on those samples and on session 8's
+    (`h200_s8_timing_study.json`, every look kept), this rule (from 30 pairs, three quarters of the way):
+    A/A 0 of 188 in about 1.04 s a trial (0 of 80 in 0.76 s), a true 3% win 56 of 59 (95%) in 2.2 s; session
+    8's rule: 1.9 s and 57 of 59.  A replay, not yet a live run."""
     return n >= FUTILITY_MIN_PAIRS and point < futility_bar(s)
 
 
