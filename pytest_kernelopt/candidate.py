@@ -34,8 +34,28 @@ class LaunchSpec:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "LaunchSpec":
-        return cls(kernel=d["kernel"], args=tuple(d["args"]), grid=d["grid"], num_warps=int(d.get("num_warps", 4)),
-                   num_stages=int(d.get("num_stages", 1)), constexprs=dict(d.get("constexprs", {})))
+        """From its JSON form; a field of the wrong type is a ``ValueError`` naming it (a grid given as a list,
+        say), never a failure deeper in the judge."""
+        if not isinstance(d, dict):
+            raise ValueError(f"a launch spec is a JSON object, got {type(d).__name__}")
+        kernel, args, grid = d.get("kernel"), d.get("args"), d.get("grid")
+        constexprs = d.get("constexprs", {})
+        if not isinstance(kernel, str):
+            raise ValueError(f"launch spec: 'kernel' must be a string (the @triton.jit function), got {kernel!r}")
+        if not isinstance(args, (list, tuple)) or not all(isinstance(a, str) for a in args):
+            raise ValueError(f"launch spec: 'args' must be a list of argument names, got {args!r}")
+        if not isinstance(grid, str):
+            raise ValueError(f"launch spec: 'grid' must be a string expression such as \"(cdiv(xnumel, XBLOCK),)\", "
+                             f"got {grid!r}")
+        if not isinstance(constexprs, dict) or not all(isinstance(k, str) and isinstance(v, int)
+                                                        and not isinstance(v, bool) for k, v in constexprs.items()):
+            raise ValueError(f"launch spec: 'constexprs' must map names to integers, got {constexprs!r}")
+        for key in ("num_warps", "num_stages"):
+            v = d.get(key, 1)
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise ValueError(f"launch spec: {key!r} must be an integer, got {v!r}")
+        return cls(kernel=kernel, args=tuple(args), grid=grid, num_warps=int(d.get("num_warps", 4)),
+                   num_stages=int(d.get("num_stages", 1)), constexprs=dict(constexprs))
 
 
 @dataclass(frozen=True)

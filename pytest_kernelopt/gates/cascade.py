@@ -24,6 +24,7 @@ from .fp64 import Fp64Gate
 from .perf import PerfGate, rank_candidates, time_sequentially
 from .results import CascadeResult, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
+from .module_state import ModuleState
 from .seed_values import seed_inputs
 from .trials import BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak
 
@@ -158,8 +159,11 @@ class EvaluationSession:
         self.captured = captured or capture(problem.module, problem.example_inputs, training=self.training,
                                             backend=self.backend)
         self.plan = plan or SeedPlan.make(settings.seeds, settings.base_seed)
+        # the module's state as found after the capture: every gate call starts from it (module_state)
+        self.state = ModuleState(self.module, self.plan.digest_key)
         self._baseline_record: BaselineRecord | None = None
-        self.fp64_modules: dict[str, Any] = {}  # the float64 copy of the module, by device (fp64_place)
+        # the float64 copy of the module and its own ModuleState, by device (fp64_place)
+        self.fp64_modules: dict[str, Any] = {}
         self._drawn: dict[int, tuple] = {}  # seed -> inputs, oldest first, bounded by INPUT_CACHE_BYTES
         # nothing else runs here: a verify run whose module has no cached kernel pays for the capture alone
 
@@ -201,6 +205,7 @@ class EvaluationSession:
 
     def baseline_run(self, seed: int, fresh: bool = False) -> Any:
         if fresh or seed not in self.baseline_record().runs:
+            self.state.begin()
             with poisoned_allocations(self.captured.namespaces):
                 return run_once(self.captured.compiled, self.module, self.inputs(seed), training=self.training,
                                 seed=seed)

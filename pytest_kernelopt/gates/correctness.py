@@ -49,7 +49,8 @@ class CorrectnessGate:
         unexpected = sorted(set(rec.state_changed) - set(baseline.state_changed))
         if unexpected:
             return GateResult("correctness", "fail", f"candidate changes module state the baseline leaves alone: "
-                              f"{unexpected[:5]} (parameters or buffers written in place)",
+                              f"{unexpected[:5]} (parameters, buffers, tensor attributes or module-level tensors "
+                              "written in place)",
                               {"state_changed": unexpected})
         worst_abs = worst_rel = 0.0
         beyond: list[int] = []
@@ -58,13 +59,14 @@ class CorrectnessGate:
             base, cand = baseline.runs[seed], rec.runs[seed]
             where = f"seed {seed} ({plan.describe(seed)})"
             if not same_values(cand.inputs_after, base.inputs_after):
-                return GateResult("correctness", "fail", f"{where}: candidate mutates its inputs "
-                                  "(the baseline leaves them as they were)", {"seed": seed})
+                return GateResult("correctness", "fail", f"{where}: candidate mutates its inputs other than the "
+                                  "baseline does (its inputs after the call differ from the baseline's)",
+                                  {"seed": seed})
             for label, c_val, b_val in (("output", cand.outputs, base.outputs), ("grad", cand.grads, base.grads)):
                 if label == "grad" and not b_val and not c_val:
                     continue
                 if label == "grad" and sorted(c_val) != sorted(b_val):
-                    return GateResult("correctness", "fail", f"{where}: gradients for {sorted(c_val)}, "
+                    return GateResult("correctness", "fail", f"{where}: gradients and changed state {sorted(c_val)}, "
                                       f"baseline has {sorted(b_val)}", {"seed": seed})
                 cmp = compare_outputs(c_val, b_val, s.tolerance, tiny_factor=s.tiny_output_factor,
                                       tiny_rel_tol=s.tiny_rel_tol, label=label)

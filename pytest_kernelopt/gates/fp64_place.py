@@ -112,12 +112,25 @@ def _to(x: Any, device: str) -> Any:
     return x
 
 
-def _module(session: Any, device: str) -> Any:
+def _module(session: Any, device: str) -> tuple[Any, Any]:
+    """The float64 copy of the module on ``device`` and its :class:`.module_state.ModuleState`: copied from the
+    state every gate call starts from, its floating parameters, buffers and tensor attributes in float64."""
+    import torch
+
+    from .module_state import ModuleState
+
     cache = session.fp64_modules
     if device not in cache:
         m = session.module
         cache.clear()  # one float64 copy at a time
-        cache[device] = copy.deepcopy(m).to(device).double() if hasattr(m, "double") else m
+        session.state.restore()
+        if hasattr(m, "double"):
+            m = copy.deepcopy(m).to(device).double()
+            for sub in m.modules():  # plain tensor attributes: .double() and .to() leave them as they were
+                for k, v in list(vars(sub).items()):
+                    if isinstance(v, torch.Tensor) and not k.startswith("_"):
+                        setattr(sub, k, _to(v, device))
+        cache[device] = (m, ModuleState(m, session.plan.digest_key))
     return cache[device]
 
 
@@ -152,11 +165,12 @@ def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     from .runner import run_once
     from .trials import to_host
 
-    mod = _module(session, device)
+    mod, state = _module(session, device)
     inputs = session.inputs(seed)  # drawn once for the truth and the noise floor (a large seed is not cached)
     try:
+        state.begin()
         r = run_once(mod, mod, _to(inputs, device), training=session.training, seed=seed, clone=False)
-        outputs, grads = to_host(r.outputs), to_host(r.grads)
+        outputs, grads = to_host(r.outputs), {**to_host(r.grads), **state.end()[1]}
         del r
     finally:
         if device == "cuda":
@@ -179,18 +193,21 @@ def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = Non
     gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
     inputs = session.inputs(seed) if inputs is None else inputs
     dists = []
+    session.state.begin()
     r = run_once(session.module, session.module, inputs, training=session.training, seed=seed)
-    dists.append(_distances(values(r.outputs, r.grads), truth))
+    dists.append(_distances(values(r.outputs, {**r.grads, **session.state.end()[1]}), truth))
     del r
     # the perturbed floating inputs are this call's own copies: not cloned again (one input's size less on the
     # device); where other tensors (indices, masks) are the seed's own, everything is cloned as usual
     perturbed = tuple(_perturbed(x, gen) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
                       for x in inputs)
     shared = any(isinstance(x, torch.Tensor) and not x.is_floating_point() for x in inputs)
+    session.state.begin()
     r = run_once(session.module, session.module, perturbed, training=session.training, seed=seed, clone=shared)
     del perturbed
-    dists.append(_distances(values(r.outputs, r.grads), truth))
+    dists.append(_distances(values(r.outputs, {**r.grads, **session.state.end()[1]}), truth))
     del r
+    session.state.begin()
     return [None if a is None or b is None else math.sqrt((a * a + b * b) / 2) for a, b in zip(*dists)]
 
 

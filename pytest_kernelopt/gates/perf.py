@@ -120,7 +120,8 @@ def _flush_buffer() -> Any:
 
 def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any]]], n_inputs: int, samples: int,
                      warmup: int, after: Callable[[int, int, Any], None] | None = None,
-                     rewarm: Callable[[Any], None] | None = None) -> list[list[float]]:
+                     rewarm: Callable[[Any], None] | None = None,
+                     before: Callable[[], None] | None = None) -> list[list[float]]:
     """Milliseconds per call for each ``(select, call)`` variant; CUDA events, L2 flushed before every sample.
 
     ``select()`` switches the variant in (outside the timed region); ``call(i)``
@@ -132,7 +133,9 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
 
     ``rewarm(output)``, if given, makes every sample start with an untimed call
     of its variant on the next input set (never the one about to be timed), the
-    output handed to ``rewarm`` (the gate scrubs it).  On the H200 the output
+    output handed to ``rewarm`` (the gate scrubs it).  ``before()``, if given, runs
+    before every call, outside the timed region (the gate puts back the module
+    state a call changes: every call then starts from the same state).  On the H200 the output
     checks between samples had made the timed calls of a 0.09 ms module 35%
     slower and five times noisier (layernorm_gelu, A/A); a real win was diluted
     into the noise (``benchmarks/results/h200_s7_timing_study.json``).
@@ -145,6 +148,8 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
     for j, (select, call) in enumerate(variants):
         select()
         for i in range(warmup):
+            if before is not None:
+                before()
             out = call(i % n_inputs)
             if after is not None:
                 after(j, i % n_inputs, out)
@@ -164,7 +169,11 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
                 select, call = variants[j]
                 select()
                 if rewarm is not None and n_inputs > 1:
+                    if before is not None:
+                        before()
                     rewarm(call((i + 1) % n_inputs))
+                if before is not None:
+                    before()
                 flush.zero_()
                 torch.cuda.synchronize()
                 start.record()
@@ -494,8 +503,13 @@ def measure_with_outputs(session: Any, swap: Any, seeds: Sequence[int],
         scrub(out)
 
     try:
+        state = getattr(session, "state", None)
+        if state is not None:
+            state.begin()  # every timed call starts from the state the correctness runs started from
         base, cand = time_interleaved([(swap.off, call), (swap.on, call)], len(inputs), samples,
-                                      s.perf_warmup, after, rewarm=scrub)
+                                      s.perf_warmup, after, rewarm=scrub,
+                                      before=(lambda: state.begin(fast=True)) if state is not None and state.known
+                                      else None)
     finally:
         swap.off()
     return base, cand, {"last": last, "sums": sums}

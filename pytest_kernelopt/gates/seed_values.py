@@ -88,16 +88,27 @@ def clamp_min_zero_(y: Any) -> None:
 
 
 def sort_rows_(y: Any) -> None:
-    """Every row along the last dimension sorted, a block of rows at a time."""
+    """Rows along the last dimension sorted, by row index modulo 4: ascending, descending, constant (every
+    element its row's middle value) and all zeros, a block of rows at a time.  One direction alone left a
+    kernel wrong on the other (red team 10: a softmax wrong on non-increasing rows, top-k logits, and one wrong
+    on rows of equal values, padding)."""
+    import torch
+
     from .chunked import CHUNK
 
     if not y.dim() or not y.numel():
         return
     rows = y.view(-1, y.shape[-1])
-    step = max(1, int(CHUNK) // max(1, rows.shape[1]))
+    width = rows.shape[1]
+    step = max(4, (int(CHUNK) // max(1, width)) // 4 * 4)  # blocks start at multiples of 4: the same pattern
     for lo in range(0, rows.shape[0], step):
         block = rows[lo:lo + step]
         block.copy_(block.sort(dim=-1).values)
+        kind = torch.arange(lo, lo + block.shape[0], device=block.device) % 4
+        down, flat, zero = kind == 1, kind == 2, kind == 3
+        block[down] = block[down].flip(-1)
+        block[flat] = block[flat][:, width // 2:width // 2 + 1].expand(-1, width)
+        block[zero] = 0
 
 
 def specials_(ys: list, seed: int) -> None:

@@ -112,7 +112,7 @@ class SeedPlan:
             (self.special(seed), "with NaN/Inf"), (self.integral(seed), "whole numbers on an offset"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
             (self.nonnegative(seed), "ReLU outputs in bfloat16 values"),
-            (self.sorted_rows(seed), "rows sorted")) if cond]
+            (self.sorted_rows(seed), "rows sorted up, down, constant and zero")) if cond]
         return ", ".join(parts)
 
     def integral(self, seed: int) -> bool:
@@ -151,21 +151,6 @@ def to_host(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {k: to_host(v) for k, v in obj.items()}
     return obj
-
-
-def state_snapshot(module: Any, key: int = 0) -> dict[str, str]:
-    """The module's parameters and buffers as exact digests (every bit: -0.0 is not +0.0, NaN payloads count),
-    to see what a call changed without copying them off the device."""
-    if not hasattr(module, "named_parameters"):
-        return {}
-    items = list(module.named_parameters()) + list(module.named_buffers())
-    return {name: digest(t, key, exact=True) for name, t in items}
-
-
-def state_changes(module: Any, before: dict[str, str], key: int = 0) -> dict[str, str]:
-    """Parameters and buffers whose bits differ from ``before`` (or that appeared): name -> new digest."""
-    now = state_snapshot(module, key)
-    return {k: v for k, v in now.items() if before.get(k) != v}
 
 
 def digest(obj: Any, key: int = 0, exact: bool = False) -> Any:
@@ -263,9 +248,12 @@ def chunk_elements(numel: int, cap: int) -> int:
 class Run:
     """One call of the module on one seed's inputs (host copies; the inputs after the call as digests).
 
-    ``noise`` (float64 truths only): per value, in the order the float64 gate reads them, how far rounding
-    alone puts it from the truth (:func:`pytest_kernelopt.gates.fp64_place.noise_floor`; None where not
-    floating): the float64 gate's noise floor.
+    ``grads`` also holds, as ``state:<name>``, the module state the call changed (every call starts from the
+    same state: :class:`pytest_kernelopt.gates.module_state.ModuleState`), compared like the outputs;
+    ``state_changed`` names it with its exact digests.  ``noise`` (float64 truths only): per value, in the order
+    the float64 gate reads them, how far rounding alone puts it from the truth
+    (:func:`pytest_kernelopt.gates.fp64_place.noise_floor`; None where not floating): the float64 gate's noise
+    floor.
     """
 
     outputs: Any
@@ -273,6 +261,7 @@ class Run:
     inputs_after: tuple
     error: str = ""
     noise: list[float] | None = None
+    state_changed: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -318,13 +307,17 @@ class CandidateRecord:
 
 
 def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None) -> Run:
-    """One call on ``seed``'s inputs with Inductor's allocations pre-filled (:func:`.runner.poisoned_allocations`:
-    NaN poison, random values, zeros, or the previous run's contents)."""
+    """One call on ``seed``'s inputs, from the module state the session started with, with Inductor's
+    allocations pre-filled (:func:`.runner.poisoned_allocations`: NaN poison, random values, zeros, or the previous
+    run's contents); the state the call changed is part of the run (``state:<name>``)."""
     from .runner import poisoned_allocations, run_once
 
+    session.state.begin()
     with poisoned_allocations(session.captured.namespaces, fill, record=record, stale=stale):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
-    return Run(to_host(r.outputs), to_host(r.grads), digest(r.inputs_after, session.plan.digest_key))
+    changed, state = session.state.end()
+    return Run(to_host(r.outputs), {**to_host(r.grads), **state}, digest(r.inputs_after, session.plan.digest_key),
+               state_changed=changed)
 
 
 def device_peak() -> int:
@@ -435,11 +428,9 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
     try:
         if not rec.io_bytes:
             rec.module_peak_bytes = _module_peak(session, first)
-        key = session.plan.digest_key
-        before = state_snapshot(session.module, key) if needed else None
         for seed in needed:
             run = _run(session, session.captured.compiled, seed)
-            rec.state_changed.update(state_changes(session.module, before, key))
+            rec.state_changed.update(run.state_changed)
             if seed == first and not rec.io_bytes:
                 _describe(session, rec, run)
             if emit is not None:
@@ -537,8 +528,6 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
     """The candidate on the plan's seeds (poisoned allocations; the first seed twice); ``emit(seed, run)``, if
     given, receives each run instead of the record (which keeps the first seed's second run)."""
     rec = CandidateRecord()
-    key = session.plan.digest_key
-    before = state_snapshot(session.module, key)
     fn = session.captured.compiled
     from .runner import Allocations
 
@@ -551,14 +540,15 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
             with swap.applied():
                 run = _run(session, fn, seed, fill, record=record, stale=previous)
                 previous = record
-                # after every call, every bit of every parameter and buffer: state a kernel keeps there (a call
-                # counter in the signs of zeros, a bit toggled and toggled back) shows at once
-                rec.state_changed.update(state_changes(session.module, before, key))
+                # after every call, every bit of the module's state (parameters, buffers, tensor attributes,
+                # module-level tensors) against the state every call starts from: state a kernel keeps there (a
+                # call counter in the signs of zeros, a bit toggled and toggled back) shows at once
+                rec.state_changed.update(run.state_changed)
                 if n == 0:  # the same inputs again, over buffers that hold random values instead of NaN, and on
                     # the CPU interpreter with the grid's programs in reverse order
                     with _reversed_programs(session):
                         rec.again = _run(session, fn, seed, fill="random")
-                    rec.state_changed.update(state_changes(session.module, before, key))
+                    rec.state_changed.update(rec.again.state_changed)
             if emit is not None:
                 emit(seed, run)
             else:
@@ -571,7 +561,7 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
             rec.error, rec.error_seed = "never ran", seed
             break
         rec.launches = swap.launches
-    rec.state_changed.update(state_changes(session.module, before, key))
+    session.state.begin()  # the state as the session found it, whatever the last call did
     rec.device_peak_bytes = device_peak()
     return rec
 

@@ -1,0 +1,173 @@
+"""Module state in the gates: every call starts from the same state, and what a call changes is compared like an
+output (:mod:`pytest_kernelopt.gates.module_state`; red team 10).
+
+Before: a running average kept in a buffer turned NaN on the seed with NaN inputs and stayed NaN, so a kernel
+adding 1.0 to every output compared "max abs 0" and was verified (and, judged in-process, every honest kernel
+was rejected); a buffer moved by every call made an honest kernel fail the float64 gate by drift; a call counter
+kept in a plain tensor attribute or a module-level tensor was state no check looked at.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt.candidate import Candidate  # noqa: E402
+from pytest_kernelopt.config import Settings  # noqa: E402
+from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
+from pytest_kernelopt.gates.module_state import ModuleState, state_items  # noqa: E402
+from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
+
+TABLE = torch.linspace(0.5, 1.5, 128)  # a module-level tensor a forward reads
+
+
+class Ema(torch.nn.Module):
+    """A running average updated from the input on every call, and used by the output."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("ema", torch.zeros(8))
+
+    def forward(self, x):
+        with torch.no_grad():
+            self.ema.mul_(0.9).add_(x.mean(0), alpha=0.1)
+        return x - self.ema
+
+
+class Drift(torch.nn.Module):
+    """A buffer moved by 0.5 on every call."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("acc", torch.zeros(()))
+
+    def forward(self, x):
+        self.acc.add_(0.5)
+        return torch.tanh(x - self.acc)
+
+
+class AttrTable(torch.nn.Module):
+    """A table held as a plain attribute (neither parameter nor buffer), sliced: its tail is never read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table = torch.linspace(0.5, 1.5, 128)
+
+    def forward(self, x):
+        return x * self.table[:64]
+
+
+class GlobalTable(torch.nn.Module):
+    def forward(self, x):
+        return x * TABLE[:64]
+
+
+class Nested(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+        self.register_buffer("steps", torch.zeros(1))
+        self.cache = [torch.ones(3), {"k": torch.zeros(2)}]
+        self.inner = AttrTable()
+
+    def forward(self, x):
+        return self.lin(x) * TABLE[:4]
+
+
+def _session(backend, module, x, **settings):
+    return EvaluationSession(problem_from_objects(module.to(backend.device).eval(), (x.to(backend.device),), "state"),
+                             Settings(**{"seeds": 5, "isolate": False, **settings}), backend)
+
+
+def _kernels(session):
+    return [graph.kernels[name] for graph, name in session.captured.triton_kernels]
+
+
+def _edit_store(kernel, value):
+    """The kernel with its (only) store to ``out_ptr0`` writing ``value.format(v)`` instead of ``v``."""
+    pattern = re.compile(r"tl\.store\(out_ptr0 \+ \((x\d+)\), (tmp\d+), xmask\)")
+    (m,) = pattern.finditer(kernel.source)
+    new = f"tl.store(out_ptr0 + ({m.group(1)}), {value.format(m.group(2))}, xmask)"
+    return Candidate((kernel.name,), kernel.source[:m.start()] + new + kernel.source[m.end():])
+
+
+def test_state_items_are_parameters_buffers_tensor_attributes_and_module_level_tensors():
+    names = dict(state_items(Nested()))
+    assert {"lin.weight", "lin.bias", "steps", "cache[0]", "cache[1]['k']", "inner.table"} <= set(names)
+    glob = [n for n in names if n.startswith("<global ") and n.endswith(".TABLE>")]
+    assert glob and names[glob[0]] is TABLE
+    assert len({id(t) for t in names.values()}) == len(names), "each tensor once"
+    assert not [n for n in names if "torch" in n], "torch's own globals are not the module's state"
+
+
+def test_module_state_puts_back_what_any_call_changed_and_reports_what_a_call_changed():
+    m = Ema()
+    state = ModuleState(m, key=7)
+    m(torch.randn(64, 8))  # a call nobody tracked (a capture, a measurement)
+    state.begin()
+    assert torch.equal(m.ema, torch.zeros(8)), "begin() puts back what differs, tracked or not"
+    x = torch.randn(64, 8)
+    m(x)
+    changed, values = state.end()
+    assert list(changed) == ["ema"] and torch.allclose(values["state:ema"], 0.1 * x.mean(0))
+    m(x)  # the state a second call would see if nothing put it back
+    state.begin(fast=True)
+    assert torch.equal(m.ema, torch.zeros(8))
+
+
+def test_a_running_average_module_judges_honest_kernels_and_rejects_wrong_outputs_and_wrong_state(backend):
+    session = _session(backend, Ema(), torch.randn(64, 8))
+    kernels = _kernels(session)
+    for k in kernels:  # red team 10, F2: every honest kernel was rejected in-process ("NaN positions differ")
+        honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
+        assert honest.decision == "verified", (k.name, honest.reason)
+    out = next(k for k in kernels if "tmp0 - " in k.source)
+    upd = next(k for k in kernels if "copy_" in k.name)
+    wrong_out = session.evaluate(_edit_store(out, "{} + 1.0"), perf=False)  # F1: verified with "max abs 0"
+    assert wrong_out.decision == "rejected", wrong_out.reason
+    wrong_state = session.evaluate(_edit_store(upd, "{} + 5.0"), perf=False)  # F1: the buffer 5.0 off, verified
+    assert wrong_state.decision == "rejected", wrong_state.reason
+    no_update = session.evaluate(_edit_store(upd, "tmp0"), perf=False)  # the average never moves
+    assert no_update.decision == "rejected", no_update.reason
+    assert "changed state" in no_update.reason, no_update.reason
+
+
+@pytest.mark.parametrize("base_seed", [197159202, 1, 2])
+def test_a_buffer_moved_by_every_call_does_not_fail_an_honest_kernel(backend, base_seed):
+    """Red team 10, F3: 3 of 5 A/A judgements failed the float64 gate (the state drifted between the baseline,
+    the candidate and the float64 truth)."""
+    session = _session(backend, Drift(), torch.randn(16, 64), base_seed=base_seed)
+    for k in _kernels(session):
+        result = session.evaluate(Candidate((k.name,), k.source), perf=False)
+        assert result.decision == "verified", (k.name, result.reason)
+
+
+BOMB = """
+    cnt = tl.load({ptr} + 127)
+    if cnt > 1000.0:
+        {val} = {val} * 1.01
+    if tl.program_id(0) == 0:
+        tl.store({ptr} + 127, cnt + 1.0)
+"""
+
+
+@pytest.mark.parametrize("module", [AttrTable, GlobalTable])
+def test_a_call_counter_in_a_tensor_attribute_or_a_module_level_tensor_is_seen(backend, module):
+    """Red team 10, F4: the counter sat in the table's unused tail; exact for 1000 calls, 1% off after."""
+    keep = TABLE.clone()
+    session = _session(backend, module(), torch.randn(16, 64))
+    (k,) = _kernels(session)
+    honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
+    assert honest.decision == "verified", honest.reason
+    store = re.search(r"\n(    tl\.store\(out_ptr0 \+ \(x\d+\), (tmp\d+), xmask\))", k.source)
+    table = re.search(r"tl\.load\((in_ptr\d+) \+ \(x0\)", k.source).group(1)
+    bomb = BOMB.format(ptr=table, val=store.group(2))
+    src = k.source.replace(store.group(0), bomb.rstrip() + "\n" + store.group(1))
+    result = session.evaluate(Candidate((k.name,), src), perf=False)
+    assert result.decision == "rejected" and "changes module state the baseline leaves alone" in result.reason, \
+        result.reason
+    assert torch.equal(TABLE, keep), "the judge put the module-level table back"
+
