@@ -37,13 +37,16 @@ def state_items(module: Any) -> list[tuple[str, Any]]:
     """(name, tensor) for every tensor of ``module``'s state, each once (by identity): parameters, buffers, plain
     tensor attributes of every submodule, and the tensors among the globals of the ``forward`` of every
     submodule class not defined in torch itself."""
+    import torch
+
     if not hasattr(module, "named_parameters"):
         return []
     seen: set[int] = set()
     out: list[tuple[str, Any]] = []
 
     def add(name: str, t: Any) -> None:
-        if id(t) not in seen:
+        # dense tensors with data only: a sparse, nested or meta tensor has no bits to hash or put back here
+        if id(t) not in seen and t.layout == torch.strided and not t.is_meta and not t.is_nested:
             seen.add(id(t))
             out.append((name, t))
 
