@@ -9,7 +9,7 @@ import pytest
                                        ({"kernel": "k", "args": "a", "grid": "(1,)"}, "'args'"),
                                        ({"kernel": 3, "args": [], "grid": "(1,)"}, "'kernel'"),
                                        ({"kernel": "k", "args": [], "grid": "(1,)", "num_warps": "4"}, "num_warps"),
-                                       ({"kernel": "k", "args": [], "grid": "(1,)", "constexprs": {"B": 1.5}},
+                                       ({"kernel": "k", "args": [], "grid": "(1,)", "constexprs": [1]},
                                         "constexprs"),
                                        ([1, 2], "JSON object")])
 def test_a_malformed_launch_spec_is_a_value_error_that_names_the_field(bad, word):
