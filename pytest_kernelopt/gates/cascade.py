@@ -159,7 +159,9 @@ class EvaluationSession:
         self.captured = captured or capture(problem.module, problem.example_inputs, training=self.training,
                                             backend=self.backend)
         self.plan = plan or SeedPlan.make(settings.seeds, settings.base_seed)
-        # the module's state as found after the capture: every gate call starts from it (module_state)
+        # the module's state as found after the capture: every gate call starts from it (module_state).  Made
+        # here, before any other call (a module-peak measurement, a screening) could move it, so every process
+        # judging this problem starts from the same state
         self.state = ModuleState(self.module, self.plan.digest_key)
         self._baseline_record: BaselineRecord | None = None
         # the float64 copy of the module and its own ModuleState, by device (fp64_place)
@@ -247,16 +249,19 @@ class EvaluationSession:
         except Exception as e:
             return judge.load_failed(e)
         plan = self.plan if seeds is None else self.plan.first(seeds)
-        baseline = self.baseline_record(plan)
-        rec = collect_candidate(self, swap, plan)
-        if not judge.correct(baseline, rec, say):
-            return judge.done("rejected")
-        if perf and self.backend.measures_time:
-            say("gate:performance")
-            time_sequentially(self, swap, plan, rec)
-            rec.device_peak_bytes = max(rec.device_peak_bytes, device_peak())
-        return judge.finish(baseline, rec, perf=perf, measures_time=self.backend.measures_time,
-                            backend_name=self.backend.name)
+        try:
+            baseline = self.baseline_record(plan)
+            rec = collect_candidate(self, swap, plan)
+            if not judge.correct(baseline, rec, say):
+                return judge.done("rejected")
+            if perf and self.backend.measures_time:
+                say("gate:performance")
+                time_sequentially(self, swap, plan, rec)
+                rec.device_peak_bytes = max(rec.device_peak_bytes, device_peak())
+            return judge.finish(baseline, rec, perf=perf, measures_time=self.backend.measures_time,
+                                backend_name=self.backend.name)
+        finally:
+            self.state.begin()  # the module left in the state the session found, whatever the gates' calls did
 
     def rank(self, candidates: Sequence[Candidate], samples: int = 10) -> tuple[float | None, list[float | None]]:
         """Quick interleaved timing of candidates against the baseline (ms; None = failed to load).

@@ -72,8 +72,6 @@ def chunks(*tensors: Any, device: Any = None) -> Iterator[tuple]:
     """Aligned 1-D slices of same-numel ``tensors``, at most :data:`CHUNK` elements each, all on ``device``
     (default: the first one's device that is not the host; for host tensors alone, the GPU where this process
     already uses one, else the host); dtypes are kept."""
-    import torch
-
     n = tensors[0].numel()
     if any(t.numel() != n for t in tensors):
         raise ValueError(f"chunks: sizes differ ({[t.numel() for t in tensors]})")

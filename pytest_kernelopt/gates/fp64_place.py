@@ -207,7 +207,6 @@ def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = Non
     del perturbed
     dists.append(_distances(values(r.outputs, {**r.grads, **session.state.end()[1]}), truth))
     del r
-    session.state.begin()
     return [None if a is None or b is None else math.sqrt((a * a + b * b) / 2) for a, b in zip(*dists)]
 
 

@@ -561,7 +561,6 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
             rec.error, rec.error_seed = "never ran", seed
             break
         rec.launches = swap.launches
-    session.state.begin()  # the state as the session found it, whatever the last call did
     rec.device_peak_bytes = device_peak()
     return rec
 
