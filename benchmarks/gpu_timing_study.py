@@ -13,6 +13,7 @@ aa     A/A trials round-robin over the same kernels until ``--aa-seconds`` have 
        the same pairs with three statistics: ``sign`` is the gate's (median of the per-pair ratios,
        sign-test interval), ``paired`` the same median with a percentile bootstrap, ``ratio`` the gate's
        before session 7 (ratio of the two medians, bootstrap over pairs).  A false accept is an A/A trial accepted.
+profile  one A/A trial of each example's first kernel under cProfile: seconds, ms per pair, the top functions.
 win3   the same trials with the baseline made 3% slower: a spin kernel (``torch.cuda._sleep``) calibrated to 3%
        of the module's median time is enqueued inside the baseline's timed call, so the candidate (the same
        kernel) is truly 3% faster; the acceptance rate at ``min_speedup`` 1.02 is the gate's power there.
@@ -124,15 +125,49 @@ def trial(session, swap, s, full=False):
 
     rec = types.SimpleNamespace(timing=None)
     more = s.perf_samples
+    rounds = []
     while more:
         t0 = time.perf_counter()
         b, c, _ = perf.measure_with_outputs(session, swap, session.plan.timing, more)
-        perf.merge_timing(rec, {"base": b, "cand": c, "launches": 1, "seconds": time.perf_counter() - t0},
+        rounds.append(round(time.perf_counter() - t0, 3))
+        perf.merge_timing(rec, {"base": b, "cand": c, "launches": 1, "seconds": rounds[-1]},
                           {"sums": {}, "last": {}})
         n = len(rec.timing["base"])
         later = [k for k in perf.schedule(s) if k > n]
         more = (later[0] - n if later else 0) if full else perf.next_round(s, rec)
+    ROUND_SECONDS.append(rounds)
     return rec.timing["base"], rec.timing["cand"]
+
+
+ROUND_SECONDS: list[list[float]] = []  # each trial's rounds' wall seconds (the first: what a fixed gate costs)
+
+
+def profile(items, s):
+    """One A/A trial of the first kernel of each example under cProfile: where the gate's time goes."""
+    import cProfile
+    import io
+    import pstats
+
+    rows, seen = [], set()
+    for label, session, swap in items:
+        name = label.split(":")[0]
+        if name in seen:
+            continue
+        seen.add(name)
+        prof = cProfile.Profile()
+        t0 = time.perf_counter()
+        prof.enable()
+        b, c = trial(session, swap, s)
+        prof.disable()
+        wall = time.perf_counter() - t0
+        text = io.StringIO()
+        pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(18)
+        r = {"kernel": label, "pairs": len(b), "seconds": round(wall, 3), "ms_per_pair": round(wall / len(b) * 1e3, 2),
+             "rounds": ROUND_SECONDS[-1], "top": text.getvalue().splitlines()[-26:]}
+        rows.append(r)
+        print("profile", json.dumps({k: v for k, v in r.items() if k != "top"}), flush=True)
+        print("\n".join(r["top"]), flush=True)
+    return rows
 
 
 def row(label, base, cand, s):
@@ -212,14 +247,16 @@ def aa(items, s, seconds, slow=0.0):
             b, c = trial(session, swap, s)
         finally:
             perf.module_call = plain_call
-        r = row(label, b, c, s) | {"seconds": round(time.perf_counter() - t1, 2),
+        r = row(label, b, c, s) | {"seconds": round(time.perf_counter() - t1, 2), "round_seconds": ROUND_SECONDS[-1],
                                    "base": [round(x, 6) for x in b], "cand": [round(x, 6) for x in c]}
         if slow:
             r["sleep_cycles"] = cycles[label]
         rows.append(r)
         print("win3" if slow else "aa", json.dumps({k: v for k, v in r.items() if k not in ("base", "cand")}),
               flush=True)
-    summary = {}
+    summary = {"mean_seconds": round(statistics.mean(r["seconds"] for r in rows), 3) if rows else None,
+               "mean_first_round_seconds": round(statistics.mean(r["round_seconds"][0] for r in rows), 3)
+               if rows else None}
     for name in ("ratio", "paired", "sign"):
         acc = sum(r[name]["decision"] == "accept" for r in rows)
         summary[name] = {"trials": len(rows), "accepted": acc,
@@ -288,11 +325,16 @@ def main() -> None:
         t0 = time.perf_counter()
         if step == "noise":
             result[step] = noise([it for it in items if it[0].split(":")[0] in args.noise_examples], s)
+        elif step == "profile":
+            result[step] = profile(items, s)
         elif step == "aa":
             result[step] = aa(items, s, args.aa_seconds)
         elif step == "win3":
             result[step] = aa(items, s, args.win_seconds, slow=0.03)
         result[f"{step}_seconds"] = round(time.perf_counter() - t0, 1)
+        from pytest_kernelopt.gates import checksum_kernel
+
+        result["checksums"] = checksum_kernel.status() or "triton kernel"
         Path(args.out).write_text(json.dumps(result, indent=1, default=str))
         if step in ("aa", "win3"):
             print(step, json.dumps(result[step]["summary"]), flush=True)
