@@ -35,7 +35,7 @@ from typing import Any, Callable
 from .candidate import Candidate
 from .config import Settings
 from .gates.results import CascadeResult, GateResult
-from .problems import ProblemSpec, input_signature
+from .problems import ProblemSpec
 
 ProgressFn = Callable[[str], None]
 
@@ -100,7 +100,7 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
         problem = build_problem(spec, backend.device, settings.base_seed or 0)
         session = EvaluationSession(problem, settings, backend, plan=plan)
         send("ready", {"summary": session.captured.summary(), "graphs": session.captured.graphs,
-                       "inputs": input_signature(problem.example_inputs), "backend": backend.name,
+                       "inputs": problem.signature(), "backend": backend.name,
                        "measures_time": backend.measures_time, "description": backend.description})
     except BaseException as e:  # report why the worker could not start, then exit
         from .errors import USER_ERRORS

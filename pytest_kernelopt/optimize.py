@@ -46,9 +46,7 @@ class LocalEvaluator:
         self.session = session
         self.spec = session.problem.spec  # what an isolated worker would rebuild the module from (None: cannot)
         self.graphs = session.captured.graphs
-        from .problems import input_signature
-
-        self.inputs = input_signature(session.problem.example_inputs)
+        self.inputs = session.problem.signature()
         self.backend_name = session.backend.name
         self.measures_time = session.backend.measures_time
         self._profile = None

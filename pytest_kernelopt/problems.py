@@ -131,15 +131,45 @@ class ProblemSpec:
         return cls("pickle", name, name, buf.getvalue())
 
 
-@dataclass
 class Problem:
-    """A module on its device and a function drawing fresh inputs per seed."""
+    """A module on its device and a function drawing fresh inputs per seed.
 
-    name: str
-    module: Any
-    example_inputs: tuple
-    draw_inputs: Callable[[int], tuple]
-    spec: ProblemSpec | None = None
+    ``example_inputs`` of a problem file are ``draw_inputs(0)`` (``redrawable``): once the module is compiled
+    they can be let go (:meth:`release_example`: a 2 GiB input is 2 GiB of device memory the gates would
+    otherwise carry through every phase) and are drawn again, the same values, if asked for later.
+    """
+
+    def __init__(self, name: str, module: Any, example_inputs: tuple | None, draw_inputs: Callable[[int], tuple],
+                 spec: ProblemSpec | None = None, redrawable: bool = False) -> None:
+        self.name = name
+        self.module = module
+        self._example = example_inputs
+        self.draw_inputs = draw_inputs
+        self.spec = spec
+        self.redrawable = redrawable
+        self._signature = input_signature(example_inputs) if example_inputs is not None else None
+
+    def signature(self) -> list["InputSig"]:
+        """The example inputs' shapes and dtypes (kept when the inputs themselves are let go)."""
+        if self._signature is None:
+            self._signature = input_signature(self.example_inputs)
+        return self._signature
+
+    @property
+    def example_inputs(self) -> tuple:
+        if self._example is None:
+            self._example = self.draw_inputs(0)
+        return self._example
+
+    def release_example(self) -> bool:
+        """Let go of the example inputs where they can be drawn again (a problem file's); whether it did."""
+        if self.redrawable and self._example is not None:
+            self._example = None
+            return True
+        return False
+
+    def __repr__(self) -> str:
+        return f"Problem({self.name!r}, spec={self.spec!r})"
 
 
 def fresh_like(example: tuple, seed: int) -> tuple:
@@ -204,7 +234,7 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
             raise ProblemFormatError(f"{spec.ref}: get_inputs() failed: {type(e).__name__}: {e}") from e
         if device == "cpu":
             _check_interpreter_size(spec.ref, example)
-        return Problem(spec.name, model, example, draw, spec)
+        return Problem(spec.name, model, example, draw, spec, redrawable=True)
     if spec.kind == "pickle":
         import io
 

@@ -321,3 +321,76 @@ def test_a_float64_truth_past_the_device_budget_goes_to_the_host(monkeypatch):
     monkeypatch.setattr(fp64_place, "host_available", lambda: 20 * gib)
     where, why = fp64_place.place(session, module_peak=12 * gib)
     assert where == "cuda", "past the budget but the host has no room: the device, where it fits"
+
+
+def test_a_problem_files_example_inputs_are_let_go_and_drawn_again_alike(backend, tmp_path):
+    """The session lets a problem file's example inputs go once the module is compiled (on the H200 a 2 GiB
+    input was a third copy carried through every phase); asked for later, they are drawn again, the same."""
+    from pytest_kernelopt.problems import ProblemSpec, build_problem
+
+    path = tmp_path / "scaled.py"
+    path.write_text("import torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
+                    "        return torch.relu(x) * 2\n\n"
+                    "def get_inputs():\n    return [torch.randn(8, 16)]\n\n"
+                    "def get_init_inputs():\n    return []\n")
+    problem = build_problem(ProblemSpec.from_file(path), backend.device)
+    first = problem.example_inputs[0].clone()
+    sig = problem.signature()
+    session = EvaluationSession(problem, Settings(seeds=2, base_seed=3), backend)
+    assert problem._example is None, "the session let the example inputs go"
+    assert problem.signature() == sig and problem._example is None, "the signature needs no redraw"
+    assert torch.equal(problem.example_inputs[0], first), "drawn again, the same values"
+    (graph, name), = session.captured.triton_kernels
+    own = session.evaluate(Candidate((name,), graph.kernels[name].source), perf=False)
+    assert own.decision == "verified", own.reason
+
+
+def test_an_in_process_modules_example_inputs_are_the_users_and_kept(backend):
+    x = torch.randn(4, 8, device=backend.device)
+    problem = problem_from_objects(torch.nn.ReLU(), (x,), name="relu")
+    EvaluationSession(problem, Settings(seeds=2, base_seed=3), backend)
+    assert problem.example_inputs[0] is x
+
+
+def test_the_input_cache_makes_room_before_it_draws(backend, monkeypatch):
+    """At most the cache's own seeds and the one being drawn are alive at once: a cached seed is evicted
+    before the next is drawn, not after (on the H200 that had been a third 2 GiB input during every draw)."""
+    from pytest_kernelopt.gates import cascade
+
+    session = _noise_session(backend)
+    real = session.problem.draw_inputs
+    peak = [0]
+
+    def counting(seed):
+        peak[0] = max(peak[0], len(session._drawn) + 1)  # the cached seeds and the one being drawn
+        return real(seed)
+
+    monkeypatch.setattr(session.problem, "draw_inputs", counting)
+    one = cascade._nbytes(session.inputs(101))
+    monkeypatch.setattr(cascade, "INPUT_CACHE_BYTES", one)  # room for exactly one seed
+    session._drawn.clear()
+    for seed in (201, 202, 203, 204):
+        session.inputs(seed)
+    assert len(session._drawn) == 1
+    assert peak[0] == 1, f"{peak[0]} draws alive at once: the cached seed was still held while the next was drawn"
+
+
+def test_the_noise_floor_runs_the_compiled_module_not_the_eager_one(backend, monkeypatch):
+    """Eager intermediates had taken the gates to 3.5x the module's peak on the H200: the noise floor's two runs
+    are the compiled module's (its own kernels), which rounds as the candidates' module does."""
+    from pytest_kernelopt.gates import fp64_place, runner
+
+    session = _noise_session(backend)
+    seen = []
+    real = runner.run_once
+
+    def recording(fn, module, inputs, **kw):
+        seen.append(fn)
+        return real(fn, module, inputs, **kw)
+
+    monkeypatch.setattr(runner, "run_once", recording)
+    seed = session.plan.seeds[0]
+    out, grads, noise = fp64_place.truth_on(session, seed, "cpu")
+    floor_runs = seen[-2:]
+    assert floor_runs == [session.captured.compiled] * 2, floor_runs
+    assert all(n is None or n > 0 for n in noise)

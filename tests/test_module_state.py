@@ -157,8 +157,22 @@ BOMB = """
 @pytest.mark.parametrize("module", [AttrTable, GlobalTable])
 def test_a_call_counter_in_a_tensor_attribute_or_a_module_level_tensor_is_seen(backend, module):
     """Red team 10, F4: the counter sat in the table's unused tail; exact for 1000 calls, 1% off after."""
+    global TABLE
+    host_table = TABLE
+    # a plain tensor attribute or a module-level tensor does not follow module.to(): put it on the device
+    TABLE = TABLE.to(backend.device)
+    try:
+        _counter_is_seen(backend, module)
+    finally:
+        TABLE = host_table
+
+
+def _counter_is_seen(backend, module):
     keep = TABLE.clone()
-    session = _session(backend, module(), torch.randn(16, 64))
+    m = module()
+    if isinstance(m, AttrTable):
+        m.table = m.table.to(backend.device)
+    session = _session(backend, m, torch.randn(16, 64))
     (k,) = _kernels(session)
     honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
     assert honest.decision == "verified", honest.reason

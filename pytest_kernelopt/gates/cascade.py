@@ -158,6 +158,9 @@ class EvaluationSession:
         self.training = settings.training
         self.captured = captured or capture(problem.module, problem.example_inputs, training=self.training,
                                             backend=self.backend)
+        # the gates draw their own inputs per seed: a problem file's example inputs are let go (drawn again
+        # if anyone asks), so a 2 GiB input is not carried through every phase as a third copy
+        problem.release_example()
         self.plan = plan or SeedPlan.make(settings.seeds, settings.base_seed)
         # the module's state as found after the capture: every gate call starts from it (module_state).  Made
         # here, before any other call (a module-peak measurement, a screening) could move it, so every process
@@ -167,6 +170,7 @@ class EvaluationSession:
         # the float64 copy of the module and its own ModuleState, by device (fp64_place)
         self.fp64_modules: dict[str, Any] = {}
         self._drawn: dict[int, tuple] = {}  # seed -> inputs, oldest first, bounded by INPUT_CACHE_BYTES
+        self._last_size = 0  # bytes of the last seed drawn
         # nothing else runs here: a verify run whose module has no cached kernel pays for the capture alone
 
     @property
@@ -187,15 +191,23 @@ class EvaluationSession:
         hit = self._drawn.get(seed)
         if hit is not None:
             return hit
+        # make room before drawing (every seed of a problem has the same size as the last one drawn): a seed
+        # evicted only after the next was drawn and copied had held a third input's worth of memory meanwhile
+        self._make_room(self._last_size)
         drawn = seed_inputs(self.problem.draw_inputs(seed), self.plan, seed)  # copied once, edited in place
-        size = _nbytes(drawn)
+        size = self._last_size = _nbytes(drawn)
         if size <= INPUT_CACHE_BYTES:
-            limit = INPUT_CACHE_SEEDS_ON_DEVICE if self.backend.measures_time else None
-            while self._drawn and (size + sum(map(_nbytes, self._drawn.values())) > INPUT_CACHE_BYTES
-                                   or (limit is not None and len(self._drawn) >= limit)):
-                self._drawn.pop(next(iter(self._drawn)))
+            self._make_room(size)
             self._drawn[seed] = drawn
         return drawn
+
+    def _make_room(self, size: int) -> None:
+        """Evict the oldest cached seeds until one of ``size`` bytes fits (all of them if it never will)."""
+        limit = INPUT_CACHE_SEEDS_ON_DEVICE if self.backend.measures_time else None
+        while self._drawn and (size > INPUT_CACHE_BYTES
+                               or size + sum(map(_nbytes, self._drawn.values())) > INPUT_CACHE_BYTES
+                               or (limit is not None and len(self._drawn) >= limit)):
+            self._drawn.pop(next(iter(self._drawn)))
 
     def baseline_record(self, plan: SeedPlan | None = None) -> BaselineRecord:
         """The baseline and the float64 truth (host copies) on the seeds of ``plan`` (default: the session's),
