@@ -122,7 +122,7 @@ def _module(session: Any, device: str) -> tuple[Any, Any]:
     cache = session.fp64_modules
     if device not in cache:
         m = session.module
-        cache.clear()  # one float64 copy at a time
+        cache.clear()  # one copy at a time (float64, or native on another device)
         session.state.restore()
         if hasattr(m, "double"):
             m = copy.deepcopy(m).to(device).double()
@@ -132,6 +132,40 @@ def _module(session: Any, device: str) -> tuple[Any, Any]:
                         setattr(sub, k, _to(v, device))
         cache[device] = (m, ModuleState(m, session.plan.digest_key))
     return cache[device]
+
+
+def _native_module(session: Any, device: str) -> tuple[Any, Any]:
+    """The module in its own precision on ``device`` and its ModuleState: the session's own where it lives
+    there, else a copy (kept while the float64 copy it replaces is not needed)."""
+    import torch
+
+    from .module_state import ModuleState
+
+    if device == session.backend.device:
+        return session.module, session.state
+    cache = session.fp64_modules
+    key = f"native:{device}"
+    if key not in cache:
+        cache.clear()
+        session.state.restore()
+        m = copy.deepcopy(session.module)
+        if hasattr(m, "to"):
+            m = m.to(device)
+            for sub in m.modules():
+                for k, v in list(vars(sub).items()):
+                    if isinstance(v, torch.Tensor) and not k.startswith("_"):
+                        setattr(sub, k, v.detach().to(device, copy=True))
+        cache[key] = (m, ModuleState(m, session.plan.digest_key))
+    return cache[key]
+
+
+def _moved(inputs: tuple, device: str) -> tuple:
+    """``inputs`` on ``device`` in their own dtypes (the same objects where they are there already)."""
+    import torch
+
+    return tuple(x.detach().to(device).requires_grad_(x.requires_grad)
+                 if isinstance(x, torch.Tensor) and x.is_floating_point() else
+                 x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs)
 
 
 def values(outputs: Any, grads: dict) -> list:
@@ -175,42 +209,50 @@ def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     finally:
         if device == "cuda":
             torch.cuda.empty_cache()
-    return outputs, grads, noise_floor(session, seed, values(outputs, grads), inputs)
+    return outputs, grads, noise_floor(session, seed, values(outputs, grads), inputs, device)
 
 
-def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = None) -> list:
+def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = None, device: str | None = None) -> list:
     """How far rounding alone puts each value from the truth: the root mean square of the distances of two
-    runs of the compiled module with its own kernels (native precision, nothing swapped in), one on the
-    seed's inputs and one on the inputs moved by one rounding step of their dtype.  Where exact arithmetic
-    makes an output insensitive to its inputs (the mean of normalised values is 0 whatever the input),
-    rounding of the intermediates still moves it, and only a run that rounds them shows by how much.
+    runs of the original (uncompiled, native precision) module, one on the seed's inputs and one on the
+    inputs moved by one rounding step of their dtype.  Where exact arithmetic makes an output insensitive to
+    its inputs (the mean of normalised values is 0 whatever the input), rounding of the intermediates still
+    moves it, and only a run that rounds them shows by how much.
 
-    The compiled module, not the eager one: it rounds as the candidates' module does (a candidate is that
-    module with a kernel replaced), and it needs the memory the module needs: on the H200 the eager module's
-    intermediates had taken the gates to 3.5x the module's peak (a 2 GiB pointwise chain: 14 GiB)."""
+    The runs happen where the float64 truth ran (``device``, default the module's own): where the truth went to
+    the host for want of device memory, so do they (a copy of the module in its own precision, the inputs
+    moved in theirs), since the eager module's intermediates are not the compiled module's: on the H200 they
+    had taken the gates to 3.5x the module's peak (a 2 GiB pointwise chain: 14 GiB).  Not the compiled module
+    itself: its rounding can be far smaller than another honest order's (a group norm over 2M-element groups
+    landed 1 eps from the truth, a tuner config of the same kernel 160 eps), and the floor exists for that."""
     import math
 
     import torch
 
     from .runner import run_once
 
+    device = device or session.backend.device
     gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
     inputs = session.inputs(seed) if inputs is None else inputs
+    module, state = _native_module(session, device)
+    local = device == session.backend.device
+    if not local:
+        inputs = _moved(inputs, device)
     dists = []
-    fn = session.captured.compiled
-    session.state.begin()
-    r = run_once(fn, session.module, inputs, training=session.training, seed=seed)
-    dists.append(_distances(values(r.outputs, {**r.grads, **session.state.end()[1]}), truth))
+    state.begin()
+    r = run_once(module, module, inputs, training=session.training, seed=seed)
+    dists.append(_distances(values(r.outputs, {**r.grads, **state.end()[1]}), truth))
     del r
     # the perturbed floating inputs are this call's own copies: not cloned again (one input's size less on the
     # device); where other tensors (indices, masks) are the seed's own, everything is cloned as usual
     perturbed = tuple(_perturbed(x, gen) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
                       for x in inputs)
-    shared = any(isinstance(x, torch.Tensor) and not x.is_floating_point() for x in inputs)
-    session.state.begin()
-    r = run_once(fn, session.module, perturbed, training=session.training, seed=seed, clone=shared)
+    shared = local and any(isinstance(x, torch.Tensor) and not x.is_floating_point() for x in inputs)
+    del inputs
+    state.begin()
+    r = run_once(module, module, perturbed, training=session.training, seed=seed, clone=shared)
     del perturbed
-    dists.append(_distances(values(r.outputs, {**r.grads, **session.state.end()[1]}), truth))
+    dists.append(_distances(values(r.outputs, {**r.grads, **state.end()[1]}), truth))
     del r
     return [None if a is None or b is None else math.sqrt((a * a + b * b) / 2) for a, b in zip(*dists)]
 
