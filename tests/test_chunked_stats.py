@@ -310,3 +310,46 @@ def test_the_perturbation_is_drawn_a_chunk_at_a_time(monkeypatch):
     assert torch.equal(y, again), "deterministic for a seed and a chunk size"
     h = _perturbed(x.half().requires_grad_(), torch.Generator().manual_seed(1))
     assert h.dtype == torch.float16 and h.requires_grad
+
+
+@pytest.mark.parametrize("terms, rel_eps, fails", [
+    (1, 160, True),          # 160 eps off with no reduction in the replaced kernel: a lower precision
+    (2 ** 21, 160, False),   # the same off a 2M-term sum: how far an honest reordering lands (H200 group norm)
+    (2 ** 21, "half", True),   # float16 rounding is still refused off the longest sums (the allowance's cap)
+    (2 ** 40, "bfloat16", True),
+])
+def test_the_precision_check_allows_an_honest_sums_rounding(terms, rel_eps, fails):
+    """Within tolerance but farther from the truth than the baseline: refused only beyond what a sum of
+    ``terms`` terms in another order rounds to (sqrt(terms) eps of float32, capped)."""
+    g = torch.Generator().manual_seed(8)
+    truth = torch.randn(64, 64, generator=g, dtype=torch.float64)
+    eps = torch.finfo(torch.float32).eps
+    if rel_eps == "half":
+        cand = truth.half().float()
+    elif rel_eps == "bfloat16":
+        cand = truth.bfloat16().float()
+    else:
+        signs = torch.randint(0, 2, truth.shape, generator=g).double() * 2 - 1
+        cand = (truth * (1 + rel_eps * eps * signs)).float()
+    s = SimpleNamespace(tolerance=Settings().tolerance)
+    baseline = SimpleNamespace(truths={0: _run(truth, noise=[1e-12])}, runs={0: _run(truth.float())})
+    rec = SimpleNamespace(runs={0: _run(cand)})
+    numbers: dict = {}
+    r = Fp64Gate._precision(s, baseline, rec, [0], numbers, 4.0, terms)
+    assert (r is not None and r.status == "fail") is fails, (r and r.reason, numbers)
+    assert numbers["reduction_terms"] == terms
+
+
+def test_the_sum_allowance_comes_from_the_replaced_baseline_kernels():
+    """The reduction length is read from the baseline kernels the candidate replaces (Inductor's size hints),
+    the longest of them; a kernel that reduces nothing allows none."""
+    from pytest_kernelopt.gates.trials import reduction_terms
+
+    def kernel(kind, hints):
+        return SimpleNamespace(kind=kind, size_hints=hints)
+
+    graph = SimpleNamespace(kernels={"red": kernel("reduction", {"x": 64, "r0_": 2 ** 21}),
+                                     "per": kernel("persistent_reduction", {"x": 8, "r0_": 512, "r1_": 4}),
+                                     "poi": kernel("pointwise", {"x": 2 ** 30})})
+    captured = SimpleNamespace(triton_kernels=[(graph, "red"), (graph, "per"), (graph, "poi")])
+    assert reduction_terms(captured) == {"red": 2 ** 21, "per": 2048, "poi": 1}

@@ -213,34 +213,47 @@ def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
 
 
 def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = None, device: str | None = None) -> list:
-    """How far rounding alone puts each value from the truth: the root mean square of the distances of two
-    runs of the original (uncompiled, native precision) module, one on the seed's inputs and one on the
-    inputs moved by one rounding step of their dtype.  Where exact arithmetic makes an output insensitive to
-    its inputs (the mean of normalised values is 0 whatever the input), rounding of the intermediates still
-    moves it, and only a run that rounds them shows by how much.
+    """How far rounding alone puts each value from the truth: for each of two honest computations in native
+    precision -- the compiled module with its own kernels, and the original (uncompiled) module -- the root
+    mean square of the distances of two runs, one on the seed's inputs and one on the inputs moved by one
+    rounding step of their dtype; the larger of the two.  Where exact arithmetic makes an output insensitive
+    to its inputs (the mean of normalised values is 0 whatever the input), rounding of the intermediates
+    still moves it, and only a run that rounds them shows by how much.
 
-    The runs happen where the float64 truth ran (``device``, default the module's own): where the truth went to
-    the host for want of device memory, so do they (a copy of the module in its own precision, the inputs
-    moved in theirs), since the eager module's intermediates are not the compiled module's: on the H200 they
-    had taken the gates to 3.5x the module's peak (a 2 GiB pointwise chain: 14 GiB).  Not the compiled module
-    itself: its rounding can be far smaller than another honest order's (a group norm over 2M-element groups
-    landed 1 eps from the truth, a tuner config of the same kernel 160 eps), and the floor exists for that."""
+    Two computations because either alone can round far less than another honest order of the same
+    arithmetic: on the H200 a floor taken from the eager module refused a tuner config of the noise-floor
+    problem's reduction (1.9x) that one from the compiled module passed; on CPU the reverse held.  The compiled
+    runs stay on the device (they need what the module needs); the eager runs happen where the float64 truth
+    ran (``device``, default the module's own): where the truth went to the host for want of device memory,
+    so do they (a copy of the module in its own precision, the inputs moved in theirs), since the eager
+    module's intermediates are not the compiled module's (on the H200 they had taken the gates to 3.5x the
+    module's peak: a 2 GiB pointwise chain, 14 GiB)."""
+    device = device or session.backend.device
+    inputs = session.inputs(seed) if inputs is None else inputs
+    compiled = _floor_runs(session, seed, truth, inputs, session.captured.compiled, session.module, session.state,
+                           local=True)
+    module, state = _native_module(session, device)
+    local = device == session.backend.device
+    eager = _floor_runs(session, seed, truth, inputs if local else _moved(inputs, device), module, module, state,
+                        local=local)
+    return [None if a is None or b is None else max(a, b) for a, b in zip(compiled, eager)]
+
+
+def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, module: Any, state: Any,
+                local: bool) -> list:
+    """One computation's rounding noise (see :func:`noise_floor`): ``fn`` on ``inputs`` and on ``inputs``
+    moved by one rounding step, the root mean square of their distances to the truth.  ``local``: the inputs
+    are the session's own (cloned for each call); else this call's copies."""
     import math
 
     import torch
 
     from .runner import run_once
 
-    device = device or session.backend.device
     gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
-    inputs = session.inputs(seed) if inputs is None else inputs
-    module, state = _native_module(session, device)
-    local = device == session.backend.device
-    if not local:
-        inputs = _moved(inputs, device)
     dists = []
     state.begin()
-    r = run_once(module, module, inputs, training=session.training, seed=seed)
+    r = run_once(fn, module, inputs, training=session.training, seed=seed)
     dists.append(_distances(values(r.outputs, {**r.grads, **state.end()[1]}), truth))
     del r
     # the perturbed floating inputs are this call's own copies: not cloned again (one input's size less on the
@@ -250,7 +263,7 @@ def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = Non
     shared = local and any(isinstance(x, torch.Tensor) and not x.is_floating_point() for x in inputs)
     del inputs
     state.begin()
-    r = run_once(module, module, perturbed, training=session.training, seed=seed, clone=shared)
+    r = run_once(fn, module, perturbed, training=session.training, seed=seed, clone=shared)
     del perturbed
     dists.append(_distances(values(r.outputs, {**r.grads, **state.end()[1]}), truth))
     del r
