@@ -87,8 +87,6 @@ def test_every_tuner_config_of_the_noise_floor_problem_passes_the_float64_gate(n
             fp64 = res.gate("fp64")
             assert res.decision == "verified", f"{name} {cand.launch}: {res.reason}"
             assert fp64 is not None and fp64.passed
-            # the precision check's allowance for an honest sum is the replaced baseline kernel's reduction
-            assert fp64.numbers["reduction_terms"] == noise.baseline_record().reduction_terms[name] > 1
             judged += 1
     assert judged >= 2
 

@@ -122,7 +122,7 @@ class Judge:
             return False
         if progress is not None:
             progress("gate:fp64")
-        self.gates.append(Fp64Gate().judge(self.settings, baseline, rec, corr, self.kernels))
+        self.gates.append(Fp64Gate().judge(self.settings, baseline, rec, corr))
         self.gates[-1].numbers.update(memory_numbers(baseline, rec))
         return self.gates[-1].passed
 

@@ -280,9 +280,6 @@ class BaselineRecord:
     module_peak_bytes: int = 0  # device memory of one plain call of the compiled module (GPU only)
     baseline_peak_bytes: int = 0  # the gates' peak device memory while the baseline runs were recorded (GPU only)
     truth_memory: dict[str, Any] = field(default_factory=dict)  # where the float64 truth ran, and its peak
-    #: per Triton kernel of the baseline, how many terms each of its reductions adds up (1: not a reduction):
-    #: from Inductor's own source (its size hints), never from a candidate's
-    reduction_terms: dict[str, int] = field(default_factory=dict)
 
     def view(self, plan: SeedPlan) -> "BaselineRecord":
         """The same record judged over a sub-plan (its first seeds: a quick re-check)."""
@@ -363,22 +360,6 @@ def _module_peak(session: Any, seed: int) -> int:
         resident += [t for t in list(module.parameters()) + list(module.buffers()) if t.is_cuda]
     owned = {t.untyped_storage().data_ptr(): t.untyped_storage().nbytes() for t in resident}
     return transient + sum(owned.values())
-
-
-def reduction_terms(captured: Any) -> dict[str, int]:
-    """How many terms each Triton kernel's reductions add up: the product of its reduction size hints
-    (``r0_``, ``r1_``, or ``r``: Inductor's power-of-two rounding of the reduction length), 1 for a kernel that
-    reduces nothing."""
-    out: dict[str, int] = {}
-    for graph, name in getattr(captured, "triton_kernels", ()):
-        kernel = graph.kernels[name]
-        terms = 1
-        if kernel.kind in ("reduction", "persistent_reduction"):
-            for key, hint in kernel.size_hints.items():
-                if key.startswith("r"):
-                    terms *= max(1, int(hint))
-        out[name] = max(out.get(name, 1), terms)
-    return out
 
 
 def _out_of_memory(e: BaseException) -> bool:
@@ -486,7 +467,6 @@ def _describe(session: Any, rec: BaselineRecord, first_run: Run) -> None:
         again = _run(session, session.captured.compiled, first, fill="random")
     rec.deterministic = same_values(again.outputs, first_run.outputs) and same_values(again.grads, first_run.grads)
     rec.dtype_name = _first_float_dtype(first_run.outputs)
-    rec.reduction_terms = reduction_terms(session.captured)
     rec.io_bytes = _io_bytes(session.inputs(first), first_run.outputs)
     rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
 
