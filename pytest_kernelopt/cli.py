@@ -198,14 +198,24 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from .problems import ProblemSpec
     from .session import make_evaluator
 
+    from .errors import USER_ERRORS
+
     candidate = _read_candidate(args)
     backend = select_backend(settings.backend)
     print(f"backend: {backend.description}; isolation {'on' if settings.isolate else 'off'}", file=sys.stderr)
-    evaluator = make_evaluator(ProblemSpec.from_file(args.problem), settings, backend)
     try:
-        result = evaluator.evaluate(candidate)
-    finally:
-        evaluator.close()
+        evaluator = make_evaluator(ProblemSpec.from_file(args.problem), settings, backend)
+        try:
+            result = evaluator.evaluate(candidate)
+        finally:
+            evaluator.close()
+    except USER_ERRORS as e:  # the problem, not the candidate: nothing was judged (exit 2, as for a bad command)
+        message = f"{type(e).__name__}: {e}"
+        if args.json:
+            print(json.dumps({"decision": None, "error": message, "problem": str(args.problem)}, indent=2))
+        print(f"kernelopt judge: {args.problem}: the problem could not be run, so nothing was judged: {message}",
+              file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result.to_json(), indent=2, default=str))
     else:
