@@ -185,3 +185,45 @@ def _counter_is_seen(backend, module):
         result.reason
     assert torch.equal(TABLE, keep), "the judge put the module-level table back"
 
+
+
+class AffineNorm(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.norm = torch.nn.LayerNorm(64)  # weight 1, bias 0 as built
+
+    def forward(self, x):
+        return self.norm(x)
+
+
+def test_parameters_at_their_initial_values_do_not_hide_a_kernel_that_drops_them(backend):
+    """Red team 11, F08: a LayerNorm kernel storing (x - mean) * rstd without its weight and bias was verified,
+    the module being judged at its initialisation (weight 1, bias 0).  The first seed's calls start from a varied
+    state (baseline, candidate and float64 truth alike); the module is put back as found afterwards."""
+    module = AffineNorm()
+    session = _session(backend, module, torch.randn(16, 64))
+    (k,) = _kernels(session)
+    honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
+    assert honest.decision == "verified", honest.reason
+    # the kernel's loads of the affine weight (in_ptr1) and bias (in_ptr2): read, then replaced by 1 and 0
+    src = k.source
+    for ptr, value in (("in_ptr1", "1.0"), ("in_ptr2", "0.0")):
+        src, n = re.subn(rf"= (tl\.load\({ptr} [^\n]*\))$", rf"= (\1 * 0.0 + {value})", src, flags=re.M)
+        assert n == 1, (ptr, k.source)
+    dropped = session.evaluate(Candidate((k.name,), src), perf=False)
+    assert dropped.decision == "rejected", dropped.reason
+    assert "parameters and state varied" in dropped.reason or dropped.failed_gate.gate == "fp64", dropped.reason
+    assert torch.equal(module.norm.weight.detach().cpu(), torch.ones(64))
+    assert torch.equal(module.norm.bias.detach().cpu(), torch.zeros(64))
+
+
+def test_the_varied_state_is_deterministic_and_keeps_nonnegative_tensors_nonnegative():
+    from pytest_kernelopt.gates.module_state import varied_values
+
+    pristine = {"w": torch.ones(8), "b": torch.zeros(8), "var": torch.rand(8), "steps": torch.tensor(3),
+                "mask": torch.tensor([0.0, float("-inf")])}
+    a, b = varied_values(pristine, 11), varied_values(pristine, 11)
+    assert a.keys() == {"w", "b", "var", "mask"} and all(torch.equal(a[n], b[n]) for n in a)
+    assert not torch.equal(a["w"], pristine["w"]) and not torch.equal(a["b"], pristine["b"])
+    assert (a["var"] >= 0).all() and a["mask"][1] == float("-inf")
+    assert not torch.equal(varied_values(pristine, 12)["w"], a["w"])

@@ -219,7 +219,9 @@ class EvaluationSession:
 
     def baseline_run(self, seed: int, fresh: bool = False) -> Any:
         if fresh or seed not in self.baseline_record().runs:
-            self.state.begin()
+            from .module_state import target_for
+
+            self.state.start(target_for(self, seed))
             with poisoned_allocations(self.captured.namespaces):
                 return run_once(self.captured.compiled, self.module, self.inputs(seed), training=self.training,
                                 seed=seed)

@@ -199,10 +199,12 @@ def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     from .runner import run_once
     from .trials import to_host
 
+    from .module_state import target_for
+
     mod, state = _module(session, device)
     inputs = session.inputs(seed)  # drawn once for the truth and the noise floor (a large seed is not cached)
     try:
-        state.begin()
+        state.start(target_for(session, seed))  # the varied seed's state in float64: its float32 values, widened
         r = run_once(mod, mod, _to(inputs, device), training=session.training, seed=seed, clone=False)
         outputs, grads = to_host(r.outputs), {**to_host(r.grads), **state.end()[1]}
         del r
@@ -251,8 +253,11 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     from .runner import run_once
 
     gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
+    from .module_state import target_for
+
+    target = target_for(session, seed)
     dists = []
-    state.begin()
+    state.start(target)
     r = run_once(fn, module, inputs, training=session.training, seed=seed)
     dists.append(_distances(values(r.outputs, {**r.grads, **state.end()[1]}), truth))
     del r
@@ -262,7 +267,7 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
                       for x in inputs)
     shared = local and any(isinstance(x, torch.Tensor) and not x.is_floating_point() for x in inputs)
     del inputs
-    state.begin()
+    state.start(target)
     r = run_once(fn, module, perturbed, training=session.training, seed=seed, clone=shared)
     del perturbed
     dists.append(_distances(values(r.outputs, {**r.grads, **state.end()[1]}), truth))

@@ -69,6 +69,51 @@ def state_items(module: Any) -> list[tuple[str, Any]]:
     return out
 
 
+#: the seed whose calls start from a *varied* state (:func:`varied_values`): every floating parameter, buffer
+#: and tensor attribute scaled by a factor in [1 - VARY_SCALE, 1 + VARY_SCALE) and offset by up to VARY_OFFSET
+#: times its RMS (nonnegative tensors, variances say, stay nonnegative).  A module is judged as it is built, and
+#: built modules sit at their initialisation: a LayerNorm's weight 1 and bias 0, where a kernel dropping them is
+#: invisible (red team 11); a trained model's are not.
+VARY_SCALE = 0.25
+VARY_OFFSET = 0.1
+
+
+def varied_values(pristine: dict[str, Any], seed: int) -> dict[str, Any]:
+    """The floating state tensors of ``pristine`` ({name: host tensor}) varied for ``seed`` (deterministic: the
+    same in every process judging the problem), in their own dtypes."""
+    import math
+
+    import torch
+
+    gen = torch.Generator().manual_seed(seed + 271_828)
+    out: dict[str, Any] = {}
+    for name in sorted(pristine):
+        t = pristine[name]
+        if not t.is_floating_point() or not t.numel():
+            continue
+        x = t.detach().to(torch.float64)
+        u = torch.rand(t.shape, generator=gen, dtype=torch.float64) * 2 - 1
+        v = torch.rand(t.shape, generator=gen, dtype=torch.float64) * 2 - 1
+        finite = x[torch.isfinite(x)]
+        rms = float(finite.pow(2).mean().sqrt()) if finite.numel() else 0.0
+        rms = rms if rms > 0 and math.isfinite(rms) else 1.0
+        nonnegative = bool((x[~torch.isnan(x)] >= 0).all())
+        out[name] = (x * (1 + VARY_SCALE * u) + VARY_OFFSET * rms * (v.abs() if nonnegative else v)).to(t.dtype)
+    return out
+
+
+def target_for(session: Any, seed: int) -> dict[str, Any] | None:
+    """The state a gate call on ``seed`` starts from: the varied one on the plan's varied-state seed, else None
+    (the state as the session found it)."""
+    plan = getattr(session, "plan", None)
+    if plan is None or not plan.varied_state(seed):
+        return None
+    cache = session.__dict__.setdefault("_varied_state", {})
+    if seed not in cache:
+        cache[seed] = varied_values(session.state.pristine, seed)
+    return cache[seed]
+
+
 class ModuleState:
     """A host copy of ``module``'s state as first seen, put back before each call, and what each call changed.
 
@@ -87,6 +132,8 @@ class ModuleState:
         self.digests = {n: digest(t, key, exact=True) for n, t in self.items.items()}
         self.known: set[str] = set()  # names some call has changed: what a fast begin() puts back
         self._device: dict[str, Any] = {}  # device copies of the known ones, for the timing loop
+        self._ref: dict[str, str] | None = None  # digests a call started from, where not the pristine ones
+        self._targets: dict[int, dict[str, str]] = {}  # id(target) -> its digests
 
     def _current(self) -> dict[str, str]:
         from .trials import digest
@@ -106,7 +153,27 @@ class ModuleState:
                         self._device[n] = src
                 live.copy_(src)
 
+    def start(self, target: dict[str, Any] | None) -> None:
+        """Before a call: the state as in ``target`` ({name: host tensor}; a name it lacks as first seen,
+        every value in the state's own dtype), or :meth:`begin` where ``target`` is None."""
+        if not target:
+            self.begin()
+            return
+        import torch
+
+        from .trials import digest
+
+        sources = {n: (target[n].to(self.pristine[n].dtype) if n in target else self.pristine[n]) for n in self.items}
+        if id(target) not in self._targets:
+            self._targets[id(target)] = {n: digest(src, self.key, exact=True) for n, src in sources.items()}
+        with torch.no_grad():
+            for n, src in sources.items():
+                live = self.items[n]
+                live.copy_(src.to(live.device))
+        self._ref = self._targets[id(target)]
+
     def begin(self, fast: bool = False) -> None:
+        self._ref = None
         if fast:
             self._put_back(sorted(self.known))
             return
@@ -115,7 +182,8 @@ class ModuleState:
 
     def end(self) -> tuple[dict[str, str], dict[str, Any]]:
         now = self._current()
-        changed = {n: d for n, d in now.items() if d != self.digests[n]}
+        ref = self._ref or self.digests
+        changed = {n: d for n, d in now.items() if d != ref[n]}
         self.known.update(changed)
         values = {f"state:{n}": self.items[n].detach().to("cpu", copy=True) for n in sorted(changed)}
         return changed, values

@@ -46,6 +46,11 @@ INTEGER_SEED_INDEX = 4
 HALF_SEED_INDEX = 1
 NONNEGATIVE_SEED_INDEX = 2
 SORTED_SEED_INDEX = 3
+#: the seed (by index) whose calls start from a varied module state (parameters, buffers, tensor attributes:
+#: :func:`pytest_kernelopt.gates.module_state.varied_values`): modules are judged at their initialisation, where
+#: a LayerNorm kernel dropping its weight (1) and bias (0) is invisible (red team 11).  The first seed, so that a
+#: quick re-check of a cached kernel (its first seeds) covers it too
+VARIED_STATE_INDEX = 0
 #: (the transforms themselves, and their factors, are in :mod:`pytest_kernelopt.gates.seed_values`)
 #: seeds past the fixed magnitudes get one drawn log-uniformly in this range, so that no magnitude between
 #: them is safe for a kernel that misbehaves only there (red team 3: rows with RMS between 5 and 25)
@@ -105,9 +110,16 @@ class SeedPlan:
         """Whether ``seed``'s floating inputs are sorted along their last dimension."""
         return self._at(SORTED_SEED_INDEX, seed)
 
+    def varied_state(self, seed: int) -> bool:
+        """Whether ``seed``'s calls start from the varied module state (parameters and buffers off their
+        initial values)."""
+        return self._at(VARIED_STATE_INDEX, seed)
+
     def describe(self, seed: int) -> str:
         """``seed``'s inputs in words (the correctness gate's messages)."""
         parts = [f"inputs x{self.scale(seed):g}"]
+        if self.varied_state(seed):
+            parts.append("parameters and state varied")
         parts += [text for cond, text in (
             (self.special(seed), "with NaN/Inf"), (self.integral(seed), "whole numbers on an offset"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
@@ -310,9 +322,10 @@ def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None
     """One call on ``seed``'s inputs, from the module state the session started with, with Inductor's
     allocations pre-filled (:func:`.runner.poisoned_allocations`: NaN poison, random values, zeros, or the previous
     run's contents); the state the call changed is part of the run (``state:<name>``)."""
+    from .module_state import target_for
     from .runner import poisoned_allocations, run_once
 
-    session.state.begin()
+    session.state.start(target_for(session, seed))
     with poisoned_allocations(session.captured.namespaces, fill, record=record, stale=stale):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
     changed, state = session.state.end()
