@@ -18,7 +18,7 @@ torch = pytest.importorskip("torch")
 
 from pytest_kernelopt.gates import chunked  # noqa: E402
 from pytest_kernelopt.gates.runner import in_layout  # noqa: E402
-from pytest_kernelopt.gates.seed_values import OFFSET_SPREADS, OUTLIER_FACTOR, seed_inputs  # noqa: E402
+from pytest_kernelopt.gates.seed_values import OFFSET_SPREADS, OUTLIER_FACTOR, edge_values, seed_inputs  # noqa: E402
 from pytest_kernelopt.gates.trials import SeedPlan  # noqa: E402
 
 
@@ -43,6 +43,17 @@ def _reference():
                 out.append(y.requires_grad_(x.requires_grad))
             else:
                 out.append(x)
+        # session 10: as many other elements set to exact small numbers, both zeros, subnormals, large
+        # non-integers (after every tensor's NaN/Inf positions are drawn)
+        for y in out:
+            if isinstance(y, torch.Tensor) and y.is_floating_point() and y.numel():
+                n = max(1, min(256, y.numel() // 400))
+                idx = torch.randint(0, y.numel(), (n,), generator=gen)
+                sub = torch.finfo(y.dtype).tiny / 4
+                edges = [1.0, -1.0, 0.0, -0.0, 2.0, 0.5, sub, -sub, 1234.567, -4321.125]
+                vals = torch.tensor(edges, dtype=torch.float64).repeat(n // len(edges) + 1)[:n]
+                with torch.no_grad():
+                    y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
         return tuple(out)
 
 
@@ -187,7 +198,11 @@ def test_the_structured_seeds_are_what_they_say(monkeypatch):
     assert (nonneg >= 0).all() and (nonneg == 0).float().mean() > 0.3
     (srt,) = [v for k, v in by.items() if "sorted" in k]
     assert (srt.isnan() | srt.isinf()).any(), "the sorted seed also carries NaN and Inf"
-    ok = ~(srt.isnan() | srt.isinf())
+    edges = torch.tensor(edge_values(srt.dtype), dtype=srt.dtype)
+    is_edge = (srt.unsqueeze(-1) == edges).any(-1)
+    assert is_edge.any() and (srt.abs() == 1234.567).any() | (srt == 1.0).any() | (srt == -4321.125).any(), \
+        "and the edge values"
+    ok = ~(srt.isnan() | srt.isinf() | is_edge)
     pairs = ok[:, 1:] & ok[:, :-1]
     up, down = srt[:, 1:] >= srt[:, :-1], srt[:, 1:] <= srt[:, :-1]
     for r in range(srt.shape[0]):

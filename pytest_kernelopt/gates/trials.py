@@ -32,7 +32,8 @@ from typing import Any, Callable
 #: max subtraction, blocks with large values) and small ones (underflow, tiny outputs)
 SCALES: tuple[float, ...] = (1.0, 100.0, 0.001)
 #: the seed (by index) whose floating inputs also get a few NaN, +Inf and -Inf: the candidate must treat them
-#: as the baseline does (a kernel that turns NaN inputs into zeros is invisible on finite inputs)
+#: as the baseline does (a kernel that turns NaN inputs into zeros is invisible on finite inputs); and a few
+#: edge values: exact 0, -0, 1, -1, 2, 0.5, subnormals, large non-integers (seed_values.EDGE_VALUES)
 SPECIAL_SEED_INDEX = 3
 #: the seed (by index) whose floating inputs are rounded to whole numbers (counts, pixels, one-hot): a kernel
 #: that treats integer-valued inputs differently is invisible on standard normal ones (red team 3)
@@ -121,7 +122,7 @@ class SeedPlan:
         if self.varied_state(seed):
             parts.append("parameters and state varied")
         parts += [text for cond, text in (
-            (self.special(seed), "with NaN/Inf"), (self.integral(seed), "whole numbers on an offset"),
+            (self.special(seed), "with NaN/Inf, signed zeros, subnormals, exact 1, 2 and 0.5, large fractions"), (self.integral(seed), "whole numbers on an offset"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
             (self.nonnegative(seed), "ReLU outputs in bfloat16 values"),
             (self.sorted_rows(seed), "rows sorted up, down, constant and zero")) if cond]
