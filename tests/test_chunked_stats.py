@@ -310,3 +310,31 @@ def test_the_perturbation_is_drawn_a_chunk_at_a_time(monkeypatch):
     assert torch.equal(y, again), "deterministic for a seed and a chunk size"
     h = _perturbed(x.half().requires_grad_(), torch.Generator().manual_seed(1))
     assert h.dtype == torch.float16 and h.requires_grad
+
+
+@pytest.mark.parametrize("where, fails", [("two", True), ("spread", False), ("none", False)])
+def test_the_fallback_bounds_single_elements(monkeypatch, where, fails):
+    """Red team 11, F04: on an ill-conditioned output the L2 floor is the tolerance's own L2 norm, and a kernel
+    spent it on two elements 470x the tolerance.  An element far beyond the tolerance where the baseline's
+    worst element and the rounding noise per element are small fails; errors spread like rounding do not."""
+    g = torch.Generator().manual_seed(9)
+    truth = torch.randn(4096, generator=g, dtype=torch.float64)
+    base = truth.float()
+    cand = base.clone()
+    if where == "two":
+        cand[[17, 3000]] += 0.07
+    elif where == "spread":
+        cand += (torch.rand(4096, generator=g) - 0.5) * 2e-4  # within about the tolerance everywhere
+    noise = 3e-7 * math.sqrt(4096)  # 3e-7 per element (L2 over the output)
+    s = SimpleNamespace(tolerance=Settings().tolerance, fp64_factor=1.0)
+    baseline = SimpleNamespace(truths={0: _run(truth, noise=[noise])}, runs={0: _run(base)})
+    rec = SimpleNamespace(runs={0: _run(cand)})
+
+    def judge():
+        numbers: dict = {}
+        r = Fp64Gate._elements(s, baseline, rec, [0], numbers)
+        return (r.status if r else None), numbers
+
+    small, huge = both(monkeypatch, judge)
+    assert (small[0] == "fail") is fails and (huge[0] == "fail") is fails, small
+    assert small[1]["element_ratio"] == pytest.approx(huge[1]["element_ratio"], rel=1e-12)

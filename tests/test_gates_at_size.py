@@ -71,7 +71,9 @@ def _reductions(session):
 
 def test_the_noise_floor_problem_really_is_rounding_noise(noise):
     base = noise.baseline_record()
-    truth = base.truths[base.plan.seeds[0]]
+    # a seed whose calls start from the module as built (the first seed's varied GroupNorm bias moves the mean)
+    seed = next(sd for sd in base.plan.seeds if not base.plan.varied_state(sd))
+    truth = base.truths[seed]
     assert truth is not None and truth.noise and truth.noise[0] > 0
     value = float(truth.outputs.abs())
     assert value < 1e-5, f"the output should be ~0 (mean of normalised values), got {value}"

@@ -52,6 +52,12 @@ PRECISION_EPS = 8.0
 #: (10 until session 8: an honest reordering of the noise-floor problem's reduction landed 14x from the truth
 #: on inputs with an outlier channel, where float16 rounding stays thousands of floors away)
 NOISE_K = 20.0
+#: beside the L2 ratio, the fallback bounds single elements: a candidate's largest excess over the tolerance
+#: against the truth may be at most this many times (or ``fp64_factor`` x 1.25, if larger) the larger of the baseline's largest error against the
+#: truth and NOISE_K times the rounding noise per element (the noise floor's RMS).  On an ill-conditioned
+#: output (cos(1000 x)) the L2 floor is the tolerance's own L2 norm, and a kernel spent that whole budget on
+#: two elements, each 470x the tolerance (red team 11)
+ELEMENT_RATIO = 4.0
 
 
 def _float_errors(run: Any, truth: Any, tolerance: Any) -> list[tuple[float, float, float]]:
@@ -200,6 +206,9 @@ class Fp64Gate:
         bound = s.fp64_factor * (1.0 + NOISE_MARGIN)
         numbers["ratio_bound"] = bound
         if worst_ratio <= bound:
+            element = Fp64Gate._elements(s, baseline, rec, beyond, numbers)
+            if element is not None:
+                return element
             numbers["fallback"] = (f"differs from the baseline but is as close to the float64 truth "
                                    f"(error ratio {worst_ratio:.3g} <= {bound:.3g}, against the larger of the "
                                    f"baseline's error and the noise floor: fp64_factor {s.fp64_factor:g} plus a "
@@ -211,6 +220,46 @@ class Fp64Gate:
                           f"(ratio {worst_ratio:.3g} > {bound:.3g}: fp64_factor {s.fp64_factor:g} plus a "
                           f"{NOISE_MARGIN:.0%} margin for rounding noise)",
                           numbers)
+
+    @staticmethod
+    def _elements(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
+        """A failing result when some element of the candidate is far beyond the tolerance against the truth
+        where the baseline's elements are not (:data:`ELEMENT_RATIO`); None otherwise."""
+        import math
+
+        import torch
+
+        from .compare import finite_l2, finite_max_errors
+
+        limit = max(ELEMENT_RATIO, s.fp64_factor * (1.0 + NOISE_MARGIN))
+        worst = 0.0
+        for seed in seeds:
+            truth = baseline.truths[seed]
+            noise = truth.noise or []
+            pairs = zip(_values(rec.runs[seed]), _values(baseline.runs[seed]), _values(truth))
+            for i, (c, b, t) in enumerate(pairs):
+                if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel()):
+                    continue
+                rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
+                _, over = finite_max_errors(c, t, rtol, atol)
+                if over <= 0.0:
+                    continue
+                base_worst, _ = finite_max_errors(b, t, rtol, atol)
+                n, _, _, _ = finite_l2(c, t)
+                rms_noise = (noise[i] / math.sqrt(n)) if i < len(noise) and noise[i] is not None and n else 0.0
+                ref = max(base_worst, NOISE_K * rms_noise)
+                ratio = over / ref if ref > 0 else math.inf
+                worst = max(worst, ratio)
+                if ratio > limit:
+                    numbers.update(element_ratio=ratio, element_excess=over, baseline_worst_element=base_worst,
+                                   element_noise=NOISE_K * rms_noise, seed=seed)
+                    return GateResult("fp64", "fail", f"seed {seed}: an element is {over:.3g} beyond the tolerance "
+                                      f"against the float64 truth, {ratio:.3g}x the larger of the baseline's worst "
+                                      f"element error ({base_worst:.3g}) and the rounding noise per element "
+                                      f"({NOISE_K * rms_noise:.3g}; at most {limit:g}x): an error "
+                                      "concentrated in a few elements", numbers)
+        numbers["element_ratio"] = worst
+        return None
 
     @staticmethod
     def _precision(s: Any, baseline: Any, rec: Any, available: list, numbers: dict, limit: float) -> GateResult | None:
