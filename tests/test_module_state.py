@@ -227,3 +227,28 @@ def test_the_varied_state_is_deterministic_and_keeps_nonnegative_tensors_nonnega
     assert not torch.equal(a["w"], pristine["w"]) and not torch.equal(a["b"], pristine["b"])
     assert (a["var"] >= 0).all() and a["mask"][1] == float("-inf")
     assert not torch.equal(varied_values(pristine, 12)["w"], a["w"])
+
+
+class ClassCounter(torch.nn.Module):
+    """Counts calls in a tensor the class holds (shared by its instances): red team 11, F10/F11."""
+
+    calls = torch.zeros(16)
+
+    def forward(self, x):
+        ClassCounter.calls.add_(1.0)
+        return torch.relu(x) * 2.0
+
+
+def test_a_tensor_held_by_the_module_class_is_state_and_put_back(backend):
+    names = [n for n, _ in state_items(ClassCounter())]
+    assert any(n.startswith("<class ") and n.endswith("ClassCounter.calls>") for n in names), names
+    original = ClassCounter.calls.clone()
+    try:
+        session = _session(backend, ClassCounter(), torch.randn(16, 64))
+        keep = ClassCounter.calls.clone()  # as the session found it, after the compile's own call
+        for k in _kernels(session):  # A/A candidates: every call starts from the same state
+            honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
+            assert honest.decision == "verified", (k.name, honest.reason)
+        assert torch.equal(ClassCounter.calls, keep), "the judge put the class's counter back"
+    finally:
+        ClassCounter.calls.copy_(original)

@@ -9,8 +9,8 @@ kernels of a module adding 0.5 to a buffer per call failed the float64 gate by d
 a call counter in state no check looked at (a plain attribute's unused element).
 
 So: :func:`state_items` is every tensor a call can reach besides its inputs (parameters, buffers, plain tensor
-attributes of every submodule, also inside lists, tuples and dicts, and tensors among the globals of the
-user's own ``forward`` functions); :class:`ModuleState` keeps a host copy of all of it as the session found it,
+attributes of every submodule, also inside lists, tuples and dicts, tensors among the globals of the
+user's own ``forward`` functions, and tensors held by the user's module classes themselves); :class:`ModuleState` keeps a host copy of all of it as the session found it,
 puts back before every gate call whatever differs, and after the call returns what the call changed, which the
 gates compare like outputs (``state:<name>`` beside the gradients of a run).
 """
@@ -66,6 +66,14 @@ def state_items(module: Any) -> list[tuple[str, Any]]:
         for key, value in list(scope.items()):
             for name, t in _tensors_in(value, f"<global {cls.__module__}.{key}>"):
                 add(name, t)
+        # tensors held by the class itself (shared by its instances: a call counter in ``Model.calls``, red
+        # team 11), and by its user-defined bases
+        for klass in cls.__mro__:
+            if klass.__module__.split(".")[0] in ("torch", "builtins"):
+                continue
+            for key, value in list(vars(klass).items()):
+                for name, t in _tensors_in(value, f"<class {klass.__module__}.{klass.__qualname__}.{key}>"):
+                    add(name, t)
     return out
 
 
