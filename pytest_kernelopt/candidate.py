@@ -8,6 +8,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
+#: the fields of a launch spec's JSON form (anything else is refused: a field silently ignored reads as obeyed)
+LAUNCH_KEYS = ("kernel", "args", "grid", "num_warps", "num_stages", "constexprs")
+
+
 @dataclass(frozen=True)
 class LaunchSpec:
     """A candidate that brings its own launch instead of Inductor's heuristics.
@@ -38,6 +42,9 @@ class LaunchSpec:
         say), never a failure deeper in the judge."""
         if not isinstance(d, dict):
             raise ValueError(f"a launch spec is a JSON object, got {type(d).__name__}")
+        unknown = sorted(str(k) for k in d if k not in LAUNCH_KEYS)
+        if unknown:
+            raise ValueError(f"launch spec: unknown field(s) {unknown} (the fields are {', '.join(LAUNCH_KEYS)})")
         kernel, args, grid = d.get("kernel"), d.get("args"), d.get("grid")
         constexprs = d.get("constexprs", {})
         if not isinstance(kernel, str):

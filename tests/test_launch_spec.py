@@ -11,7 +11,9 @@ import pytest
                                        ({"kernel": "k", "args": [], "grid": "(1,)", "num_warps": "4"}, "num_warps"),
                                        ({"kernel": "k", "args": [], "grid": "(1,)", "constexprs": [1]},
                                         "constexprs"),
-                                       ([1, 2], "JSON object")])
+                                       ([1, 2], "JSON object"),
+                                       # red team 11, F13: an unknown field was ignored as if obeyed
+                                       ({"kernel": "k", "args": [], "grid": "(1,)", "meta": {}}, "unknown field")])
 def test_a_malformed_launch_spec_is_a_value_error_that_names_the_field(bad, word):
     """Red team 10, F6: a grid given as a list crashed the judge with a TypeError deep in the static gate."""
     from pytest_kernelopt.candidate import LaunchSpec
