@@ -195,10 +195,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
     settings = replace(_settings(args), mode="optimize")
     prepare(settings.backend)
     from .backends import select_backend
+    from .errors import USER_ERRORS
     from .problems import ProblemSpec
     from .session import make_evaluator
-
-    from .errors import USER_ERRORS
 
     candidate = _read_candidate(args)
     backend = select_backend(settings.backend)

@@ -58,21 +58,22 @@ def finite_l2(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, float, f
     return int(n), math.sqrt(err), math.sqrt(norm), math.sqrt(tol)
 
 
-def finite_max_errors(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[float, float]:
-    """Over the positions where ``x`` and ``t`` are both finite, in float64, a chunk at a time: (largest
+def finite_max_errors(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, float, float]:
+    """Over the positions where ``x`` and ``t`` are both finite, in float64, a chunk at a time: (count, largest
     ``|x - t|``, largest excess of ``|x - t|`` over ``atol + rtol * |t|``, 0 where none exceeds it)."""
     import torch
 
-    acc = torch.zeros(2, dtype=torch.float64)
+    n, acc = torch.zeros((), dtype=torch.int64), torch.zeros(2, dtype=torch.float64)
     for xc, tc in chunks(x, t):
         ok = torch.isfinite(xc) & torch.isfinite(tc)
         td = torch.where(ok, tc.double(), 0.0)
         d = torch.where(ok, xc.double(), 0.0).sub_(td).abs_()
         excess = (d - (atol + rtol * td.abs())).clamp_min_(0.0)
         acc = torch.maximum(acc.to(d.device), torch.stack([d.max(), excess.max()]))
+        n = n.to(d.device) + ok.sum()
         del ok, td, d, excess
     worst, over = acc.tolist()
-    return worst, over
+    return int(n), worst, over
 
 
 def _float_stats(x, y, rtol: float, atol: float) -> tuple[list, list]:

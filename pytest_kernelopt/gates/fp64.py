@@ -225,11 +225,9 @@ class Fp64Gate:
     def _elements(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
         """A failing result when some element of the candidate is far beyond the tolerance against the truth
         where the baseline's elements are not (:data:`ELEMENT_RATIO`); None otherwise."""
-        import math
-
         import torch
 
-        from .compare import finite_l2, finite_max_errors
+        from .compare import finite_max_errors
 
         limit = max(ELEMENT_RATIO, s.fp64_factor * (1.0 + NOISE_MARGIN))
         worst = 0.0
@@ -241,11 +239,10 @@ class Fp64Gate:
                 if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel()):
                     continue
                 rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
-                _, over = finite_max_errors(c, t, rtol, atol)
+                n, _, over = finite_max_errors(c, t, rtol, atol)
                 if over <= 0.0:
                     continue
-                base_worst, _ = finite_max_errors(b, t, rtol, atol)
-                n, _, _, _ = finite_l2(c, t)
+                _, base_worst, _ = finite_max_errors(b, t, rtol, atol)
                 rms_noise = (noise[i] / math.sqrt(n)) if i < len(noise) and noise[i] is not None and n else 0.0
                 ref = max(base_worst, NOISE_K * rms_noise)
                 ratio = over / ref if ref > 0 else math.inf

@@ -115,46 +115,41 @@ def _to(x: Any, device: str) -> Any:
 def _module(session: Any, device: str) -> tuple[Any, Any]:
     """The float64 copy of the module on ``device`` and its :class:`.module_state.ModuleState`: copied from the
     state every gate call starts from, its floating parameters, buffers and tensor attributes in float64."""
-    import torch
-
-    from .module_state import ModuleState
-
-    cache = session.fp64_modules
-    if device not in cache:
-        m = session.module
-        cache.clear()  # one copy at a time (float64, or native on another device)
-        session.state.restore()
-        if hasattr(m, "double"):
-            m = copy.deepcopy(m).to(device).double()
-            for sub in m.modules():  # plain tensor attributes: .double() and .to() leave them as they were
-                for k, v in list(vars(sub).items()):
-                    if isinstance(v, torch.Tensor) and not k.startswith("_"):
-                        setattr(sub, k, _to(v, device))
-        cache[device] = (m, ModuleState(m, session.plan.digest_key))
-    return cache[device]
+    if not hasattr(session.module, "double"):
+        return _copy(session, device, None, None)
+    return _copy(session, device, lambda m: copy.deepcopy(m).to(device).double(), lambda v: _to(v, device))
 
 
 def _native_module(session: Any, device: str) -> tuple[Any, Any]:
     """The module in its own precision on ``device`` and its ModuleState: the session's own where it lives
     there, else a copy (kept while the float64 copy it replaces is not needed)."""
+    if device == session.backend.device:
+        return session.module, session.state
+    if not hasattr(session.module, "to"):
+        return _copy(session, f"native:{device}", copy.deepcopy, None)
+    return _copy(session, f"native:{device}", lambda m: copy.deepcopy(m).to(device),
+                 lambda v: v.detach().to(device, copy=True))
+
+
+def _copy(session: Any, key: str, make: Any, attribute: Any) -> tuple[Any, Any]:
+    """The module as ``make`` copies it (None: the module itself) from the state every gate call starts from,
+    with a ModuleState of its own, kept in ``session.fp64_modules`` under ``key`` (one copy at a time); its plain
+    tensor attributes, which ``.to()`` and ``.double()`` leave as they were, replaced by ``attribute(value)``
+    (None: left alone)."""
     import torch
 
     from .module_state import ModuleState
 
-    if device == session.backend.device:
-        return session.module, session.state
     cache = session.fp64_modules
-    key = f"native:{device}"
     if key not in cache:
-        cache.clear()
+        cache.clear()  # one copy at a time (float64, or native on another device)
         session.state.restore()
-        m = copy.deepcopy(session.module)
-        if hasattr(m, "to"):
-            m = m.to(device)
+        m = session.module if make is None else make(session.module)
+        if attribute is not None:
             for sub in m.modules():
                 for k, v in list(vars(sub).items()):
                     if isinstance(v, torch.Tensor) and not k.startswith("_"):
-                        setattr(sub, k, v.detach().to(device, copy=True))
+                        setattr(sub, k, attribute(v))
         cache[key] = (m, ModuleState(m, session.plan.digest_key))
     return cache[key]
 
@@ -196,10 +191,9 @@ def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     noise floor of every value (None where not floating, see :func:`noise_floor`)."""
     import torch
 
+    from .module_state import target_for
     from .runner import run_once
     from .trials import to_host
-
-    from .module_state import target_for
 
     mod, state = _module(session, device)
     inputs = session.inputs(seed)  # drawn once for the truth and the noise floor (a large seed is not cached)
@@ -250,11 +244,10 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
 
     import torch
 
+    from .module_state import target_for
     from .runner import run_once
 
     gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
-    from .module_state import target_for
-
     target = target_for(session, seed)
     dists = []
     state.start(target)

@@ -116,10 +116,7 @@ def target_for(session: Any, seed: int) -> dict[str, Any] | None:
     plan = getattr(session, "plan", None)
     if plan is None or not plan.varied_state(seed):
         return None
-    cache = session.__dict__.setdefault("_varied_state", {})
-    if seed not in cache:
-        cache[seed] = varied_values(session.state.pristine, seed)
-    return cache[seed]
+    return session.state.varied(seed)
 
 
 class ModuleState:
@@ -142,6 +139,7 @@ class ModuleState:
         self._device: dict[str, Any] = {}  # device copies of the known ones, for the timing loop
         self._ref: dict[str, str] | None = None  # digests a call started from, where not the pristine ones
         self._targets: dict[int, dict[str, str]] = {}  # id(target) -> its digests
+        self._varied: dict[int, dict[str, Any]] = {}  # seed -> varied_values(self.pristine, seed)
 
     def _current(self) -> dict[str, str]:
         from .trials import digest
@@ -160,6 +158,12 @@ class ModuleState:
                     if n in self.known:
                         self._device[n] = src
                 live.copy_(src)
+
+    def varied(self, seed: int) -> dict[str, Any]:
+        """:func:`varied_values` of this state as first seen, for ``seed`` (made once)."""
+        if seed not in self._varied:
+            self._varied[seed] = varied_values(self.pristine, seed)
+        return self._varied[seed]
 
     def start(self, target: dict[str, Any] | None) -> None:
         """Before a call: the state as in ``target`` ({name: host tensor}; a name it lacks as first seen,

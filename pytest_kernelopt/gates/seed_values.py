@@ -131,20 +131,22 @@ def specials_(ys: list, seed: int) -> None:
     import torch
 
     gen = torch.Generator(device="cpu").manual_seed(seed + 271828)
+    _sprinkle_(ys, gen, 100, 64, lambda dtype: [float("nan"), float("inf"), float("-inf")])
+    _sprinkle_(ys, gen, 400, 256, edge_values)
+
+
+def _sprinkle_(ys: list, gen: Any, share: int, most: int, values: Callable[[Any], list[float]]) -> None:
+    """In every tensor of ``ys`` (None: skipped), ``numel // share`` positions (1 to ``most``) drawn from
+    ``gen`` set to ``values(dtype)`` in turn."""
+    import torch
+
     for y in ys:
         if y is None or not y.numel():
             continue
-        n = max(1, min(64, y.numel() // 100))
+        n = max(1, min(most, y.numel() // share))
         idx = torch.randint(0, y.numel(), (n,), generator=gen)
-        vals = torch.tensor([float("nan"), float("inf"), float("-inf")]).repeat(n // 3 + 1)[:n]
-        y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
-    for y in ys:
-        if y is None or not y.numel():
-            continue
-        n = max(1, min(256, y.numel() // 400))
-        idx = torch.randint(0, y.numel(), (n,), generator=gen)
-        edges = edge_values(y.dtype)
-        vals = torch.tensor(edges, dtype=torch.float64).repeat(n // len(edges) + 1)[:n]
+        vals = values(y.dtype)
+        vals = torch.tensor(vals, dtype=torch.float64).repeat(n // len(vals) + 1)[:n]
         y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
 
 

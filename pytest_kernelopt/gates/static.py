@@ -152,7 +152,7 @@ def check_launch_kernel(s: Subject) -> str | None:
     if fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
         return f"incompatible signature: launch kernel {spec.kernel} must take plain parameters"
     wrapped = [ast.unparse(d)[:40] for d in fn.decorator_list
-               if isinstance(d, ast.Call) and ast.unparse(d.func).startswith("triton_heuristics.")]
+               if isinstance(d, ast.Call) and _dotted(d.func).startswith("triton_heuristics.")]
     if wrapped:
         return (f"launch kernel {spec.kernel} carries Inductor's heuristics decorator ({wrapped[0]}...): a launch "
                 "spec launches a plain @triton.jit function with its own grid; drop the decorator, or drop the "
