@@ -469,6 +469,7 @@ class IsolatedEvaluator:
         if not all(g.passed for g in allow):
             judge.add_static(allow)
             return judge.done("rejected")
+        judge.note_reorder(allow)  # decided here, from the captured graph: the worker's word is not taken
         truths = self.truths()
         baseline = None
         stage = "gate:static"

@@ -45,8 +45,10 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
     """Gate 1 for one candidate against the captured graphs (``captured`` needs ``find``; ``backend`` a name)."""
     from .static import StaticGate
 
+    from .reorder import inductor_reorder
+
     try:
-        graph, _ = captured.find(candidate.replaces[0])
+        graph, name = captured.find(candidate.replaces[0])
     except KeyError as e:
         return GateResult("static", "fail", f"replaces unknown kernel {e}", {"compiled": False})
     kernels = {n: graph.kernels[n] for n in candidate.replaces if n in graph.kernels}
@@ -57,7 +59,10 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
         from ..backends.aot import gpu_target_of_current_device
 
         target = gpu_target_of_current_device()
-    return StaticGate().check(candidate, kernels, compile_target=target)
+    result = StaticGate().check(candidate, kernels, compile_target=target)
+    if result.passed:
+        result.numbers["reorder_of_inductor"] = inductor_reorder(candidate, graph, name)
+    return result
 
 
 def memory_numbers(baseline: BaselineRecord, rec: Any) -> dict[str, Any]:
@@ -96,6 +101,13 @@ class Judge:
         self.chash = self.cands[0].content_hash if len(self.cands) == 1 else hashlib.sha256(
             "".join(c.content_hash for c in self.cands).encode()).hexdigest()
         self.origin = self.cands[0].origin if len(self.cands) == 1 else "joint"
+        #: set by :meth:`note_reorder` from static results this process computed (never from a worker's message)
+        self.reorder: tuple[str, ...] = ()
+
+    def note_reorder(self, statics: list[GateResult]) -> None:
+        """Whether every candidate is Inductor's own kernel under another launch config (:mod:`.reorder`)."""
+        found = [g.numbers.get("reorder_of_inductor") for g in statics]
+        self.reorder = tuple(found) if found and all(found) else ()
 
     def done(self, decision: str) -> CascadeResult:
         return CascadeResult(self.kernels, self.chash, tuple(self.gates), decision, self.origin,
@@ -122,7 +134,7 @@ class Judge:
             return False
         if progress is not None:
             progress("gate:fp64")
-        self.gates.append(Fp64Gate().judge(self.settings, baseline, rec, corr))
+        self.gates.append(Fp64Gate().judge(self.settings, baseline, rec, corr, reorder=self.reorder))
         self.gates[-1].numbers.update(memory_numbers(baseline, rec))
         return self.gates[-1].passed
 
@@ -255,7 +267,9 @@ class EvaluationSession:
         t0 = time.perf_counter()
         judge = Judge(self.settings, cands, t0)
         say("gate:static")
-        if not judge.add_static([static_gate_result(c, self.captured, self.backend, aot) for c in cands]):
+        statics = [static_gate_result(c, self.captured, self.backend, aot) for c in cands]
+        judge.note_reorder(statics)
+        if not judge.add_static(statics):
             return judge.done("rejected")
         say("gate:correctness")
         try:
