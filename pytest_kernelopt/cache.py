@@ -148,13 +148,17 @@ class CacheKey:
     ``baseline_hashes`` are :func:`pytest_kernelopt.graph.source_hash` of the
     replaced kernel(s), in launch order (a fusion replaces several);
     ``input_shapes`` / ``input_dtypes`` describe the module's inputs;
-    ``device`` is :func:`device_kind` of the GPU (or ``'cpu'``).
+    ``device`` is :func:`device_kind` of the GPU (or ``'cpu'``); ``compile_mode``
+    the torch.compile mode of the baseline (a kernel's launch config, and so
+    what a candidate was measured against, depends on it; ``"default"`` is left
+    out of the key's JSON, so entries written before the field keep their digests).
     """
 
     baseline_hashes: tuple[str, ...]
     input_shapes: tuple[tuple[int, ...], ...]
     input_dtypes: tuple[str, ...]
     device: str
+    compile_mode: str = "default"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "baseline_hashes", tuple(str(h) for h in self.baseline_hashes))
@@ -166,7 +170,8 @@ class CacheKey:
             raise ValueError("a cache key needs one dtype per input shape")
 
     @classmethod
-    def from_inputs(cls, baselines: Sequence[Any], inputs: Sequence[Any], device: str) -> "CacheKey":
+    def from_inputs(cls, baselines: Sequence[Any], inputs: Sequence[Any], device: str,
+                    compile_mode: str = "default") -> "CacheKey":
         """Key for baseline kernels (TritonKernel or hash strings) and the module's inputs.
 
         Tensors are described by shape and dtype; other inputs by ``()`` and
@@ -176,15 +181,19 @@ class CacheKey:
         shapes = [tuple(x.shape) if hasattr(x, "shape") and hasattr(x, "dtype") else () for x in inputs]
         dtypes = [str(x.dtype) if hasattr(x, "shape") and hasattr(x, "dtype") else type(x).__name__
                   for x in inputs]
-        return cls(tuple(hashes), tuple(shapes), tuple(dtypes), device)
+        return cls(tuple(hashes), tuple(shapes), tuple(dtypes), device, compile_mode)
 
     def to_json(self) -> dict[str, Any]:
-        return {"baseline_hashes": list(self.baseline_hashes), "input_shapes": [list(s) for s in self.input_shapes],
-                "input_dtypes": list(self.input_dtypes), "device": self.device}
+        d = {"baseline_hashes": list(self.baseline_hashes), "input_shapes": [list(s) for s in self.input_shapes],
+             "input_dtypes": list(self.input_dtypes), "device": self.device}
+        if self.compile_mode != "default":
+            d["compile_mode"] = self.compile_mode
+        return d
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> "CacheKey":
-        return cls(tuple(d["baseline_hashes"]), tuple(d["input_shapes"]), tuple(d["input_dtypes"]), str(d["device"]))
+        return cls(tuple(d["baseline_hashes"]), tuple(d["input_shapes"]), tuple(d["input_dtypes"]), str(d["device"]),
+                   str(d.get("compile_mode", "default")))
 
     @property
     def digest(self) -> str:

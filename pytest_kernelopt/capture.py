@@ -274,6 +274,10 @@ def capture(
     torch._dynamo.reset()
     # the same call a user makes (default dynamic, no empty option patch), so the baseline is what they get
     # and the FX graph cache is shared with their own torch.compile of the module
+    if mode not in (None, "default") and opts:
+        # torch.compile takes a mode or options, not both: the mode's own options, then the backend's and ours
+        opts = {**torch._inductor.list_mode_options(mode), **opts}
+        mode = None
     compiled = torch.compile(fn, backend="inductor", options=opts or None, mode=mode, dynamic=dynamic)
     t0 = time.perf_counter()
     with _recording(rec):

@@ -84,7 +84,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
     for path in find_problems(args.paths):
         try:
             problem = build_problem(ProblemSpec.from_file(path), backend.device)
-            cap = capture(problem.module, problem.example_inputs, training=settings.training, backend=backend)
+            cap = capture(problem.module, problem.example_inputs, training=settings.training, backend=backend,
+                          mode=settings.torch_compile_mode)
             print(f"\n== {path}\n{cap.summary()}")
             if args.dump:
                 out = Path(args.dump) / path.stem

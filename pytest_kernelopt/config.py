@@ -27,6 +27,7 @@ DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
 class Settings:
     mode: str = "verify"
     backend: str = "auto"
+    compile_mode: str = "default"  # the baseline: torch.compile's default, or max-autotune-no-cudagraphs
     cache_dir: str = "kernels_cache"
     strict_cache: bool = False
     # gate 2: multi-seed correctness
@@ -81,6 +82,11 @@ class Settings:
         for name, spec in FIELDS.items():
             spec.parse(getattr(self, name), name)
 
+    @property
+    def torch_compile_mode(self) -> str | None:
+        """``torch.compile``'s ``mode=`` for the baseline (None: its default)."""
+        return None if self.compile_mode == "default" else self.compile_mode
+
     def tolerance(self, dtype_name: str) -> tuple[float, float]:
         rtol, atol = DEFAULT_TOLERANCES.get(dtype_name, DEFAULT_TOLERANCES["float32"])
         return (self.rtol if self.rtol is not None else rtol, self.atol if self.atol is not None else atol)
@@ -94,6 +100,9 @@ class SettingError(ValueError):
 
 
 BACKENDS = ("auto", "cuda", "cpu")
+#: torch.compile modes the baseline may be compiled in (CUDA-graph modes are refused: kernels replaced after
+#: capture would not be replayed)
+COMPILE_MODES = ("default", "max-autotune-no-cudagraphs")
 PROPOSERS = ("auto", "agents", "tuner", "none")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
@@ -221,6 +230,10 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
                   "(--kernelopt is --kernelopt-mode=optimize)", choices=MODES),
     _spec("backend", "auto (GPU if present, else the CPU interpreter), cuda, or cpu", choices=BACKENDS,
           commands=_CAPTURE),
+    _spec("compile_mode", "the baseline the gates and the search start from: torch.compile's default mode, or "
+                          "max-autotune-no-cudagraphs (Inductor autotunes its Triton kernels and may replace vendor "
+                          "GEMMs with Triton templates; slower to compile, and cache entries are kept apart per mode)",
+          choices=COMPILE_MODES, commands=_CAPTURE),
     _spec("cache_dir", "directory of the versioned kernel cache (a relative path is taken from pytest's rootdir)",
           commands=_BENCH),
     _spec("strict_cache", "a corrupt or mismatched cache entry is an error instead of a warning and a miss",

@@ -153,7 +153,8 @@ class Harness:
         if settings.mode == "off":
             import torch
 
-            return KernelOptResult(torch.compile(module), mode="off", settings=settings)
+            return KernelOptResult(torch.compile(module, mode=settings.torch_compile_mode), mode="off",
+                                   settings=settings)
         backend = self.backend(settings)
         from .problems import problem_from_objects
         from .session import run_workflow

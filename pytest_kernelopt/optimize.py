@@ -279,7 +279,7 @@ class Optimizer:
             s = self.settings
             self._variant_graphs, self.variant_note = capture_variant_graphs(
                 getattr(self.ev, "spec", None), backend=s.backend, training=s.training,
-                timeout=min(120.0, max(0.0, deadline - time.perf_counter()) / 3))
+                timeout=min(120.0, max(0.0, deadline - time.perf_counter()) / 3), mode=s.torch_compile_mode)
         return looped_variants(graph, name, self._variant_graphs)
 
     def _agents(self, graph: KernelGraph, name: str, prof: Any) -> KernelOutcome:

@@ -58,13 +58,14 @@ def problem_id_for(path: str | Path, root: str | Path) -> str:
         return str(path)
 
 
-def cache_key(graph: Any, names: tuple[str, ...], inputs: list, device: str) -> Any:
+def cache_key(graph: Any, names: tuple[str, ...], inputs: list, device: str, compile_mode: str = "default") -> Any:
     from .cache import CacheKey
 
-    return CacheKey.from_inputs([graph.kernels[n] for n in names], inputs, device)
+    return CacheKey.from_inputs([graph.kernels[n] for n in names], inputs, device, compile_mode)
 
 
-def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, problem_id: str) -> set[tuple[int, str]]:
+def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, problem_id: str,
+            compile_mode: str = "default") -> set[tuple[int, str]]:
     """Write the run's decisions to the cache; returns the (graph, kernel or fused label) pairs written."""
     graphs = {g.index: g for g in evaluator.graphs}
     written: set[tuple[int, str]] = set()
@@ -77,13 +78,14 @@ def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, pr
                 from .trust import mark_trusted
 
                 mark_trusted(k.winner, current_environment(), f"accepted in isolation for {problem_id}")
-            cache.store_accepted(cache_key(g, names, evaluator.inputs, device), k.winner,
+            cache.store_accepted(cache_key(g, names, evaluator.inputs, device, compile_mode), k.winner,
                                  [g.kernels[n] for n in names], k.result, problem_id=problem_id)
             written.update((k.graph, n) for n in names)  # a fused winner replaces each kernel of its run
         elif k.decision == "baseline_kept" and (k.tried or k.screened):
             # searched and lost: candidates gated, or screened and none came close to the bar
             names = tuple(k.kernel.split("+"))
-            cache.store_baseline_kept(cache_key(g, names, evaluator.inputs, device), [g.kernels[n] for n in names],
+            cache.store_baseline_kept(cache_key(g, names, evaluator.inputs, device, compile_mode),
+                                      [g.kernels[n] for n in names],
                                       problem_id=problem_id, attempts=k.tried, reason=k.note)
         else:
             continue
@@ -301,7 +303,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
         for names in [*graph.contiguous_runs(), *((n,) for n in graph.kernels)]:
             if replaced.intersection(names):
                 continue
-            entry = cache.lookup(cache_key(graph, names, evaluator.inputs, device))
+            entry = cache.lookup(cache_key(graph, names, evaluator.inputs, device, settings.compile_mode))
             if entry is None:
                 continue
             label = "+".join(names)
@@ -367,7 +369,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             else:
                 say(f"WARNING: {msg}; nothing was searched, the compiled baseline runs (llm_error=warn)")
         if on_gpu and cache is not None:
-            cached_names |= _record(cache, evaluator, outcome, device, problem_id)
+            cached_names |= _record(cache, evaluator, outcome, device, problem_id, settings.compile_mode)
         for k in outcome.kernels:
             if k.decision == "skipped" and (k.graph, k.kernel) in cached_names:
                 continue

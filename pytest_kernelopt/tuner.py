@@ -630,7 +630,8 @@ def _without_heuristics(kernel: TritonKernel) -> str | None:
 LOOPED_OPTIONS = {"triton.persistent_reductions": False}
 
 
-def _variant_child(conn: Any, spec: Any, backend_name: str, training: bool, options: dict, seed: int) -> None:
+def _variant_child(conn: Any, spec: Any, backend_name: str, training: bool, options: dict, seed: int,
+                   mode: str | None = None) -> None:
     from . import wire
 
     try:
@@ -641,15 +642,16 @@ def _variant_child(conn: Any, spec: Any, backend_name: str, training: bool, opti
         prepare(backend_name)
         backend = select_backend(backend_name)
         problem = build_problem(spec, backend.device, seed)
-        cap = capture(problem.module, problem.example_inputs, training=training, backend=backend, options=options)
+        cap = capture(problem.module, problem.example_inputs, training=training, backend=backend, options=options,
+                      mode=mode)
         conn.send_bytes(wire.dumps(list(cap.graphs)))
     except BaseException as e:  # noqa: BLE001 -- no variants, said by an empty answer
         conn.send_bytes(wire.dumps(f"{type(e).__name__}: {e}"))
 
 
 def capture_variant_graphs(spec: Any, *, backend: str = "auto", training: bool = False,
-                           options: dict | None = None, seed: int = 0, timeout: float = 120.0
-                           ) -> tuple[list[KernelGraph], str]:
+                           options: dict | None = None, seed: int = 0, timeout: float = 120.0,
+                           mode: str | None = None) -> tuple[list[KernelGraph], str]:
     """The module's graphs compiled with other Inductor options (:data:`LOOPED_OPTIONS` by default), in a
     process of its own: a second compile in this one would reset Dynamo under the compiled module the gates run.
     Returns the graphs (data: kernel sources and launches) and, when there are none, why."""
@@ -662,7 +664,7 @@ def capture_variant_graphs(spec: Any, *, backend: str = "auto", training: bool =
     ctx = mp.get_context("spawn")
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_variant_child, args=(child, spec, backend, training, dict(options or LOOPED_OPTIONS),
-                                                    seed), daemon=True)
+                                                    seed, mode), daemon=True)
     proc.start()
     child.close()
     try:

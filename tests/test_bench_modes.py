@@ -188,3 +188,60 @@ def test_chart_and_geomeans_from_records(tmp_path):
         assert note == "chart skipped: matplotlib not installed (pip install pytest-kernelopt[plot])"
     else:
         assert (tmp_path / "c.png").stat().st_size > 0 and note.startswith("c.png")
+
+
+def test_ours_can_start_from_the_max_autotune_compile(tmp_path, monkeypatch, backend, capsys):
+    """``--compile-mode max-autotune-no-cudagraphs``: ours is captured in that mode (its own column when nothing
+    was applied, never "the default compile"), the default column is compiled apart, and nothing counts as a
+    kept 1.0x over default compile.  The stand-in timer as above: bookkeeping, not a measurement."""
+    if backend.name != "cpu":
+        pytest.skip("the stand-in runs the CPU backend's interpreter; on a GPU the real path runs")
+    import argparse
+    from dataclasses import replace
+
+    import pytest_kernelopt.gates.perf as perf
+    from pytest_kernelopt import bench_modes, capture as capture_mod
+    from pytest_kernelopt.config import Settings
+
+    def wall_clock(variants, n_inputs, samples, warmup, after=None):
+        times = [[] for _ in variants]
+        for _ in range(samples):
+            for j, (select, call) in enumerate(variants):
+                select()
+                t = time.perf_counter()
+                call(0)
+                times[j].append((time.perf_counter() - t) * 1e3)
+        return times
+
+    modes_captured = []
+    real_capture = capture_mod.capture
+
+    def capture(*a, **kw):
+        modes_captured.append(kw.get("mode"))
+        return real_capture(*a, **kw)
+
+    monkeypatch.setattr(perf, "time_interleaved", wall_clock)
+    monkeypatch.setattr(capture_mod, "capture", capture)
+    timed = replace(backend, measures_time=True, description="CPU with a stand-in timer")
+    settings = Settings().with_overrides({"mode": "optimize", "proposer": "none", "isolate": False, "seeds": 1,
+                                         "perf_samples": 5, "perf_warmup": 0,
+                                         "compile_mode": "max-autotune-no-cudagraphs"})
+    args = argparse.Namespace(out=str(tmp_path), skip_failed=False, stop_after=None, no_cache=True, report=None)
+    assert bench_modes.run_compare_modes(args, settings, timed, [FAST[0]], "none") == 0
+    assert "max-autotune-no-cudagraphs" in modes_captured
+    rec = records(tmp_path)["pointwise_chain"]
+    assert rec["ours_compile_mode"] == "max-autotune-no-cudagraphs"
+    m = rec["modes"]
+    assert "same_as" not in m["ours"] and "max-autotune-no-cudagraphs compile" in m["ours"]["note"]
+    assert m["ours"]["correct"] is True and m["default"]["correct"] is True
+    for mode in ("eager", "default", "ours"):
+        assert isinstance(m[mode]["ms"], float) and m[mode]["samples"] == 5, mode
+    sp = rec["speedup"]["default"]
+    assert "ci" in sp and sp["kept"] is True  # an interval, not a kept 1.0x
+    md = (tmp_path / "compare_modes.md").read_text()
+    assert "ours starts from the `max-autotune-no-cudagraphs` compile" in md
+    assert "kept baselines count 1.0x" not in md
+    # a later run in the default mode measures the problem again instead of skipping it
+    doc = json.loads((tmp_path / "compare_modes.json").read_text())
+    assert doc["meta"]["compile_mode"] == "max-autotune-no-cudagraphs"
+    capsys.readouterr()

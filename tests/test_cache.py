@@ -437,3 +437,15 @@ def test_constructing_and_reading_the_cache_does_not_import_torch(tmp_path):
         print("torch imported:", "torch" in sys.modules)
     """)
     assert "torch imported: False" in out.stdout
+
+
+def test_the_compile_mode_is_part_of_the_key_and_the_default_keeps_old_digests():
+    from pytest_kernelopt.cache import CacheKey
+
+    old = CacheKey(("a" * 64,), ((4, 8),), ("float32",), "sm90")
+    assert "compile_mode" not in old.to_json()  # entries written before the field keep their digests
+    same = CacheKey.from_inputs(["a" * 64], [], "sm90")
+    assert CacheKey(("a" * 64,), (), (), "sm90").digest == same.digest
+    ma = CacheKey(("a" * 64,), ((4, 8),), ("float32",), "sm90", "max-autotune-no-cudagraphs")
+    assert ma.digest != old.digest
+    assert CacheKey.from_json(ma.to_json()) == ma and CacheKey.from_json(old.to_json()) == old

@@ -30,7 +30,7 @@ def pytest_report_header(config):
 '''
 
 # a valid value, different from the default, for every setting
-VALUES = {"mode": "optimize", "backend": "cpu", "cache_dir": "kc", "strict_cache": True, "seeds": 3,
+VALUES = {"mode": "optimize", "backend": "cpu", "compile_mode": "max-autotune-no-cudagraphs", "cache_dir": "kc", "strict_cache": True, "seeds": 3,
           "verify_seeds": 2, "base_seed": 7, "rtol": 0.001, "atol": 0.002, "tiny_output_factor": 5.0,
           "tiny_rel_tol": 0.01, "fp64_factor": 1.5, "fp64_max_gib": 2.0, "min_speedup": 1.1, "perf_samples": 12,
           "perf_max_samples": 24, "perf_max_seconds": 5.0, "perf_warmup": 2, "confidence": 0.9, "perf_regression": 0.1, "isolate": False,

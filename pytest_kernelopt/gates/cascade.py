@@ -169,7 +169,7 @@ class EvaluationSession:
         self.module = problem.module
         self.training = settings.training
         self.captured = captured or capture(problem.module, problem.example_inputs, training=self.training,
-                                            backend=self.backend)
+                                            backend=self.backend, mode=settings.torch_compile_mode)
         # the gates draw their own inputs per seed: a problem file's example inputs are let go (drawn again
         # if anyone asks), so a 2 GiB input is not carried through every phase as a third copy
         problem.release_example()
