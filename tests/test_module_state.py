@@ -223,7 +223,7 @@ def test_the_varied_state_is_deterministic_and_keeps_nonnegative_tensors_nonnega
     pristine = {"w": torch.ones(8), "b": torch.zeros(8), "var": torch.rand(8), "steps": torch.tensor(3),
                 "mask": torch.tensor([0.0, float("-inf")])}
     a, b = varied_values(pristine, 11), varied_values(pristine, 11)
-    assert a.keys() == {"w", "b", "var", "mask"} and all(torch.equal(a[n], b[n]) for n in a)
+    assert a.keys() == {"w", "b", "var", "mask"} and all(torch.equal(a[n], b[n]) for n in a)  # no counter named
     assert not torch.equal(a["w"], pristine["w"]) and not torch.equal(a["b"], pristine["b"])
     assert (a["var"] >= 0).all() and a["mask"][1] == float("-inf")
     assert not torch.equal(varied_values(pristine, 12)["w"], a["w"])
@@ -252,3 +252,83 @@ def test_a_tensor_held_by_the_module_class_is_state_and_put_back(backend):
         assert torch.equal(ClassCounter.calls, keep), "the judge put the class's counter back"
     finally:
         ClassCounter.calls.copy_(original)
+
+
+def test_counters_are_advanced_within_their_range_and_apart_from_the_floating_draws():
+    from pytest_kernelopt.gates.module_state import int_scalars, varied_values
+
+    pristine = {"w": torch.ones(8), "step": torch.tensor(7), "pos": torch.tensor([2], dtype=torch.int32),
+                "full": torch.tensor(250, dtype=torch.uint8), "flag": torch.tensor(True), "idx": torch.arange(4)}
+    assert int_scalars(pristine) == ["full", "pos", "step"]
+    plain = varied_values(pristine, 5)
+    both = varied_values(pristine, 5, ["step", "pos", "full", "flag", "idx"])
+    assert torch.equal(plain["w"], both["w"])  # the floating draws do not depend on which counters there are
+    assert "step" not in plain and "flag" not in both and "idx" not in both
+    for name in ("step", "pos"):
+        assert both[name].dtype == pristine[name].dtype and 3 <= int(both[name] - pristine[name]) <= 1000
+    assert int(both["full"]) <= 255 and int(both["full"]) > 250  # never past the dtype's range
+    steps = {int(varied_values(pristine, sd, ["step"])["step"]) for sd in range(40)}
+    assert len(steps) > 20 and min(steps) < 60 < max(steps)  # spread over three decades
+
+
+class BiasCorrected(torch.nn.Module):
+    """A bias-corrected running average: the correction depends on a step counter every call advances."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("step", torch.zeros((), dtype=torch.int64))
+        self.register_buffer("avg", torch.zeros(64))
+
+    def forward(self, x):
+        self.step += 1
+        self.avg.mul_(0.9).add_(0.1 * x.mean(0))
+        return self.avg / (1 - 0.9 ** self.step)
+
+
+def test_a_step_counter_is_advanced_on_the_varied_seed_and_a_time_bomb_is_caught(backend):
+    """Red team 11: every call started from step 1, so a kernel 1% off after step 3 was verified."""
+    module = BiasCorrected()
+    session = _session(backend, module, torch.randn(16, 64))
+    found = int(module.step)
+    kernels = _kernels(session)
+    for k in kernels:
+        honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
+        assert honest.decision == "verified", (k.name, honest.reason)
+    assert session.state.counters == ("step",) and session.state_note == ""
+    (k,) = [k for k in kernels if "libdevice.pow" in k.source]
+    store = re.search(r"tl\.store\((out_ptr\d+) \+ \((x\d+)\), (tmp\d+), xmask\)", k.source)
+    step = re.search(r"(tmp\d+) = (tmp\d+) \+ (tmp\d+)\n\s*(tmp\d+) = \1\.to\(tl\.float32\)", k.source)
+    assert store and step, k.source
+    bomb = (f"tl.store({store.group(1)} + ({store.group(2)}), "
+            f"tl.where({step.group(1)} > 3, {store.group(3)} * 1.01, {store.group(3)}), xmask)")
+    res = session.evaluate(Candidate((k.name,), k.source.replace(store.group(0), bomb)), perf=False)
+    assert res.decision == "rejected", res.reason
+    assert "parameters and state varied" in res.reason or res.failed_gate.gate == "fp64", res.reason
+    assert int(module.step) == found, "the judge put the counter back"
+
+
+class PositionIndex(torch.nn.Module):
+    """A position used as an index into a 4-row table: advanced, it is out of range."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("pos", torch.zeros((), dtype=torch.int64))
+        self.register_buffer("table", torch.randn(4, 64))
+
+    def forward(self, x):
+        out = x * self.table.index_select(0, self.pos.view(1))
+        self.pos += 1
+        return out
+
+
+def test_a_position_that_cannot_be_advanced_is_left_alone_and_said_so(backend):
+    module = PositionIndex()
+    session = _session(backend, module, torch.randn(16, 64))
+    module_pos = int(module.pos)
+    assert _kernels(session), "expected a Triton kernel"
+    for k in _kernels(session):
+        honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
+        assert honest.decision == "verified", (k.name, honest.reason)
+    assert session.state.counters == ()
+    assert "pos" in session.state_note and "not advanced" in session.state_note and "raised" in session.state_note
+    assert int(module.pos) == module_pos

@@ -183,7 +183,20 @@ class EvaluationSession:
         self.fp64_modules: dict[str, Any] = {}
         self._drawn: dict[int, tuple] = {}  # seed -> inputs, oldest first, bounded by INPUT_CACHE_BYTES
         self._last_size = 0  # bytes of the last seed drawn
+        self.state_note = ""  # integer state the varied seed could not advance (find_counters)
         # nothing else runs here: a verify run whose module has no cached kernel pays for the capture alone
+
+    def find_counters(self, seed: int) -> None:
+        """Which integer scalars of the state are counters the varied seed advances (once, when it is first
+        needed): those one call of the compiled module changes, kept only if the eager module, copied to the
+        host, runs with them advanced (a position used as an index may not, and on a GPU an index out of range
+        is a device-side assert that ends the process's CUDA context; on the host it is an exception).  What
+        was left out, and why, is in ``self.state_note``."""
+        from .counters import find_counters
+
+        self.state.counters = ()  # looked for: the calls below start from the state as found
+        counters, self.state_note = find_counters(self, seed)
+        self.state.set_counters(counters)
 
     @property
     def dtype_name(self) -> str:
@@ -224,7 +237,12 @@ class EvaluationSession:
     def baseline_record(self, plan: SeedPlan | None = None) -> BaselineRecord:
         """The baseline and the float64 truth (host copies) on the seeds of ``plan`` (default: the session's),
         each seed collected once per session."""
-        rec = collect_baseline(self, plan or self.plan, self._baseline_record)
+        plan = plan or self.plan
+        if self.state.counters is None:  # before any candidate's call: the baseline alone decides the counters
+            seed = next((sd for sd in plan.seeds if plan.varied_state(sd)), None)
+            if seed is not None:
+                self.find_counters(seed)
+        rec = collect_baseline(self, plan, self._baseline_record)
         if self._baseline_record is None:
             self._baseline_record = rec
         return rec

@@ -84,17 +84,42 @@ def state_items(module: Any) -> list[tuple[str, Any]]:
 #: invisible (red team 11); a trained model's are not.
 VARY_SCALE = 0.25
 VARY_OFFSET = 0.1
+#: on the same seed, the module's integer *counters* (integer scalars a call changes: a step count, a position)
+#: are advanced by 10 ** U(*VARY_COUNTER_DECADES) steps, 3 to 1000: every call starting from step 0, a kernel
+#: that reads the counter and goes wrong after step 3 was verified (red team 11).  Only counters, and only where
+#: the eager module on the host runs with them advanced (a position used as an index may not: see
+#: :meth:`pytest_kernelopt.gates.cascade.EvaluationSession.find_counters`)
+VARY_COUNTER_DECADES = (0.5, 3.0)
 
 
-def varied_values(pristine: dict[str, Any], seed: int) -> dict[str, Any]:
+def int_scalars(pristine: dict[str, Any]) -> list[str]:
+    """Names of the integer (not boolean) single-element tensors of a state: what may be a counter."""
+    import torch
+
+    return sorted(n for n, t in pristine.items() if t.numel() == 1 and not t.is_floating_point()
+                  and not t.is_complex() and t.dtype != torch.bool)
+
+
+def varied_values(pristine: dict[str, Any], seed: int, counters: Any = ()) -> dict[str, Any]:
     """The floating state tensors of ``pristine`` ({name: host tensor}) varied for ``seed`` (deterministic: the
-    same in every process judging the problem), in their own dtypes."""
+    same in every process judging the problem), in their own dtypes; and the integer scalars named in
+    ``counters`` advanced (:data:`VARY_COUNTER_DECADES`, never past their dtype's range)."""
     import math
 
     import torch
 
     gen = torch.Generator().manual_seed(seed + 271_828)
     out: dict[str, Any] = {}
+    steps = torch.Generator().manual_seed(seed + 314_159)  # apart: the floating draws do not depend on counters
+    lo, hi = VARY_COUNTER_DECADES
+    for name in sorted(counters):
+        t = pristine.get(name)
+        if t is None or name not in int_scalars({name: t}):
+            continue
+        step = int(round(10 ** (lo + (hi - lo) * float(torch.rand((), generator=steps, dtype=torch.float64)))))
+        step = min(step, torch.iinfo(t.dtype).max - int(t.reshape(-1)[0]))
+        if step > 0:
+            out[name] = (t + step).to(t.dtype)
     for name in sorted(pristine):
         t = pristine[name]
         if not t.is_floating_point() or not t.numel():
@@ -116,6 +141,8 @@ def target_for(session: Any, seed: int) -> dict[str, Any] | None:
     plan = getattr(session, "plan", None)
     if plan is None or not plan.varied_state(seed):
         return None
+    if session.state.counters is None and hasattr(session, "find_counters"):
+        session.find_counters(seed)
     return session.state.varied(seed)
 
 
@@ -140,6 +167,8 @@ class ModuleState:
         self._ref: dict[str, str] | None = None  # digests a call started from, where not the pristine ones
         self._targets: dict[int, dict[str, str]] = {}  # id(target) -> its digests
         self._varied: dict[int, dict[str, Any]] = {}  # seed -> varied_values(self.pristine, seed)
+        #: the integer scalars the varied seed advances (None: not looked for yet; see ``set_counters``)
+        self.counters: tuple[str, ...] | None = None
 
     def _current(self) -> dict[str, str]:
         from .trials import digest
@@ -162,8 +191,17 @@ class ModuleState:
     def varied(self, seed: int) -> dict[str, Any]:
         """:func:`varied_values` of this state as first seen, for ``seed`` (made once)."""
         if seed not in self._varied:
-            self._varied[seed] = varied_values(self.pristine, seed)
+            self._varied[seed] = varied_values(self.pristine, seed, self.counters or ())
         return self._varied[seed]
+
+    def int_scalars(self) -> list[str]:
+        return int_scalars(self.pristine)
+
+    def set_counters(self, names: Any) -> None:
+        """The integer scalars the varied seed advances from now on (varied states made before are dropped)."""
+        self.counters = tuple(sorted(names))
+        self._varied.clear()
+        self._targets.clear()
 
     def start(self, target: dict[str, Any] | None) -> None:
         """Before a call: the state as in ``target`` ({name: host tensor}; a name it lacks as first seen,

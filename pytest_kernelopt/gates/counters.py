@@ -1,0 +1,69 @@
+"""Finding a module's integer counters, and checking that they may be advanced (:mod:`.module_state`).
+
+A counter is an integer scalar of the module's state that one call of the compiled module changes: a step count
+(a bias-corrected average), a position.  The varied seed advances them, so that a kernel that reads the counter
+and goes wrong only after a few steps is judged past them.  A position may index a table; advanced beyond it,
+the module fails -- on a GPU with a device-side assert that ends the process's CUDA context.  So before the
+gates use them, the eager module is copied to the host and called there with the counters advanced; if that
+raises, no integer is advanced and the session says why.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+
+def _host_copy(module: Any) -> Any:
+    """``module`` deep-copied to the host, its plain tensor attributes too (``.to()`` leaves those)."""
+    import torch
+
+    m = copy.deepcopy(module)
+    if hasattr(m, "to"):
+        m = m.to("cpu")
+    for sub in (m.modules() if hasattr(m, "modules") else ()):
+        for k, v in list(vars(sub).items()):
+            if isinstance(v, torch.Tensor) and not k.startswith("_"):
+                setattr(sub, k, v.detach().to("cpu", copy=True))
+    return m
+
+
+def find_counters(session: Any, seed: int) -> tuple[list[str], str]:
+    """(names of the counters the varied seed may advance, a note on what was left out and why)."""
+    from .fp64_place import _moved
+    from .module_state import ModuleState
+    from .runner import run_once
+
+    state = session.state
+    ints = state.int_scalars()
+    if not ints:
+        return [], ""
+    inputs = session.inputs(seed)
+    state.begin()
+    try:
+        run_once(session.captured.compiled, session.module, inputs, training=session.training, seed=seed)
+        changed, _ = state.end()
+    finally:
+        state.begin()
+    counters = [n for n in ints if n in changed]
+    if not counters:
+        return [], ""
+    target = {n: v for n, v in _advanced(state, seed, counters).items()}
+    try:
+        host = _host_copy(session.module)
+        host_state = ModuleState(host, session.plan.digest_key)
+        try:
+            host_state.start(target)
+            run_once(host, host, _moved(inputs, "cpu"), training=session.training, seed=seed)
+        finally:
+            host_state.begin()  # state shared with the module (held by its class, module-level) put back
+    except Exception as e:  # noqa: BLE001 -- the module's own error with its counters advanced
+        return [], (f"integer counters {', '.join(counters)} not advanced on the varied seed: the eager module on "
+                    f"the host raised with them advanced ({type(e).__name__}: {str(e)[:200]})")
+    return counters, ""
+
+
+def _advanced(state: Any, seed: int, counters: list[str]) -> dict[str, Any]:
+    from .module_state import varied_values
+
+    return varied_values(state.pristine, seed, counters)
