@@ -254,6 +254,9 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
     if record.regressions:
         raise RuntimeError("; ".join(record.regressions))
     applied = list(record.applied)
+    rec["kernels"] = [{"kernel": k.kernel, "kind": k.kind, "decision": k.decision, "source": k.source,
+                       "speedup": k.speedup, "ci": list(k.ci) if k.ci else None, "note": (k.note or "")[:300]}
+                      for k in record.kernels]
     rec.update({"triton_kernels": record.triton_kernels, "decisions": _decisions(record),
                 "applied": sorted({n for c in applied for n in c.replaces}), "proposer": record.proposer,
                 "outcome": record.outcome})
@@ -398,8 +401,58 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
         else:
             speed[b] = {"error": modes["ours"].get("error") or modes[b].get("error") or "not timed"}
     rec["speedup"] = speed
+    # 6. where ours and max-autotune differ: the launch config its autotuner picked for each kernel, beside the
+    #    default's and ours (a capture resets Dynamo: last, after every mode was timed)
+    if any(m in compiled for m in AUTOTUNE_MODES):
+        step("max-autotune's picks")
+        try:
+            rec["autotune_picks"] = autotune_picks(module, x, backend, cap, applied)
+        except Exception as e:  # a diagnosis only: never the problem's failure
+            rec["autotune_picks_error"] = error_text(e)
     rec["status"] = "done"
     return rec
+
+
+def _launch(trace: Any) -> dict[str, Any]:
+    return {**{k: int(v) for k, v in trace.config.items()}, "num_warps": trace.num_warps,
+            "num_stages": trace.num_stages}
+
+
+def autotune_picks(module: Any, x: tuple, backend: Any, cap: Any, applied: list) -> list[dict[str, Any]]:
+    """Per Triton kernel of ``max-autotune-no-cudagraphs``'s compile: its launch config, the default compile's
+    for the same kernel source (``None`` where that compile has no such kernel: a template, another fusion),
+    and ours where ours applied a candidate with its own config."""
+    import torch
+
+    from .capture import capture
+    from .graph import source_hash
+
+    patch, _ = mode_config("default", backend, cold=False)
+    patch.pop("cpu_backend", None)
+    with torch._inductor.config.patch(patch):
+        ma = capture(module, x, backend=backend, mode="max-autotune-no-cudagraphs")
+    def body(k: Any, name: str) -> str:  # the kernel's code without its decorator (whose metadata differ)
+        src = k.source
+        return source_hash(src[src.find("def " + name):], name)
+
+    default = {}
+    for g in cap.graphs:
+        traces = {t.kernel: t for t in g.traces}
+        for name, k in g.kernels.items():
+            if name in traces:
+                default[(g.index, body(k, name))] = (name, _launch(traces[name]))
+    ours = {n: dict(c.configs[0]) for c in applied if len(c.configs) == 1 and c.launch is None for n in c.replaces}
+    out = []
+    for g in ma.graphs:
+        for t in g.traces:
+            k = g.kernels.get(t.kernel)
+            if k is None:
+                continue
+            name, base = default.get((g.index, body(k, t.kernel)), (None, None))
+            out.append({"kernel": name or t.kernel, "kind": k.kind, "max-autotune": _launch(t), "default": base,
+                        "ours": ours.get(name) if name else None,
+                        "same_source_as_default": name is not None})
+    return out
 
 
 # --------------------------------------------------------------------------- results file, resume
@@ -498,6 +551,12 @@ def _cell_correct(rec: dict[str, Any]) -> str:
     return text.replace("|", "/")
 
 
+def _cfg(c: Any) -> str:
+    if not c:
+        return "-" if c is None else "kept"
+    return ", ".join(f"{k}={v}" for k, v in c.items() if v is not None)
+
+
 def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> str:
     meta = doc.get("meta", {})
     records = [r for r in doc["problems"] if r.get("backend") == backend_name]
@@ -559,6 +618,14 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
         lines.append(text)
     if summary["default"] != NOT_MEASURED and meta.get("compile_mode", "default") == "default":
         lines.append(f"- kept baselines count 1.0x over default compile ({KEPT_NOTE})")
+    picks = [(r["name"], p) for r in done for p in r.get("autotune_picks") or ()
+             if p.get("max-autotune") != p.get("default")]
+    if picks:
+        lines += ["", "## Where max-autotune's autotuner picked another launch config", "",
+                  "| problem | kernel | default | max-autotune | ours |", "|---|---|---|---|---|"]
+        for name, p in picks:
+            lines.append(f"| {name} | {p['kernel']} | {_cfg(p.get('default'))} | {_cfg(p.get('max-autotune'))} | "
+                         f"{_cfg(p.get('ours')) if p.get('ours') else 'kept'} |")
     if failed:
         lines += ["", "## Failed problems", ""]
         lines += [f"- {r['name']} ({r['problem']}): {r.get('error', '?')}".replace("\n", " ") for r in failed]

@@ -152,6 +152,11 @@ def load_kernel_object(name: str, source: str, configs: Sequence[Mapping[str, in
     obj = getattr(mod, name, None)
     if obj is None or not hasattr(obj, "run"):
         raise SubstitutionError(f"kernel module defines no launchable {name}")
+    meta = getattr(obj, "inductor_meta", None)
+    if isinstance(meta, dict) and meta.get("coordinate_descent_tuning"):
+        # a kernel Inductor wrote under max-autotune (compile_mode) asks for coordinate descent at its first
+        # launch, which would re-tune the candidate away from the config the gates judged, in every process
+        obj.inductor_meta = {**meta, "coordinate_descent_tuning": False}
     if configs:
         _override_configs(obj, configs)
     elif len(getattr(obj, "configs", None) or ()) > 1:

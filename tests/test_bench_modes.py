@@ -165,6 +165,12 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
     assert "over max-autotune-no-cudagraphs: not measured" in md and "over compile default: **1.000x**" in md
     summary = bench_modes.summarize([rec])
     assert summary["default"]["geomean"] == 1.0 and summary["max-autotune"] == NM
+    # max-autotune's own launch configs, captured last, beside the default compile's for the same kernel source
+    picks = rec["autotune_picks"]
+    assert picks and all(p["max-autotune"]["num_warps"] for p in picks), rec.get("autotune_picks_error")
+    assert any(p["same_source_as_default"] and p["default"] for p in picks)
+    assert all(p["ours"] is None for p in picks)  # nothing applied
+    assert [k["decision"] for k in rec["kernels"]] and all(k["kernel"] for k in rec["kernels"])
     capsys.readouterr()
 
 

@@ -201,3 +201,23 @@ def test_a_candidate_runs_one_launch_configuration_wherever_it_is_loaded(softmax
     assert obj.configs[0].num_warps == listed[0].num_warps
     own = load_kernel_object(name, src, ({"XBLOCK": 2, "num_warps": 1, "num_stages": 1},))
     assert [c.kwargs for c in own.configs] == [{"XBLOCK": 2}]
+
+
+def test_a_kernel_written_under_max_autotune_keeps_the_config_it_was_judged_with(backend):
+    """compile_mode max-autotune-no-cudagraphs: Inductor's kernels ask for coordinate descent at their first
+    launch; loaded as a candidate, a kernel must launch with the config it carries, in every process."""
+    import torch
+
+    from pytest_kernelopt.capture import capture
+    from pytest_kernelopt.substitute import load_kernel_object
+
+    cap = capture(lambda x: torch.sigmoid(x) * 2.0 + 1.0, (torch.randn(64, 64, device=backend.device),),
+                  backend=backend, mode="max-autotune-no-cudagraphs")
+    ((graph, name),) = cap.triton_kernels
+    kernel = graph.kernels[name]
+    assert "'coordinate_descent_tuning': True" in kernel.source  # what Inductor wrote
+    trace = next(t for t in graph.traces if t.kernel == name)
+    cfg = {**{k: int(v) for k, v in trace.config.items()}, "num_warps": 2}
+    obj = load_kernel_object(name, kernel.source, [cfg])
+    assert obj.inductor_meta["coordinate_descent_tuning"] is False
+    assert [c.num_warps for c in obj.configs] == [2]
