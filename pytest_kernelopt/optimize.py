@@ -166,6 +166,8 @@ class Optimizer:
         self.say = progress or (lambda _m: None)
         self.agent_factory = agent_factory
         self.proposer = proposer if proposer is not None else choose_proposer(settings)  # the run's, when given
+        self._tuned_graphs: list | None = None  # the module compiled with Inductor's autotuning (_autotune_picks)
+        self.autotune_note = ""
 
     def run(self, skip: Callable[[KernelGraph, str], str | None] | None = None) -> ProblemOutcome:
         t0 = time.perf_counter()
@@ -235,9 +237,10 @@ class Optimizer:
         # round 1: Inductor's own list and the nearest configs; then coordinate descent around the best point.
         # A kernel whose whole share of the call cannot reach the bar gets round 1 only (time goes where it is).
         hopeless = share is not None and share < 1 - 1 / max(1.0, s.min_speedup)
+        picks = [] if hopeless else self._autotune_picks(graph, name, deadline)
         found = search(graph, name, self.ev.rank, limit=8 if hopeless else max(s.max_candidates * 3, 8),
                        deadline=deadline, descent_rounds=0 if hopeless else 3,
-                       variants=[] if hopeless else self._looped_variants(graph, name, deadline))
+                       variants=[] if hopeless else self._looped_variants(graph, name, deadline), picks=picks)
         if not found.rounds:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner",
                                  note="no launch configuration to search for this kernel kind")
@@ -259,14 +262,44 @@ class Optimizer:
                                  note="screening could not time the candidates (worker failure); baseline kept")
         rounds = (f" in {found.rounds} rounds ({found.descent_rounds} of coordinate descent)"
                   if found.rounds > 1 else "")
+        pick_note = self._pick_note(found, picks)
         note = (f"{len(cands)} configs screened{rounds} (baseline {base_ms:.4f} ms), {len(ranked)} at least "
-                f"{s.min_speedup:g}x faster, {len(tried)} gated"
+                f"{s.min_speedup:g}x faster, {len(tried)} gated{pick_note}"
                 + ("; the kernel's share of the call cannot reach the bar: no descent" if hopeless else ""))
         if best is None:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried, note=note,
                                  screened=len(cands))
         return KernelOutcome(name, graph.index, kind, "accepted", "tuner", best[1], best[0], tried, note,
                              screened=len(cands))
+
+    def _pick_note(self, found: Any, picks: list[dict[str, int]]) -> str:
+        """What became of max-autotune's pick for the kernel, for the outcome's note."""
+        if self.settings.compile_mode != "default":
+            return ""
+        pick = next(((r, c) for r, c in found.screened if c.description.startswith("max-autotune's pick")), None)
+        if pick is not None:
+            return (f"; max-autotune's pick screened at {1 / pick[0]:.3f}x" if pick[0]
+                    else "; max-autotune's pick could not be timed")
+        if picks:
+            return "; max-autotune picks the baseline's own config"
+        if self._tuned_graphs:
+            return "; max-autotune's compile has no such kernel"
+        return f"; max-autotune's picks not known ({self.autotune_note or 'no compile'})"
+
+    def _autotune_picks(self, graph: KernelGraph, name: str, deadline: float) -> list[dict[str, int]]:
+        """The launch config max-autotune's autotuner picks for this kernel, from a compile under
+        :data:`~pytest_kernelopt.tuner.AUTOTUNE_OPTIONS` in a process of its own (once a run); none where the
+        baseline already is max-autotune's compile (``compile_mode``)."""
+        from .tuner import AUTOTUNE_OPTIONS, autotune_picks, capture_variant_graphs
+
+        if self.settings.compile_mode != "default":
+            return []
+        if self._tuned_graphs is None:
+            s = self.settings
+            self._tuned_graphs, self.autotune_note = capture_variant_graphs(
+                getattr(self.ev, "spec", None), backend=s.backend, training=s.training, options=AUTOTUNE_OPTIONS,
+                timeout=min(180.0, max(0.0, deadline - time.perf_counter()) / 3))
+        return autotune_picks(graph, name, self._tuned_graphs)
 
     def _looped_variants(self, graph: KernelGraph, name: str, deadline: float) -> list:
         """Inductor's looped reduction for a persistent one, from a second compile (in a process of its own,

@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
 from .candidate import Candidate
-from .graph import KernelGraph, LaunchTrace, TritonKernel
+from .graph import KernelGraph, LaunchTrace, TritonKernel, source_hash
 
 _POW2 = [1 << i for i in range(15)]  # 1 .. 16384
 #: the largest block (product of every block size, and the rows a persistent reduction holds) searched
@@ -504,7 +504,7 @@ class _Variant:
 
 def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, deadline: float,
            descent_rounds: int = 3, improvement: float = 0.01,
-           variants: Sequence[_Variant] = ()) -> SearchResult:
+           variants: Sequence[_Variant] = (), picks: Sequence[dict[str, int]] = ()) -> SearchResult:
     """Screen Inductor's list and the tuner's nearest configs (``limit`` of them), then descend.
 
     Round 1 is :func:`propose_configs` (plus, when given, a looped variant's own configs).  Each further round
@@ -518,10 +518,17 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
     points: dict[str, tuple[_Variant, dict[str, int]]] = {}
     own = _Variant(kernel, trace, kernel.source) if trace is not None else None
     first: list[Candidate] = []
+    # the configs Inductor's own autotuner picked (``picks``: max-autotune's, see autotune_picks) come first
+    for cfg in ([p for p in picks if valid(kernel, trace, p) and not _same(p, _baseline(trace))] if own else []):
+        c = config_candidate(kernel_name, kernel.source, cfg, "max-autotune's pick, ")
+        if c.content_hash not in points:
+            points[c.content_hash] = (own, cfg)
+            first.append(c)
     for cfg in (ordered_space(kernel, trace)[:limit] if own else []):
         c = config_candidate(kernel_name, kernel.source, cfg)
-        points[c.content_hash] = (own, cfg)
-        first.append(c)
+        if c.content_hash not in points:
+            points[c.content_hash] = (own, cfg)
+            first.append(c)
     for v in variants:
         for cfg in [_baseline(v.trace)] + ordered_space(v.kernel, v.trace)[: max(2, limit // 4)]:
             c = v.candidate(kernel_name, cfg)
@@ -628,6 +635,35 @@ def _without_heuristics(kernel: TritonKernel) -> str | None:
 
 #: the Inductor option under which it writes a looped reduction where it would write a persistent one
 LOOPED_OPTIONS = {"triton.persistent_reductions": False}
+#: Inductor's autotuning of its own Triton kernels, as max-autotune does it (the full config lists benchmarked,
+#: then coordinate descent from the best), without the GEMM templates, which change which kernels there are
+AUTOTUNE_OPTIONS = {"max_autotune_pointwise": True, "coordinate_descent_tuning": True}
+
+
+def _body_hash(kernel: TritonKernel) -> str:
+    """The kernel's code without its decorator, whose metadata differ between compile modes."""
+    src = kernel.source
+    return source_hash(src[src.find("def " + kernel.name):], kernel.name)
+
+
+def autotune_picks(graph: KernelGraph, kernel_name: str, tuned_graphs: Sequence[KernelGraph]) -> list[dict[str, int]]:
+    """The launch config Inductor's autotuner picked for this kernel in a compile under
+    :data:`AUTOTUNE_OPTIONS` (``tuned_graphs``): the same graph, the same name, the same code."""
+    kernel = graph.kernels.get(kernel_name)
+    if kernel is None:
+        return []
+    out = []
+    for tg in tuned_graphs:
+        other = tg.kernels.get(kernel_name)
+        if tg.index != graph.index or other is None or _body_hash(other) != _body_hash(kernel):
+            continue
+        t = _trace(tg, kernel_name)
+        if t is not None:
+            cfg = {**{k: int(v) for k, v in t.config.items()}, "num_warps": int(t.num_warps or 4),
+                   "num_stages": int(t.num_stages or 1)}
+            if cfg not in out:
+                out.append(cfg)
+    return out
 
 
 def _variant_child(conn: Any, spec: Any, backend_name: str, training: bool, options: dict, seed: int,

@@ -228,3 +228,11 @@ def test_screening_times_the_baseline_through_the_same_swap_as_the_configs(captu
     assert screening_reference(session, [*cands, other]) is None  # different kernels: no common reference
     assert screening_reference(session, [other]) is None  # a kernel the capture does not have
     assert screening_reference(session, []) is None
+
+
+def test_the_note_says_when_max_autotunes_picks_are_not_known(graphs):
+    """The scripted evaluator has no problem spec: no second compile, and the kernel's note says so."""
+    ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [1.0] * len(cands)), lambda c: 1.0)
+    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    tuned = [k for k in out.kernels if k.screened]
+    assert tuned and all("max-autotune's picks not known (the module has no spec" in k.note for k in tuned)

@@ -267,3 +267,42 @@ def test_the_looped_compile_runs_in_a_process_of_its_own(backend):
     kinds = {k.kind for g in graphs for k in g.kernels.values()}
     assert "reduction" in kinds and "persistent_reduction" not in kinds
     assert tuner.capture_variant_graphs(None) == ([], "the module has no spec a second process could rebuild it from")
+
+
+def test_max_autotunes_pick_is_screened_first(kernels):
+    """The config Inductor's own autotuner picked comes first in round 1 (labelled), unless it is the baseline's
+    own config or outside the tuner's space; it is screened once."""
+    g, name = kernels["reduction"][0]
+    k, trace = g.kernels[name], tuner._trace(g, name)
+    base = tuner._baseline(trace)
+    pick = next(c for c in tuner.ordered_space(k, trace)[10:] if tuner.valid(k, trace, c))
+    rounds = []
+
+    def rank(cands):
+        rounds.append(list(cands))
+        return 1.0, [1.0] * len(cands)
+
+    tuner.search(g, name, rank, limit=6, deadline=0.0, picks=[pick, dict(base), {**pick, "XBLOCK": 3}])
+    first = rounds[0]
+    assert first[0].configs[0] == pick and first[0].description.startswith("max-autotune's pick")
+    assert sum(c.configs[0] == pick for c in first) == 1
+    assert not any(c.configs[0] == base for c in first)
+    assert len(first) == 7 and not any(c.description.startswith("max-autotune") for c in first[1:])
+
+
+def test_autotune_picks_match_the_kernel_by_graph_name_and_code(kernels):
+    import dataclasses
+
+    g, name = kernels["reduction"][0]
+    trace = tuner._trace(g, name)
+    assert tuner.autotune_picks(g, name, [g]) == [tuner._baseline(trace)]
+    k = g.kernels[name]
+    other_code = dataclasses.replace(k, source=k.source.replace("def " + name, "def " + name + "_x", 1)
+                                     .replace(name + "_x", name).replace("tl.store(", "tl.store(\n  ", 1))
+    changed = dataclasses.replace(g, kernels={**g.kernels, name: other_code})
+    assert tuner.autotune_picks(g, name, [changed]) == []
+    assert tuner.autotune_picks(g, name, [dataclasses.replace(g, index=g.index + 1)]) == []
+    # the decorator's metadata (which differ under max-autotune) do not count
+    meta = dataclasses.replace(k, source=k.source.replace("inductor_meta={", "inductor_meta={'coordinate_descent_tuning': True, ", 1))
+    assert meta.source != k.source
+    assert tuner.autotune_picks(g, name, [dataclasses.replace(g, kernels={**g.kernels, name: meta})])
