@@ -218,7 +218,8 @@ def test_float_errors_match_a_whole_tensor_reference(monkeypatch):
     assert small[1] == huge[1] == (0.0, 0.0, 0.0)
     for got in (small[0], huge[0]):
         assert got[0] == pytest.approx(err, rel=1e-12) and got[2] == pytest.approx(norm, rel=1e-12)
-        assert got[1] == pytest.approx(min(cap, fp64.NOISE_K * 1e-9), rel=1e-12)
+        k = fp64.noise_k(1e-9, norm, torch.finfo(torch.float32).eps)
+        assert got[1] == pytest.approx(min(cap, k * 1e-9), rel=1e-12)
     tr.noise = [1e9]  # the cap binds
     small, _ = both(monkeypatch, _float_errors, run, tr, tol)
     assert small[0][1] == pytest.approx(cap, rel=1e-12)
@@ -339,3 +340,12 @@ def test_the_fallback_bounds_single_elements(monkeypatch, where, fails):
     small, huge = both(monkeypatch, judge)
     assert (small[0] == "fail") is fails and (huge[0] == "fail") is fails, small
     assert small[1]["element_ratio"] == pytest.approx(huge[1]["element_ratio"], rel=1e-12)
+
+
+def test_the_noise_floor_factor_follows_the_outputs_conditioning():
+    """Red team 12: 20x the rounding noise let a softmax rounded to 16 mantissa bits through.  A well-conditioned
+    output (noise of a few epsilons against its size) gets 4x; one that is itself rounding noise, 20x."""
+    eps = torch.finfo(torch.float32).eps
+    assert fp64.noise_k(1.0 * eps, 1.0, eps) == fp64.NOISE_K_WELL
+    assert fp64.noise_k(10 * eps, 1.0, eps) == pytest.approx(10.0)
+    assert fp64.noise_k(1e-3, 1e-6, eps) == fp64.noise_k(1.0, 0.0, eps) == fp64.NOISE_K

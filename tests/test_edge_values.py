@@ -47,6 +47,8 @@ def _wrong_where(session, condition: str, value: str) -> Candidate:
     ("(tmp0 == 0.0) & ((1.0 / tmp0) < 0.0)", "1000.0"),                         # negative zero
     ("(tmp0 != 0.0) & (tl.abs(tmp0) < 1.1754944e-38)", "1000.0"),               # subnormals
     ("(tl.abs(tmp0) > 1000.0) & (tmp0 != libdevice.floor(tmp0))", "0.0"),      # large non-integers
+    ("(tl.abs(tmp0) > 2.0e4) & (tl.abs(tmp0) < 1.0e5)", "tmp0 * 0.5"),          # large magnitudes (red team 12)
+    ("(tl.abs(tmp0) > 1.0e5) & (tl.abs(tmp0) < 1.0e30)", "tmp0 * 0.5"),
 ])
 def test_a_kernel_wrong_only_on_an_edge_value_is_rejected(session, condition, value):
     cand = _wrong_where(session, condition, value)

@@ -294,16 +294,19 @@ def test_a_step_counter_is_advanced_on_the_varied_seed_and_a_time_bomb_is_caught
     for k in kernels:
         honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
         assert honest.decision == "verified", (k.name, honest.reason)
-    assert session.state.counters == ("step",) and session.state_note == ""
+    assert session.state.counters == ("step",) and session.state.far_counters == ("step",)
+    assert session.state_note == ""
     (k,) = [k for k in kernels if "libdevice.pow" in k.source]
     store = re.search(r"tl\.store\((out_ptr\d+) \+ \((x\d+)\), (tmp\d+), xmask\)", k.source)
     step = re.search(r"(tmp\d+) = (tmp\d+) \+ (tmp\d+)\n\s*(tmp\d+) = \1\.to\(tl\.float32\)", k.source)
     assert store and step, k.source
-    bomb = (f"tl.store({store.group(1)} + ({store.group(2)}), "
-            f"tl.where({step.group(1)} > 3, {store.group(3)} * 1.01, {store.group(3)}), xmask)")
-    res = session.evaluate(Candidate((k.name,), k.source.replace(store.group(0), bomb)), perf=False)
-    assert res.decision == "rejected", res.reason
-    assert "parameters and state varied" in res.reason or res.failed_gate.gate == "fp64", res.reason
+    # wrong after step 3 (red team 11: caught on the varied seed), after step 1000 (red team 12: the far seed)
+    for after, where in ((3, "parameters and state varied"), (1000, "integer counters (if any) advanced far")):
+        bomb = (f"tl.store({store.group(1)} + ({store.group(2)}), "
+                f"tl.where({step.group(1)} > {after}, {store.group(3)} * 1.01, {store.group(3)}), xmask)")
+        res = session.evaluate(Candidate((k.name,), k.source.replace(store.group(0), bomb)), perf=False)
+        assert res.decision == "rejected", (after, res.reason)
+        assert where in res.reason or res.failed_gate.gate == "fp64", (after, res.reason)
     assert int(module.step) == found, "the judge put the counter back"
 
 
@@ -329,6 +332,6 @@ def test_a_position_that_cannot_be_advanced_is_left_alone_and_said_so(backend):
     for k in _kernels(session):
         honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
         assert honest.decision == "verified", (k.name, honest.reason)
-    assert session.state.counters == ()
+    assert session.state.counters == () and session.state.far_counters == ()
     assert "pos" in session.state_note and "not advanced" in session.state_note and "raised" in session.state_note
     assert int(module.pos) == module_pos

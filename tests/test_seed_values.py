@@ -44,13 +44,18 @@ def _reference():
             else:
                 out.append(x)
         # session 10: as many other elements set to exact small numbers, both zeros, subnormals, large
-        # non-integers (after every tensor's NaN/Inf positions are drawn)
+        # non-integers (after every tensor's NaN/Inf positions are drawn); session 11: large magnitudes within
+        # the dtype's range, every value once where there are 16 elements for each, from a drawn start
         for y in out:
             if isinstance(y, torch.Tensor) and y.is_floating_point() and y.numel():
-                n = max(1, min(256, y.numel() // 400))
-                idx = torch.randint(0, y.numel(), (n,), generator=gen)
-                sub = torch.finfo(y.dtype).tiny / 4
+                info = torch.finfo(y.dtype)
+                sub = info.tiny / 4
                 edges = [1.0, -1.0, 0.0, -0.0, 2.0, 0.5, sub, -sub, 1234.567, -4321.125]
+                edges += [v for v in (2.5e4, -6.0e4, 3.0e5, -7.0e6) if abs(v) < info.max]
+                n = max(1, min(256, y.numel() // 400), min(len(edges), y.numel() // 16))
+                idx = torch.randint(0, y.numel(), (n,), generator=gen)
+                start = int(torch.randint(0, len(edges), (1,), generator=gen))
+                edges = edges[start:] + edges[:start]
                 vals = torch.tensor(edges, dtype=torch.float64).repeat(n // len(edges) + 1)[:n]
                 with torch.no_grad():
                     y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)

@@ -195,8 +195,8 @@ class EvaluationSession:
         from .counters import find_counters
 
         self.state.counters = ()  # looked for: the calls below start from the state as found
-        counters, self.state_note = find_counters(self, seed)
-        self.state.set_counters(counters)
+        near, far, self.state_note = find_counters(self, seed)
+        self.state.set_counters(near, far)
 
     @property
     def dtype_name(self) -> str:
@@ -239,7 +239,7 @@ class EvaluationSession:
         each seed collected once per session."""
         plan = plan or self.plan
         if self.state.counters is None:  # before any candidate's call: the baseline alone decides the counters
-            seed = next((sd for sd in plan.seeds if plan.varied_state(sd)), None)
+            seed = next((sd for sd in plan.seeds if plan.varied_state(sd) or plan.far_counters(sd)), None)
             if seed is not None:
                 self.find_counters(seed)
         rec = collect_baseline(self, plan, self._baseline_record)

@@ -28,8 +28,9 @@ def _host_copy(module: Any) -> Any:
     return m
 
 
-def find_counters(session: Any, seed: int) -> tuple[list[str], str]:
-    """(names of the counters the varied seed may advance, a note on what was left out and why)."""
+def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str]:
+    """(the counters the varied seed may advance, those the far-counter seed may, a note on what was left out
+    and why)."""
     from .fp64_place import _moved
     from .module_state import ModuleState
     from .runner import run_once
@@ -37,7 +38,7 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], str]:
     state = session.state
     ints = state.int_scalars()
     if not ints:
-        return [], ""
+        return [], [], ""
     inputs = session.inputs(seed)
     state.begin()
     try:
@@ -47,23 +48,26 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], str]:
         state.begin()
     counters = [n for n in ints if n in changed]
     if not counters:
-        return [], ""
-    target = {n: v for n, v in _advanced(state, seed, counters).items()}
-    try:
-        host = _host_copy(session.module)
-        host_state = ModuleState(host, session.plan.digest_key)
+        return [], [], ""
+    from .module_state import FAR_COUNTER_DECADES, varied_values
+
+    host = _host_copy(session.module)
+    host_state = ModuleState(host, session.plan.digest_key)
+    moved = _moved(inputs, "cpu")
+    out: list[list[str]] = []
+    notes = []
+    for which, decades in (("the varied seed", None), ("the far-counter seed", FAR_COUNTER_DECADES)):
+        target = varied_values(state.pristine, seed, counters, floats=False,
+                               **({"decades": decades} if decades else {}))
         try:
-            host_state.start(target)
-            run_once(host, host, _moved(inputs, "cpu"), training=session.training, seed=seed)
-        finally:
-            host_state.begin()  # state shared with the module (held by its class, module-level) put back
-    except Exception as e:  # noqa: BLE001 -- the module's own error with its counters advanced
-        return [], (f"integer counters {', '.join(counters)} not advanced on the varied seed: the eager module on "
-                    f"the host raised with them advanced ({type(e).__name__}: {str(e)[:200]})")
-    return counters, ""
-
-
-def _advanced(state: Any, seed: int, counters: list[str]) -> dict[str, Any]:
-    from .module_state import varied_values
-
-    return varied_values(state.pristine, seed, counters)
+            try:
+                host_state.start(target)
+                run_once(host, host, moved, training=session.training, seed=seed)
+            finally:
+                host_state.begin()  # state shared with the module (held by its class, module-level) put back
+            out.append(counters)
+        except Exception as e:  # noqa: BLE001 -- the module's own error with its counters advanced
+            out.append([])
+            notes.append(f"integer counters {', '.join(counters)} not advanced on {which}: the eager module on the "
+                         f"host raised with them advanced ({type(e).__name__}: {str(e)[:200]})")
+    return out[0], out[1], "; ".join(notes)

@@ -90,6 +90,9 @@ VARY_OFFSET = 0.1
 #: the eager module on the host runs with them advanced (a position used as an index may not: see
 #: :meth:`pytest_kernelopt.gates.cascade.EvaluationSession.find_counters`)
 VARY_COUNTER_DECADES = (0.5, 3.0)
+#: and on another seed (:data:`pytest_kernelopt.gates.trials.FAR_COUNTER_INDEX`, its floating state as found)
+#: by 10 ** U(3, 7) steps: a kernel wrong only after step 1000 was verified (red team 12)
+FAR_COUNTER_DECADES = (3.0, 7.0)
 
 
 def int_scalars(pristine: dict[str, Any]) -> list[str]:
@@ -100,10 +103,11 @@ def int_scalars(pristine: dict[str, Any]) -> list[str]:
                   and not t.is_complex() and t.dtype != torch.bool)
 
 
-def varied_values(pristine: dict[str, Any], seed: int, counters: Any = ()) -> dict[str, Any]:
+def varied_values(pristine: dict[str, Any], seed: int, counters: Any = (), *, floats: bool = True,
+                  decades: tuple[float, float] = VARY_COUNTER_DECADES) -> dict[str, Any]:
     """The floating state tensors of ``pristine`` ({name: host tensor}) varied for ``seed`` (deterministic: the
-    same in every process judging the problem), in their own dtypes; and the integer scalars named in
-    ``counters`` advanced (:data:`VARY_COUNTER_DECADES`, never past their dtype's range)."""
+    same in every process judging the problem; ``floats=False``: left as found), in their own dtypes; and the
+    integer scalars named in ``counters`` advanced by 10 ** U(*decades) steps, never past their dtype's range."""
     import math
 
     import torch
@@ -111,7 +115,7 @@ def varied_values(pristine: dict[str, Any], seed: int, counters: Any = ()) -> di
     gen = torch.Generator().manual_seed(seed + 271_828)
     out: dict[str, Any] = {}
     steps = torch.Generator().manual_seed(seed + 314_159)  # apart: the floating draws do not depend on counters
-    lo, hi = VARY_COUNTER_DECADES
+    lo, hi = decades
     for name in sorted(counters):
         t = pristine.get(name)
         if t is None or name not in int_scalars({name: t}):
@@ -120,7 +124,7 @@ def varied_values(pristine: dict[str, Any], seed: int, counters: Any = ()) -> di
         step = min(step, torch.iinfo(t.dtype).max - int(t.reshape(-1)[0]))
         if step > 0:
             out[name] = (t + step).to(t.dtype)
-    for name in sorted(pristine):
+    for name in sorted(pristine) if floats else ():
         t = pristine[name]
         if not t.is_floating_point() or not t.numel():
             continue
@@ -139,11 +143,16 @@ def target_for(session: Any, seed: int) -> dict[str, Any] | None:
     """The state a gate call on ``seed`` starts from: the varied one on the plan's varied-state seed, else None
     (the state as the session found it)."""
     plan = getattr(session, "plan", None)
-    if plan is None or not plan.varied_state(seed):
+    if plan is None:
+        return None
+    far = getattr(plan, "far_counters", lambda _s: False)(seed)
+    if not (plan.varied_state(seed) or far):
         return None
     if session.state.counters is None and hasattr(session, "find_counters"):
         session.find_counters(seed)
-    return session.state.varied(seed)
+    if plan.varied_state(seed):
+        return session.state.varied(seed)
+    return session.state.far(seed) if session.state.far_counters else None
 
 
 class ModuleState:
@@ -167,8 +176,11 @@ class ModuleState:
         self._ref: dict[str, str] | None = None  # digests a call started from, where not the pristine ones
         self._targets: dict[int, dict[str, str]] = {}  # id(target) -> its digests
         self._varied: dict[int, dict[str, Any]] = {}  # seed -> varied_values(self.pristine, seed)
-        #: the integer scalars the varied seed advances (None: not looked for yet; see ``set_counters``)
+        #: the integer scalars the varied seed advances (None: not looked for yet; see ``set_counters``), and
+        #: those the far-counter seed advances
         self.counters: tuple[str, ...] | None = None
+        self.far_counters: tuple[str, ...] = ()
+        self._far: dict[int, dict[str, Any]] = {}
 
     def _current(self) -> dict[str, str]:
         from .trials import digest
@@ -197,10 +209,21 @@ class ModuleState:
     def int_scalars(self) -> list[str]:
         return int_scalars(self.pristine)
 
-    def set_counters(self, names: Any) -> None:
-        """The integer scalars the varied seed advances from now on (varied states made before are dropped)."""
+    def far(self, seed: int) -> dict[str, Any]:
+        """The far-counter seed's state: :attr:`far_counters` advanced far (:data:`FAR_COUNTER_DECADES`), the
+        rest as first seen (made once)."""
+        if seed not in self._far:
+            self._far[seed] = varied_values(self.pristine, seed, self.far_counters, floats=False,
+                                            decades=FAR_COUNTER_DECADES)
+        return self._far[seed]
+
+    def set_counters(self, names: Any, far: Any = ()) -> None:
+        """The integer scalars the varied seed (``names``) and the far-counter seed (``far``) advance from now
+        on (states made before are dropped)."""
         self.counters = tuple(sorted(names))
+        self.far_counters = tuple(sorted(far))
         self._varied.clear()
+        self._far.clear()
         self._targets.clear()
 
     def start(self, target: dict[str, Any] | None) -> None:

@@ -52,6 +52,9 @@ SORTED_SEED_INDEX = 3
 #: a LayerNorm kernel dropping its weight (1) and bias (0) is invisible (red team 11).  The first seed, so that a
 #: quick re-check of a cached kernel (its first seeds) covers it too
 VARIED_STATE_INDEX = 0
+#: the seed whose calls start with the module's integer counters advanced far (1e3 to 1e7 steps), its floating
+#: state as found (:data:`pytest_kernelopt.gates.module_state.FAR_COUNTER_DECADES`)
+FAR_COUNTER_INDEX = 4
 #: (the transforms themselves, and their factors, are in :mod:`pytest_kernelopt.gates.seed_values`)
 #: seeds past the fixed magnitudes get one drawn log-uniformly in this range, so that no magnitude between
 #: them is safe for a kernel that misbehaves only there (red team 3: rows with RMS between 5 and 25)
@@ -116,11 +119,17 @@ class SeedPlan:
         initial values)."""
         return self._at(VARIED_STATE_INDEX, seed)
 
+    def far_counters(self, seed: int) -> bool:
+        """Whether ``seed``'s calls start with the module's integer counters advanced far."""
+        return self._at(FAR_COUNTER_INDEX, seed)
+
     def describe(self, seed: int) -> str:
         """``seed``'s inputs in words (the correctness gate's messages)."""
         parts = [f"inputs x{self.scale(seed):g}"]
         if self.varied_state(seed):
             parts.append("parameters and state varied")
+        if self.far_counters(seed):
+            parts.append("integer counters (if any) advanced far")
         parts += [text for cond, text in (
             (self.special(seed), "with NaN/Inf, signed zeros, subnormals, exact 1, 2 and 0.5, large fractions"), (self.integral(seed), "whole numbers on an offset"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
