@@ -161,3 +161,33 @@ def test_the_isolated_judge_certifies_in_the_parent(tmp_path):
         res = ev.evaluate(Candidate((name,), graph.kernels[name].source, origin="test"), perf=False)
         assert res.decision == "verified", res.reason
         assert "reorder_of_inductor" not in res.gate("fp64").numbers
+
+
+class CentredSum(torch.nn.Module):
+    """Red team 11: the sum of centred values is rounding noise around zero."""
+
+    def forward(self, x):
+        return (x - x.mean(1, keepdim=True)).sum(1)
+
+
+def test_a_reorder_on_an_output_that_is_rounding_noise_is_no_coin_flip(backend, monkeypatch):
+    """Inductor's own kernel under other R0_BLOCKs differs from the baseline beyond tolerance (the output is
+    rounding noise) and lands as far from the truth as rounding does: certified, it is judged against the noise
+    itself, not against a floor capped at the tolerance (uncertified, every one of these was refused)."""
+    from pytest_kernelopt.gates import reorder
+
+    torch.manual_seed(0)
+    session = EvaluationSession(problem_from_objects(CentredSum(), (torch.randn(4, 32768) + 3.0,), "centred"),
+                                Settings(seeds=5, base_seed=3), backend)
+    (graph, name), = session.captured.triton_kernels
+    cands = [c for c in propose_configs(graph, name, 6) if dict(c.configs[0]).get("R0_BLOCK", 0) >= 64][:3]
+    assert cands
+    decisive = 0
+    for c in cands:
+        res = session.evaluate(c, perf=False)
+        assert res.decision == "verified", (c.configs, res.reason)
+        decisive += bool(res.gate("fp64").numbers.get("decisive"))
+    assert decisive, "no config differed beyond tolerance: the fallback was not exercised"
+    monkeypatch.setattr(reorder, "inductor_reorder", lambda *a, **k: None)
+    refused = [session.evaluate(c, perf=False).decision == "rejected" for c in cands]
+    assert any(refused), "uncertified, the coin flip refuses some of them (what this fixes)"
