@@ -76,32 +76,6 @@ def finite_max_errors(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, 
     return int(n), worst, over
 
 
-def worst_element_ratio(c, b, t, rtol: float, atol: float, rel_noise: float, abs_noise: float) -> tuple[float, float]:
-    """Over the positions where ``c``, ``b`` and ``t`` are all finite, in float64, a chunk at a time: the largest
-    ratio of ``c``'s excess over the tolerance against the truth ``t`` (``|c - t| - atol - rtol |t|``, where
-    positive) to that element's own reference: the larger of ``b``'s error there, ``rel_noise * |t|`` (rounding
-    noise in proportion to the element's size) and ``abs_noise``; and that element's excess.  (0, 0) where no
-    element exceeds the tolerance; ``inf`` where one does against a reference of 0."""
-    import torch
-
-    worst = None
-    for cc, bc, tc in chunks(c, b, t):
-        ok = torch.isfinite(cc) & torch.isfinite(bc) & torch.isfinite(tc)
-        td = torch.where(ok, tc.double(), 0.0)
-        excess = torch.where(ok, cc.double(), 0.0).sub_(td).abs_().sub_(atol + rtol * td.abs()).clamp_min_(0.0)
-        ref = torch.where(ok, bc.double(), 0.0).sub_(td).abs_()
-        ref = torch.maximum(ref, td.abs().mul_(rel_noise)).clamp_min_(abs_noise)
-        ratio = torch.where(excess > 0, excess / ref, torch.zeros_like(excess))
-        i = int(ratio.argmax())
-        got = torch.stack([ratio.view(-1)[i], excess.view(-1)[i]])
-        worst = got if worst is None or float(got[0]) > float(worst[0]) else worst
-        del ok, td, excess, ref, ratio
-    if worst is None:
-        return 0.0, 0.0
-    r, e = worst.tolist()
-    return r, e
-
-
 def _float_stats(x, y, rtol: float, atol: float) -> tuple[list, list]:
     """One chunked pass over floating ``x`` (candidate) and ``y`` (baseline) on their device.
 

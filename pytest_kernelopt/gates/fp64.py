@@ -248,16 +248,10 @@ class Fp64Gate:
     @staticmethod
     def _elements(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
         """A failing result when some element of the candidate is far beyond the tolerance against the truth
-        compared with that element's own reference (:data:`ELEMENT_RATIO`); None otherwise.
-
-        An element's reference is the larger of the baseline's error there and the rounding noise expected
-        there: in proportion to the element's size (the output's relative noise, times its noise factor), and,
-        for an output that is itself rounding noise (noise factor above :data:`NOISE_K_WELL`), the noise per
-        element of the whole output.  One number for the whole output had let an element of 2e12 (an ulp of
-        2.4e5) excuse an error of 1.25e4 in another element (session 11)."""
+        where the baseline's elements are not (:data:`ELEMENT_RATIO`); None otherwise."""
         import torch
 
-        from .compare import worst_element_ratio
+        from .compare import finite_max_errors
 
         limit = max(ELEMENT_RATIO, s.fp64_factor * (1.0 + NOISE_MARGIN))
         worst = 0.0
@@ -269,20 +263,22 @@ class Fp64Gate:
                 if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel()):
                     continue
                 rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
-                n, _, norm, _ = finite_l2(b, t)
-                nz = noise[i] if i < len(noise) and noise[i] is not None else 0.0
-                k = noise_k(nz, norm, torch.finfo(c.dtype).eps)
-                rel = k * nz / norm if norm > 0 else 0.0
-                per_element = k * nz / math.sqrt(n) if n and k > NOISE_K_WELL else 0.0
-                ratio, over = worst_element_ratio(c, b, t, rtol, atol, rel, per_element)
+                n, _, over = finite_max_errors(c, t, rtol, atol)
+                if over <= 0.0:
+                    continue
+                _, base_worst, _ = finite_max_errors(b, t, rtol, atol)
+                rms_noise = (noise[i] / math.sqrt(n)) if i < len(noise) and noise[i] is not None and n else 0.0
+                ref = max(base_worst, NOISE_K * rms_noise)
+                ratio = over / ref if ref > 0 else math.inf
                 worst = max(worst, ratio)
                 if ratio > limit:
-                    numbers.update(element_ratio=ratio, element_excess=over, element_noise_relative=rel,
-                                   element_noise=per_element, seed=seed)
+                    numbers.update(element_ratio=ratio, element_excess=over, baseline_worst_element=base_worst,
+                                   element_noise=NOISE_K * rms_noise, seed=seed)
                     return GateResult("fp64", "fail", f"seed {seed}: an element is {over:.3g} beyond the tolerance "
-                                      f"against the float64 truth, {ratio:.3g}x that element's reference (the "
-                                      f"larger of the baseline's error there and the rounding noise expected "
-                                      f"there; at most {limit:g}x): an error concentrated in a few elements", numbers)
+                                      f"against the float64 truth, {ratio:.3g}x the larger of the baseline's worst "
+                                      f"element error ({base_worst:.3g}) and the rounding noise per element "
+                                      f"({NOISE_K * rms_noise:.3g}; at most {limit:g}x): an error "
+                                      "concentrated in a few elements", numbers)
         numbers["element_ratio"] = worst
         return None
 
