@@ -335,3 +335,36 @@ def test_a_position_that_cannot_be_advanced_is_left_alone_and_said_so(backend):
     assert session.state.counters == () and session.state.far_counters == ()
     assert "pos" in session.state_note and "not advanced" in session.state_note and "raised" in session.state_note
     assert int(module.pos) == module_pos
+
+
+class FloatStep(torch.nn.Module):
+    """A bias-corrected average whose step counter is kept in a float buffer (red team 13)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.register_buffer("step", torch.zeros(()))
+
+    def forward(self, x):
+        self.step += 1.0
+        return x / (1 - 0.9 ** self.step)
+
+
+def test_a_counter_kept_in_a_float_is_stepped_not_scaled(backend):
+    module = FloatStep()
+    session = _session(backend, module, torch.randn(16, 64))
+    kernels = _kernels(session)
+    for k in kernels:
+        honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
+        assert honest.decision == "verified", (k.name, honest.reason)
+    assert session.state.counters == ("step",) and session.state.far_counters == ("step",)
+    seed = session.plan.seeds[0]
+    varied = session.state.varied(seed)["step"]
+    assert float(varied) == round(float(varied)) and float(varied) >= float(module.step) + 3
+    (k,) = [k for k in kernels if "libdevice.pow" in k.source]
+    store = re.search(r"tl\.store\((out_ptr\d+) \+ \((x\d+)\), (tmp\d+), xmask\)", k.source)
+    loaded = re.search(r"(tmp\d+) = tl\.load\(in_ptr\d+ \+ \(0\)\)", k.source)
+    assert store and loaded, k.source
+    bomb = (f"tl.store({store.group(1)} + ({store.group(2)}), "
+            f"tl.where({loaded.group(1)} > 2.5, {store.group(3)} * 1.01, {store.group(3)}), xmask)")
+    res = session.evaluate(Candidate((k.name,), k.source.replace(store.group(0), bomb)), perf=False)
+    assert res.decision == "rejected", res.reason

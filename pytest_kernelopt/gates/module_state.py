@@ -91,8 +91,13 @@ VARY_OFFSET = 0.1
 #: :meth:`pytest_kernelopt.gates.cascade.EvaluationSession.find_counters`)
 VARY_COUNTER_DECADES = (0.5, 3.0)
 #: and on another seed (:data:`pytest_kernelopt.gates.trials.FAR_COUNTER_INDEX`, its floating state as found)
-#: by 10 ** U(3, 7) steps: a kernel wrong only after step 1000 was verified (red team 12)
-FAR_COUNTER_DECADES = (3.0, 7.0)
+#: by 10 ** U(3, 9) steps: a kernel wrong only after step 1000 was verified (red team 12), one past 2 ** 24 (13)
+FAR_COUNTER_DECADES = (3.0, 9.0)
+
+
+def float_scalars(pristine: dict[str, Any]) -> list[str]:
+    """Names of the floating single-element tensors of a state: a counter may be kept in one (red team 13)."""
+    return sorted(n for n, t in pristine.items() if t.numel() == 1 and t.is_floating_point())
 
 
 def int_scalars(pristine: dict[str, Any]) -> list[str]:
@@ -116,17 +121,26 @@ def varied_values(pristine: dict[str, Any], seed: int, counters: Any = (), *, fl
     out: dict[str, Any] = {}
     steps = torch.Generator().manual_seed(seed + 314_159)  # apart: the floating draws do not depend on counters
     lo, hi = decades
+    stepped = set()
     for name in sorted(counters):
         t = pristine.get(name)
-        if t is None or name not in int_scalars({name: t}):
+        if t is None or t.numel() != 1 or t.dtype == torch.bool or t.is_complex():
             continue
         step = int(round(10 ** (lo + (hi - lo) * float(torch.rand((), generator=steps, dtype=torch.float64)))))
-        step = min(step, torch.iinfo(t.dtype).max - int(t.reshape(-1)[0]))
+        if t.is_floating_point():  # a counter kept in a float: whole numbers stay exact up to 2 ** mantissa bits
+            top = 2 ** (round(-math.log2(torch.finfo(t.dtype).eps)) + 1)
+            value = float(t.reshape(-1)[0])
+            if not math.isfinite(value):
+                continue
+            step = min(step, int(top - value))
+        else:
+            step = min(step, torch.iinfo(t.dtype).max - int(t.reshape(-1)[0]))
         if step > 0:
             out[name] = (t + step).to(t.dtype)
+            stepped.add(name)
     for name in sorted(pristine) if floats else ():
         t = pristine[name]
-        if not t.is_floating_point() or not t.numel():
+        if not t.is_floating_point() or not t.numel() or name in stepped:
             continue
         x = t.detach().to(torch.float64)
         u = torch.rand(t.shape, generator=gen, dtype=torch.float64) * 2 - 1
@@ -208,6 +222,9 @@ class ModuleState:
 
     def int_scalars(self) -> list[str]:
         return int_scalars(self.pristine)
+
+    def float_scalars(self) -> list[str]:
+        return float_scalars(self.pristine)
 
     def far(self, seed: int) -> dict[str, Any]:
         """The far-counter seed's state: :attr:`far_counters` advanced far (:data:`FAR_COUNTER_DECADES`), the

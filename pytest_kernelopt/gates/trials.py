@@ -52,7 +52,7 @@ SORTED_SEED_INDEX = 3
 #: a LayerNorm kernel dropping its weight (1) and bias (0) is invisible (red team 11).  The first seed, so that a
 #: quick re-check of a cached kernel (its first seeds) covers it too
 VARIED_STATE_INDEX = 0
-#: the seed whose calls start with the module's integer counters advanced far (1e3 to 1e7 steps), its floating
+#: the seed whose calls start with the module's integer counters advanced far (1e3 to 1e9 steps), its floating
 #: state as found (:data:`pytest_kernelopt.gates.module_state.FAR_COUNTER_DECADES`)
 FAR_COUNTER_INDEX = 4
 #: (the transforms themselves, and their factors, are in :mod:`pytest_kernelopt.gates.seed_values`)
