@@ -413,11 +413,6 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
     return rec
 
 
-def _launch(trace: Any) -> dict[str, Any]:
-    return {**{k: int(v) for k, v in trace.config.items()}, "num_warps": trace.num_warps,
-            "num_stages": trace.num_stages}
-
-
 def autotune_picks(module: Any, x: tuple, backend: Any, cap: Any, applied: list) -> list[dict[str, Any]]:
     """Per Triton kernel of ``max-autotune-no-cudagraphs``'s compile: its launch config, the default compile's
     for the same kernel source (``None`` where that compile has no such kernel: a template, another fusion),
@@ -425,22 +420,19 @@ def autotune_picks(module: Any, x: tuple, backend: Any, cap: Any, applied: list)
     import torch
 
     from .capture import capture
-    from .graph import source_hash
+    from .tuner import _baseline, body_hash
 
     patch, _ = mode_config("default", backend, cold=False)
     patch.pop("cpu_backend", None)
     with torch._inductor.config.patch(patch):
         ma = capture(module, x, backend=backend, mode="max-autotune-no-cudagraphs")
-    def body(k: Any, name: str) -> str:  # the kernel's code without its decorator (whose metadata differ)
-        src = k.source
-        return source_hash(src[src.find("def " + name):], name)
 
     default = {}
     for g in cap.graphs:
         traces = {t.kernel: t for t in g.traces}
         for name, k in g.kernels.items():
             if name in traces:
-                default[(g.index, body(k, name))] = (name, _launch(traces[name]))
+                default[(g.index, body_hash(k))] = (name, _baseline(traces[name]))
     ours = {n: dict(c.configs[0]) for c in applied if len(c.configs) == 1 and c.launch is None for n in c.replaces}
     out = []
     for g in ma.graphs:
@@ -448,8 +440,8 @@ def autotune_picks(module: Any, x: tuple, backend: Any, cap: Any, applied: list)
             k = g.kernels.get(t.kernel)
             if k is None:
                 continue
-            name, base = default.get((g.index, body(k, t.kernel)), (None, None))
-            out.append({"kernel": name or t.kernel, "kind": k.kind, "max-autotune": _launch(t), "default": base,
+            name, base = default.get((g.index, body_hash(k)), (None, None))
+            out.append({"kernel": name or t.kernel, "kind": k.kind, "max-autotune": _baseline(t), "default": base,
                         "ours": ours.get(name) if name else None,
                         "same_source_as_default": name is not None})
     return out

@@ -324,6 +324,7 @@ def valid(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool
 
 
 def _baseline(trace: LaunchTrace) -> dict[str, int]:
+    """The launch config of a traced launch, warps and stages included (Triton's defaults where unrecorded)."""
     return {**{k: int(v) for k, v in trace.config.items()}, "num_warps": int(trace.num_warps or 4),
             "num_stages": int(trace.num_stages or 1)}
 
@@ -640,7 +641,7 @@ LOOPED_OPTIONS = {"triton.persistent_reductions": False}
 AUTOTUNE_OPTIONS = {"max_autotune_pointwise": True, "coordinate_descent_tuning": True}
 
 
-def _body_hash(kernel: TritonKernel) -> str:
+def body_hash(kernel: TritonKernel) -> str:
     """The kernel's code without its decorator, whose metadata differ between compile modes."""
     src = kernel.source
     return source_hash(src[src.find("def " + kernel.name):], kernel.name)
@@ -655,14 +656,11 @@ def autotune_picks(graph: KernelGraph, kernel_name: str, tuned_graphs: Sequence[
     out = []
     for tg in tuned_graphs:
         other = tg.kernels.get(kernel_name)
-        if tg.index != graph.index or other is None or _body_hash(other) != _body_hash(kernel):
+        if tg.index != graph.index or other is None or body_hash(other) != body_hash(kernel):
             continue
         t = _trace(tg, kernel_name)
-        if t is not None:
-            cfg = {**{k: int(v) for k, v in t.config.items()}, "num_warps": int(t.num_warps or 4),
-                   "num_stages": int(t.num_stages or 1)}
-            if cfg not in out:
-                out.append(cfg)
+        if t is not None and _baseline(t) not in out:
+            out.append(_baseline(t))
     return out
 
 

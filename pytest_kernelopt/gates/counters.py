@@ -10,22 +10,7 @@ raises, no integer is advanced and the session says why.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
-
-
-def _host_copy(module: Any) -> Any:
-    """``module`` deep-copied to the host, its plain tensor attributes too (``.to()`` leaves those)."""
-    import torch
-
-    m = copy.deepcopy(module)
-    if hasattr(m, "to"):
-        m = m.to("cpu")
-    for sub in (m.modules() if hasattr(m, "modules") else ()):
-        for k, v in list(vars(sub).items()):
-            if isinstance(v, torch.Tensor) and not k.startswith("_"):
-                setattr(sub, k, v.detach().to("cpu", copy=True))
-    return m
 
 
 def _whole_step(before: Any, after: Any) -> bool:
@@ -41,8 +26,8 @@ def _whole_step(before: Any, after: Any) -> bool:
 def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str]:
     """(the counters the varied seed may advance, those the far-counter seed may, a note on what was left out
     and why)."""
-    from .fp64_place import _moved
-    from .module_state import ModuleState
+    from .fp64_place import _moved, native_copy
+    from .module_state import FAR_COUNTER_DECADES, VARY_COUNTER_DECADES, ModuleState, varied_values
     from .runner import run_once
 
     state = session.state
@@ -60,16 +45,13 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str]:
         state.pristine[n], after.get(f"state:{n}"))]
     if not counters:
         return [], [], ""
-    from .module_state import FAR_COUNTER_DECADES, varied_values
-
-    host = _host_copy(session.module)
+    host = native_copy(session.module, "cpu")
     host_state = ModuleState(host, session.plan.digest_key)
     moved = _moved(inputs, "cpu")
     out: list[list[str]] = []
     notes = []
-    for which, decades in (("the varied seed", None), ("the far-counter seed", FAR_COUNTER_DECADES)):
-        target = varied_values(state.pristine, seed, counters, floats=False,
-                               **({"decades": decades} if decades else {}))
+    for which, decades in (("the varied seed", VARY_COUNTER_DECADES), ("the far-counter seed", FAR_COUNTER_DECADES)):
+        target = varied_values(state.pristine, seed, counters, floats=False, decades=decades)
         try:
             try:
                 host_state.start(target)

@@ -125,10 +125,26 @@ def _native_module(session: Any, device: str) -> tuple[Any, Any]:
     there, else a copy (kept while the float64 copy it replaces is not needed)."""
     if device == session.backend.device:
         return session.module, session.state
-    if not hasattr(session.module, "to"):
-        return _copy(session, f"native:{device}", copy.deepcopy, None)
-    return _copy(session, f"native:{device}", lambda m: copy.deepcopy(m).to(device),
-                 lambda v: v.detach().to(device, copy=True))
+    return _copy(session, f"native:{device}", lambda m: native_copy(m, device), None)
+
+
+def native_copy(module: Any, device: str) -> Any:
+    """A copy of ``module`` in its own precision on ``device``, its plain tensor attributes too."""
+    if not hasattr(module, "to"):
+        return copy.deepcopy(module)
+    return _with_attributes(copy.deepcopy(module).to(device), lambda v: v.detach().to(device, copy=True))
+
+
+def _with_attributes(m: Any, attribute: Any) -> Any:
+    """``m`` with the plain tensor attributes of its submodules, which ``.to()`` and ``.double()`` leave as they
+    were, replaced by ``attribute(value)``."""
+    import torch
+
+    for sub in m.modules():
+        for k, v in list(vars(sub).items()):
+            if isinstance(v, torch.Tensor) and not k.startswith("_"):
+                setattr(sub, k, attribute(v))
+    return m
 
 
 def _copy(session: Any, key: str, make: Any, attribute: Any) -> tuple[Any, Any]:
@@ -136,8 +152,6 @@ def _copy(session: Any, key: str, make: Any, attribute: Any) -> tuple[Any, Any]:
     with a ModuleState of its own, kept in ``session.fp64_modules`` under ``key`` (one copy at a time); its plain
     tensor attributes, which ``.to()`` and ``.double()`` leave as they were, replaced by ``attribute(value)``
     (None: left alone)."""
-    import torch
-
     from .module_state import ModuleState
 
     cache = session.fp64_modules
@@ -146,10 +160,7 @@ def _copy(session: Any, key: str, make: Any, attribute: Any) -> tuple[Any, Any]:
         session.state.restore()
         m = session.module if make is None else make(session.module)
         if attribute is not None:
-            for sub in m.modules():
-                for k, v in list(vars(sub).items()):
-                    if isinstance(v, torch.Tensor) and not k.startswith("_"):
-                        setattr(sub, k, attribute(v))
+            m = _with_attributes(m, attribute)
         cache[key] = (m, ModuleState(m, session.plan.digest_key))
     return cache[key]
 

@@ -159,8 +159,7 @@ def target_for(session: Any, seed: int) -> dict[str, Any] | None:
     plan = getattr(session, "plan", None)
     if plan is None:
         return None
-    far = getattr(plan, "far_counters", lambda _s: False)(seed)
-    if not (plan.varied_state(seed) or far):
+    if not (plan.varied_state(seed) or plan.far_counters(seed)):
         return None
     if session.state.counters is None and hasattr(session, "find_counters"):
         session.find_counters(seed)
