@@ -64,7 +64,7 @@ screening) echo "== the tuner's screening against the performance gate (A/A and 
 modes) MO=${MODES_OUT:-benchmarks/results/compare_modes}
   echo "== kernelopt bench --compare-modes, resuming from $MO" | tee -a $log
   timed timeout ${T_MODES:-560} python3 -m pytest_kernelopt.cli bench ${MODES_PROBS:-benchmarks/problems} \
-    --compare-modes --out $MO --stop-after ${MODES_STOP:-300} > $W/modes.log 2>&1
+    --compare-modes --out $MO --stop-after ${MODES_STOP:-300} ${MODES_ARGS:-} > $W/modes.log 2>&1
   grep -v Warning $W/modes.log | tail -40 | tee -a $log
   mkdir -p $W/compare_modes && cp $MO/* $W/compare_modes/ ;;
 esac; pack; done
