@@ -173,7 +173,10 @@ def test_proposer_choice(monkeypatch):
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     assert choose_proposer(Settings()) == "tuner", "an endpoint without a model is not enough"
     monkeypatch.setenv("KERNELOPT_MODEL", "m")
-    assert choose_proposer(Settings()) == "agents"
+    from pytest_kernelopt.extras import available
+
+    # with an endpoint and a model: the agents, where openai is installed (it is not on every machine)
+    assert choose_proposer(Settings()) == ("agents" if available("openai") else "tuner")
     assert choose_proposer(Settings(proposer="none")) == "none"
 
 

@@ -22,11 +22,13 @@ class Softmax(torch.nn.Module):
 
 
 def _rounded(kernel, bits_dropped: int) -> Candidate:
-    """The kernel storing its output with the low ``bits_dropped`` mantissa bits rounded away."""
+    """The kernel storing its output with the low ``bits_dropped`` mantissa bits rounded away (NaN kept: a GPU's
+    NaN, 0x7fffffff, would round to -0.0 and the candidate be refused for its NaN, not for its precision)."""
     m = re.search(r"tl\.store\(((?:in_)?out_ptr\d+ \+ \([^)]*\)), (tmp\d+), ([^)]*)\)", kernel.source)
     assert m, kernel.source
     half, mask = 1 << (bits_dropped - 1), -(1 << bits_dropped)
-    value = f"((({m.group(2)}).to(tl.int32, bitcast=True) + {half}) & {mask}).to(tl.float32, bitcast=True)"
+    t = m.group(2)
+    value = f"tl.where({t} != {t}, {t}, ((({t}).to(tl.int32, bitcast=True) + {half}) & {mask}).to(tl.float32, bitcast=True))"
     src = kernel.source[:m.start()] + f"tl.store({m.group(1)}, {value}, {m.group(3)})" + kernel.source[m.end():]
     return Candidate((kernel.name,), src)
 

@@ -177,7 +177,8 @@ def test_a_reorder_on_an_output_that_is_rounding_noise_is_no_coin_flip(backend, 
     from pytest_kernelopt.gates import reorder
 
     torch.manual_seed(0)
-    session = EvaluationSession(problem_from_objects(CentredSum(), (torch.randn(4, 32768) + 3.0,), "centred"),
+    session = EvaluationSession(problem_from_objects(CentredSum(), (torch.randn(4, 32768, device=backend.device) + 3.0,),
+                                                         "centred"),
                                 Settings(seeds=5, base_seed=3), backend)
     (graph, name), = session.captured.triton_kernels
     cands = [c for c in propose_configs(graph, name, 6) if dict(c.configs[0]).get("R0_BLOCK", 0) >= 64][:3]

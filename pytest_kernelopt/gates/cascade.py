@@ -45,7 +45,7 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
     """Gate 1 for one candidate against the captured graphs (``captured`` needs ``find``; ``backend`` a name)."""
     from .static import StaticGate
 
-    from .reorder import inductor_reorder
+    from .reorder import arrival_order, inductor_reorder
 
     try:
         graph, name = captured.find(candidate.replaces[0])
@@ -62,6 +62,8 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
     result = StaticGate().check(candidate, kernels, compile_target=target)
     if result.passed:
         result.numbers["reorder_of_inductor"] = inductor_reorder(candidate, graph, name)
+        if result.numbers["reorder_of_inductor"] and arrival_order(candidate, graph, name):
+            result.numbers["arrival_order"] = True
     return result
 
 
@@ -103,11 +105,14 @@ class Judge:
         self.origin = self.cands[0].origin if len(self.cands) == 1 else "joint"
         #: set by :meth:`note_reorder` from static results this process computed (never from a worker's message)
         self.reorder: tuple[str, ...] = ()
+        #: every candidate certified, and one of them a split scan (its look-back's rounding follows arrival order)
+        self.arrival_order = False
 
     def note_reorder(self, statics: list[GateResult]) -> None:
         """Whether every candidate is Inductor's own kernel under another launch config (:mod:`.reorder`)."""
         found = [g.numbers.get("reorder_of_inductor") for g in statics]
         self.reorder = tuple(found) if found and all(found) else ()
+        self.arrival_order = bool(self.reorder) and any(g.numbers.get("arrival_order") for g in statics)
 
     def done(self, decision: str) -> CascadeResult:
         return CascadeResult(self.kernels, self.chash, tuple(self.gates), decision, self.origin,
@@ -128,7 +133,7 @@ class Judge:
 
     def correct(self, baseline: BaselineRecord, rec: Any, progress: ProgressFn | None = None) -> bool:
         """Gates 2 and 3 on the records; True when both passed (the caller then times, or stops)."""
-        corr = CorrectnessGate().judge(self.settings, baseline, rec)
+        corr = CorrectnessGate().judge(self.settings, baseline, rec, arrival_order=self.arrival_order)
         self.gates.append(corr)
         if not corr.passed:
             return False

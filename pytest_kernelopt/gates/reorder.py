@@ -17,9 +17,19 @@ per-graph numbering and backend hash differ), and exactly one launch
 configuration that the tuner's own search space admits for that kernel
 (:func:`pytest_kernelopt.tuner.valid`: the kernel's own block keys, block and
 grid limits; a persistent reduction's block stays whole).
-"""
 
+A split scan is the one kernel of Inductor's whose own code is not
+reproducible bit for bit: its decoupled look-back adds the earlier blocks'
+prefixes in the order they become visible (a block's inclusive prefix when it
+is ready, else its aggregate), so two runs of the same launch can round
+differently.  :func:`arrival_order` says so for a certified reorder, and the
+correctness gate then asks of its second run what it asks of the first (within
+tolerance of the baseline) instead of the same bits.
+"""
 from __future__ import annotations
+
+#: the helper of Inductor's split scans that combines block prefixes in arrival order
+LOOKBACK = "exclusive_scan_decoupled_lookback"
 
 from typing import Any
 
@@ -48,3 +58,10 @@ def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
     if not ok:
         return None
     return f"Inductor's own {name} under launch config " + ", ".join(f"{k}={v}" for k, v in cfg.items())
+
+
+def arrival_order(candidate: Candidate, graph: Any, name: str) -> bool:
+    """Whether a certified reorder (:func:`inductor_reorder` is not None) is a split scan: Inductor's own kernel
+    calls the look-back helper, so its runs may differ in rounding (never in anything else)."""
+    kernel = getattr(graph, "kernels", {}).get(name)
+    return kernel is not None and LOOKBACK + "(" in kernel.source and inductor_reorder(candidate, graph, name) is not None
