@@ -180,8 +180,9 @@ def test_a_reorder_on_an_output_that_is_rounding_noise_is_no_coin_flip(backend, 
     session = EvaluationSession(problem_from_objects(CentredSum(), (torch.randn(4, 32768, device=backend.device) + 3.0,),
                                                          "centred"),
                                 Settings(seeds=5, base_seed=3), backend)
-    (graph, name), = session.captured.triton_kernels
-    cands = [c for c in propose_configs(graph, name, 6) if dict(c.configs[0]).get("R0_BLOCK", 0) >= 64][:3]
+    # one kernel on the CPU; on a GPU Inductor splits the four long rows' reductions into two kernels each
+    cands = [c for graph, name in session.captured.triton_kernels for c in propose_configs(graph, name, 6)
+             if dict(c.configs[0]).get("R0_BLOCK", 0) >= 64][:3]
     assert cands
     decisive = 0
     for c in cands:
