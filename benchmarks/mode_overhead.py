@@ -5,6 +5,7 @@ than the default compile although max-autotune's kernel had the default's source
 bench's default column is the module as `capture()` compiled it (our captured module); max-autotune's is a
 plain `torch.compile` of an entry-point function.  This times, interleaved with the gate's timer:
   cap       the captured module (capture(), default mode) -- the bench's "default" and "ours" baseline
+  cap_entry capture() of an entry-point function calling the module, as the bench now captures it
   default   a plain torch.compile of the module's entry point, default mode
   default2  the same again (A/A: the spread between two identical compiles)
   ma        max-autotune-no-cudagraphs, compiled as the bench compiles it
@@ -40,7 +41,7 @@ def main() -> None:
     import torch
 
     from pytest_kernelopt.backends import select_backend
-    from pytest_kernelopt.bench_modes import compile_mode, mode_config
+    from pytest_kernelopt.bench_modes import compile_mode, entry_point, mode_config
     from pytest_kernelopt.capture import capture
     from pytest_kernelopt.gates.perf import speedup_interval, time_interleaved
     from pytest_kernelopt.problems import ProblemSpec, build_problem
@@ -56,6 +57,9 @@ def main() -> None:
         with torch._inductor.config.patch(patch):
             cap = capture(module, x, backend=backend)
         fns = {"cap": cap}
+        with torch._inductor.config.patch(patch):
+            cap_e = capture(entry_point(module, "cap_entry"), x, backend=backend)
+        fns["cap_entry"] = cap_e
         for tag, mode in (("default", "default"), ("default2", "default"), ("ma", "max-autotune")):
             fn, _out, _s = compile_mode(mode, module, x, backend)
             fns[tag] = fn
@@ -73,7 +77,7 @@ def main() -> None:
         row = {"problem": spec.name, "median_ms": med, "host_us_per_call": host, "speedups": ratios}
         print(json.dumps(row), flush=True)
         rows.append(row)
-        del fns, cap
+        del fns, cap, cap_e
         torch._dynamo.reset()
     Path(out_path).write_text(json.dumps({"gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
                                           "rows": rows}, indent=1))
