@@ -58,6 +58,36 @@ def finite_l2(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, float, f
     return int(n), math.sqrt(err), math.sqrt(norm), math.sqrt(tol)
 
 
+#: decades of |truth| :func:`decade_errors` tells apart (float64's normal range; anything outside joins the end)
+DECADES = (-308, 308)
+
+
+def decade_errors(x, y, t) -> list[tuple[int, int, float, float, float]]:
+    """Per decade of ``|t|`` (``floor(log10 |t|)``), over the positions where ``x``, ``y`` and ``t`` are all finite
+    and ``t`` is not zero, in float64, a chunk at a time: (decade, count, L2 norm of ``x - t``, L2 norm of
+    ``y - t``, L2 norm of ``t``), for the decades that hold any position."""
+    import torch
+
+    lo, hi = DECADES
+    bins = hi - lo + 1
+    acc = None
+    for xc, yc, tc in chunks(x, y, t):
+        ok = torch.isfinite(xc) & torch.isfinite(yc) & torch.isfinite(tc) & (tc != 0)
+        td = tc[ok].double()
+        if not td.numel():
+            continue
+        idx = torch.floor(torch.log10(td.abs())).clamp_(lo, hi).long() - lo
+        ex, ey = xc[ok].double() - td, yc[ok].double() - td
+        part = torch.stack([torch.bincount(idx, weights=w, minlength=bins)
+                            for w in (torch.ones_like(td), ex * ex, ey * ey, td * td)])
+        acc = part if acc is None else acc.to(part.device) + part
+        del ok, td, idx, ex, ey, part
+    if acc is None:
+        return []
+    rows = acc.t().tolist()
+    return [(d + lo, int(r[0]), math.sqrt(r[1]), math.sqrt(r[2]), math.sqrt(r[3])) for d, r in enumerate(rows) if r[0]]
+
+
 def finite_max_errors(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, float, float]:
     """Over the positions where ``x`` and ``t`` are both finite, in float64, a chunk at a time: (count, largest
     ``|x - t|``, largest excess of ``|x - t|`` over ``atol + rtol * |t|``, 0 where none exceeds it)."""

@@ -61,6 +61,16 @@ NOISE_K = 20.0
 NOISE_K_WELL = 4.0
 
 
+#: the precision check also reads each decade of |truth| of an output on its own: an output mixing scales
+#: (tanh x 1e4 beside tanh x 1e-3) has a whole-output L2 error that the large part's rounding decides, and the
+#: small part rounded to bfloat16, to multiples of 1/16 or zeroed went through (red team 13).  A decade of at
+#: least DECADE_MIN values where the baseline is within DECADE_BASE_EPS epsilons of the truth (relative L2: the
+#: part is well computed, not rounding noise) fails when the candidate is more than PRECISION_EPS epsilons and
+#: the precision limit times the baseline's error (at least half an epsilon) away
+DECADE_MIN = 32
+DECADE_BASE_EPS = 2.0
+
+
 def noise_k(noise: float, norm: float, eps: float) -> float:
     """How many times its rounding noise an output's noise floor is (see :data:`NOISE_K_WELL`)."""
     if not norm > 0:
@@ -306,7 +316,45 @@ class Fp64Gate:
                                       f"farther from the float64 truth (relative error {ec:.3g} vs {eb:.3g}, noise "
                                       f"floor {fl:.3g}; at most {limit:g}x once above {PRECISION_EPS:g} eps): a "
                                       "lower-precision computation", numbers)
+            part = Fp64Gate._decades(rec.runs[seed], baseline.runs[seed], truth, limit, numbers)
+            if part is not None:
+                numbers["seed"] = seed
+                return GateResult("fp64", "fail", f"seed {seed}: within tolerance of the baseline, but {part}: a "
+                                  "lower-precision computation of part of the output", numbers)
         numbers["precision_ratio"] = worst
+        return None
+
+    @staticmethod
+    def _decades(cand: Any, base: Any, truth: Any, limit: float, numbers: dict) -> str | None:
+        """The precision check per decade of |truth| (:data:`DECADE_MIN`): what failed, or None."""
+        import torch
+
+        from .compare import decade_errors
+
+        checked = numbers.get("precision_decades_checked", 0)
+        worst = numbers.get("precision_decade_ratio", 0.0)
+        try:
+            for i, (c, b, t) in enumerate(zip(_values(cand), _values(base), _values(truth))):
+                if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel() >= DECADE_MIN):
+                    continue
+                eps = torch.finfo(c.dtype).eps
+                for decade, n, ec, eb, norm in decade_errors(c, b, t):
+                    if n < DECADE_MIN or not norm > 0:
+                        continue
+                    rc, rb = ec / norm, eb / norm
+                    if rb > DECADE_BASE_EPS * eps:
+                        continue
+                    checked += 1
+                    ratio = rc / max(rb, 0.5 * eps)
+                    worst = max(worst, ratio) if rc > PRECISION_EPS * eps else worst
+                    if rc > PRECISION_EPS * eps and ratio > limit:
+                        numbers.update(precision_decade=decade, precision_decade_values=n,
+                                       precision_decade_ratio=ratio, precision_decades_checked=checked)
+                        return (f"where |truth| is in [1e{decade}, 1e{decade + 1}) (output value {i}: {n} elements) "
+                                f"it is {rc / eps:.3g} epsilons from the float64 truth against the baseline's "
+                                f"{rb / eps:.3g} ({ratio:.3g}x; at most {limit:g}x once above {PRECISION_EPS:g} eps)")
+        finally:
+            numbers.update(precision_decades_checked=checked, precision_decade_ratio=worst)
         return None
 
     @staticmethod
