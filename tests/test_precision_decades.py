@@ -61,7 +61,7 @@ def test_a_downgrade_of_the_small_part_of_a_mixed_scale_output_is_rejected(backe
     res = session.evaluate(_small_part(kernel, expr), perf=False)
     assert res.decision == "rejected", res.reason
     assert res.failed_gate.gate == "fp64" and "part of the output" in res.reason, res.reason
-    assert res.failed_gate.numbers["precision_decade"] < 0
+    assert res.failed_gate.numbers["precision_decades"][0] < 0
 
 
 def test_decade_errors_sum_to_the_whole_and_skip_zeros_and_non_finite():
@@ -76,3 +76,67 @@ def test_decade_errors_sum_to_the_whole_and_skip_zeros_and_non_finite():
     whole = ((x - t)[:600] ** 2).sum().sqrt().item()
     assert abs(sum(ex ** 2 for *_, ex, _, _ in rows) ** 0.5 - whole) < 1e-12 * max(1.0, whole)
     assert all(ey <= norm * 1e-6 for _, _, _, ey, norm in rows)  # y is t rounded to float32
+
+
+def _stored(kernel, expr: str) -> Candidate:
+    """The kernel storing ``expr`` (of ``v``, the value it stored; ``xindex`` in scope) instead of ``v``."""
+    m = re.search(r"tl\.store\(((?:in_)?out_ptr\d+ \+ \([^)]*\)), (tmp\d+), ([^)]*)\)", kernel.source)
+    assert m, kernel.source
+    value = expr.replace("v", m.group(2)).replace("x" + m.group(2) + "index", "xindex")
+    src = kernel.source[:m.start()] + f"tl.store({m.group(1)}, {value}, {m.group(3)})" + kernel.source[m.end():]
+    return Candidate((kernel.name,), src)
+
+
+class TanhBesideExpm1(torch.nn.Module):
+    """Red team 14: exp(b) - 1 loses digits near zero, so the baseline itself is 4-140 eps from the truth there."""
+
+    def forward(self, x):
+        a, b = x[:, :256], x[:, 256:]
+        return torch.cat([torch.tanh(a) * 1e4, torch.exp(b) - 1.0], dim=1)
+
+
+class OneDecadePerColumn(torch.nn.Module):
+    """Red team 14: tanh(x) x 1e3 for most columns, then one decade smaller per column down to 1e-32 (8 values
+    a decade: none reaches 32 on its own)."""
+
+    def forward(self, x):
+        j = torch.arange(x.shape[-1], device=x.device)
+        return torch.tanh(x) * torch.pow(10.0, -torch.clamp(j - 479, min=-3).to(torch.float32))
+
+
+@pytest.mark.parametrize("module, pick, expr", [
+    (TanhBesideExpm1(), "_exp_", "tl.where(tl.abs(v) < 0.02, v.to(tl.bfloat16).to(tl.float32), v)"),
+    (OneDecadePerColumn(), "", "tl.where((xindex % 512) >= 482, v.to(tl.bfloat16).to(tl.float32), v)"),
+], ids=["where-the-baseline-is-itself-inexact", "thin-decades"])
+def test_a_downgrade_red_team_14_found_is_rejected(backend, module, pick, expr):
+    torch.manual_seed(0)
+    session = EvaluationSession(problem_from_objects(module, (torch.randn(8, 512, device=backend.device),), "rt14"),
+                                Settings(seeds=3, base_seed=5), backend)
+    (graph, name) = next((g, n) for g, n in session.captured.triton_kernels if pick in n)
+    honest = session.evaluate(Candidate((name,), graph.kernels[name].source), perf=False)
+    assert honest.decision == "verified", honest.reason
+    res = session.evaluate(_stored(graph.kernels[name], expr), perf=False)
+    assert res.decision == "rejected", res.reason
+    assert res.failed_gate.gate == "fp64" and "part of the output" in res.reason, res.reason
+
+
+class Softmax(torch.nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=-1)
+
+
+def test_an_exp2_softmax_is_verified(backend):
+    """Red team 14's false rejection: exp(x) computed as exp2(x log2 e), the usual GPU formulation, is 15 eps from
+    the truth on a softmax's smallest values where the CPU's exact exp is 1 eps; those values move that far when
+    the inputs move by one rounding step (the part's noise floor), and subnormal outputs are not read."""
+    torch.manual_seed(0)
+    session = EvaluationSession(problem_from_objects(Softmax(), (torch.randn(64, 256, device=backend.device),),
+                                                     "softmax"), Settings(seeds=5, base_seed=21), backend)
+    ((graph, name),) = session.captured.triton_kernels
+    src = graph.kernels[name].source
+    exp = r"(?:tl_math|libdevice)\.exp\((tmp\d+)\)"  # the GPU's and the CPU interpreter's
+    assert re.search(exp, src), src
+    exp2 = re.sub(exp, r"libdevice.exp2(\1 * 1.4426950408889634)", src)
+    res = session.evaluate(Candidate((name,), exp2), perf=False)
+    assert res.decision == "verified", res.reason
+    assert res.gate("fp64").numbers["precision_decades_checked"] > 0

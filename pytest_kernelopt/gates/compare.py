@@ -58,34 +58,45 @@ def finite_l2(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, float, f
     return int(n), math.sqrt(err), math.sqrt(norm), math.sqrt(tol)
 
 
-#: decades of |truth| :func:`decade_errors` tells apart (float64's normal range; anything outside joins the end)
+#: decades of |truth| :func:`decade_sums` tells apart (float64's normal range; anything outside joins the end);
+#: positions where the truth is exactly zero are counted under ZERO_DECADE
 DECADES = (-308, 308)
+ZERO_DECADE = DECADES[0] - 1
 
 
-def decade_errors(x, y, t) -> list[tuple[int, int, float, float, float]]:
-    """Per decade of ``|t|`` (``floor(log10 |t|)``), over the positions where ``x``, ``y`` and ``t`` are all finite
-    and ``t`` is not zero, in float64, a chunk at a time: (decade, count, L2 norm of ``x - t``, L2 norm of
-    ``y - t``, L2 norm of ``t``), for the decades that hold any position."""
+def decade_sums(t, *xs) -> dict[int, list[float]]:
+    """Per decade of ``|t|`` (``floor(log10 |t|)``; :data:`ZERO_DECADE` where ``t`` is zero), over the positions
+    where ``t`` and every ``x`` are finite, in float64, a chunk at a time: ``[count, sum of (x - t)^2 for each x,
+    sum of t^2]``, for the decades that hold any position."""
     import torch
 
     lo, hi = DECADES
-    bins = hi - lo + 1
+    bins = hi - lo + 2
     acc = None
-    for xc, yc, tc in chunks(x, y, t):
-        ok = torch.isfinite(xc) & torch.isfinite(yc) & torch.isfinite(tc) & (tc != 0)
+    for cs in chunks(t, *xs):
+        tc = cs[0]
+        ok = torch.isfinite(tc)
+        for xc in cs[1:]:
+            ok &= torch.isfinite(xc)
         td = tc[ok].double()
         if not td.numel():
             continue
-        idx = torch.floor(torch.log10(td.abs())).clamp_(lo, hi).long() - lo
-        ex, ey = xc[ok].double() - td, yc[ok].double() - td
-        part = torch.stack([torch.bincount(idx, weights=w, minlength=bins)
-                            for w in (torch.ones_like(td), ex * ex, ey * ey, td * td)])
+        a = td.abs()
+        idx = torch.where(a > 0, torch.floor(torch.log10(a)).clamp_(lo, hi) - lo + 1, 0.0).long()
+        weights = [torch.ones_like(td)] + [(xc[ok].double() - td) ** 2 for xc in cs[1:]] + [td * td]
+        part = torch.stack([torch.bincount(idx, weights=w, minlength=bins) for w in weights])
         acc = part if acc is None else acc.to(part.device) + part
-        del ok, td, idx, ex, ey, part
+        del ok, td, a, idx, weights, part
     if acc is None:
-        return []
-    rows = acc.t().tolist()
-    return [(d + lo, int(r[0]), math.sqrt(r[1]), math.sqrt(r[2]), math.sqrt(r[3])) for d, r in enumerate(rows) if r[0]]
+        return {}
+    return {d + lo - 1: r for d, r in enumerate(acc.t().tolist()) if r[0]}
+
+
+def decade_errors(x, y, t) -> list[tuple[int, int, float, float, float]]:
+    """(decade, count, L2 norm of ``x - t``, of ``y - t``, of ``t``) per decade of ``|t|`` where ``t`` is not zero
+    (:func:`decade_sums`), in increasing order."""
+    return [(d, int(r[0]), math.sqrt(r[1]), math.sqrt(r[2]), math.sqrt(r[3]))
+            for d, r in sorted(decade_sums(t, x, y).items()) if d != ZERO_DECADE]
 
 
 def finite_max_errors(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, float, float]:

@@ -61,14 +61,15 @@ NOISE_K = 20.0
 NOISE_K_WELL = 4.0
 
 
-#: the precision check also reads each decade of |truth| of an output on its own: an output mixing scales
+#: the precision check also reads the parts of an output by the decade of |truth|: an output mixing scales
 #: (tanh x 1e4 beside tanh x 1e-3) has a whole-output L2 error that the large part's rounding decides, and the
-#: small part rounded to bfloat16, to multiples of 1/16 or zeroed went through (red team 13).  A decade of at
-#: least DECADE_MIN values where the baseline is within DECADE_BASE_EPS epsilons of the truth (relative L2: the
-#: part is well computed, not rounding noise) fails when the candidate is more than PRECISION_EPS epsilons and
-#: the precision limit times the baseline's error (at least half an epsilon) away
+#: small part rounded to bfloat16, to multiples of 1/16 or zeroed went through (red team 13).  Decades are read
+#: from the largest down, a group once it holds DECADE_MIN values (thin decades together), by the mean of each
+#: decade's relative squared error weighted by its count (no decade's scale hides another's), against the
+#: larger of the baseline's error there and that part's own noise floor (the noise runs per decade; an exp2
+#: softmax's smallest values, 15 eps from the truth against an exact exp's 1, are that far from it when the
+#: inputs move by one rounding step: red team 14).  Subnormal decades are not read.
 DECADE_MIN = 32
-DECADE_BASE_EPS = 2.0
 
 
 def noise_k(noise: float, norm: float, eps: float) -> float:
@@ -326,33 +327,49 @@ class Fp64Gate:
 
     @staticmethod
     def _decades(cand: Any, base: Any, truth: Any, limit: float, numbers: dict) -> str | None:
-        """The precision check per decade of |truth| (:data:`DECADE_MIN`): what failed, or None."""
+        """The precision check by decades of |truth| (:data:`DECADE_MIN`): what failed, or None."""
         import torch
 
-        from .compare import decade_errors
+        from .compare import ZERO_DECADE, decade_sums
 
         checked = numbers.get("precision_decades_checked", 0)
         worst = numbers.get("precision_decade_ratio", 0.0)
+        noises = truth.noise_decades or []
         try:
             for i, (c, b, t) in enumerate(zip(_values(cand), _values(base), _values(truth))):
                 if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel() >= DECADE_MIN):
                     continue
                 eps = torch.finfo(c.dtype).eps
-                for decade, n, ec, eb, norm in decade_errors(c, b, t):
-                    if n < DECADE_MIN or not norm > 0:
+                normal = math.floor(math.log10(torch.finfo(c.dtype).tiny)) + 1
+                noise = (noises[i] if i < len(noises) else None) or {}
+                sums = decade_sums(t, c, b)
+                group = [0, 0.0, 0.0, 0.0, []]  # count, count-weighted relative squared errors: cand, base, noise
+                for d in sorted((d for d in sums if d != ZERO_DECADE and d >= normal), reverse=True):
+                    n, sc, sb, st = sums[d]
+                    if not st > 0:
                         continue
-                    rc, rb = ec / norm, eb / norm
-                    if rb > DECADE_BASE_EPS * eps:
+                    nz = noise.get(d, 0.0)
+                    group[0] += n
+                    group[1] += sc / st * n
+                    group[2] += sb / st * n
+                    group[3] += nz * nz / st * n
+                    group[4].append(d)
+                    if group[0] < DECADE_MIN:
                         continue
+                    n, rc, rb, rn = group[0], *(math.sqrt(v / group[0]) for v in group[1:4])
+                    decades, group = group[4], [0, 0.0, 0.0, 0.0, []]
                     checked += 1
-                    ratio = rc / max(rb, 0.5 * eps)
-                    worst = max(worst, ratio) if rc > PRECISION_EPS * eps else worst
+                    floor = noise_k(rn, 1.0, eps) * rn
+                    ratio = rc / max(rb, floor, 0.5 * eps)
+                    if rc > PRECISION_EPS * eps:
+                        worst = max(worst, ratio)
                     if rc > PRECISION_EPS * eps and ratio > limit:
-                        numbers.update(precision_decade=decade, precision_decade_values=n,
-                                       precision_decade_ratio=ratio, precision_decades_checked=checked)
-                        return (f"where |truth| is in [1e{decade}, 1e{decade + 1}) (output value {i}: {n} elements) "
-                                f"it is {rc / eps:.3g} epsilons from the float64 truth against the baseline's "
-                                f"{rb / eps:.3g} ({ratio:.3g}x; at most {limit:g}x once above {PRECISION_EPS:g} eps)")
+                        where = (f"[1e{decades[-1]}, 1e{decades[0] + 1})")
+                        numbers.update(precision_decades=[min(decades), max(decades)], precision_decade_values=n)
+                        return (f"where |truth| is in {where} (output value {i}: {n} elements) it is {rc / eps:.3g} "
+                                f"epsilons from the float64 truth (relative RMS) against the baseline's "
+                                f"{rb / eps:.3g} and a noise floor of {floor / eps:.3g} ({ratio:.3g}x; at most "
+                                f"{limit:g}x once above {PRECISION_EPS:g} eps)")
         finally:
             numbers.update(precision_decades_checked=checked, precision_decade_ratio=worst)
         return None

@@ -10,6 +10,7 @@ the same size, each held once.  Running out of memory on the device anyway moves
 from __future__ import annotations
 
 import copy
+import math
 from typing import Any
 
 #: float64 bytes of (inputs + parameters) times this is what one float64 call is assumed to need
@@ -181,25 +182,39 @@ def values(outputs: Any, grads: dict) -> list:
 
 
 def _distances(got: Any, truth: list) -> list:
-    """L2 distance of each floating value of ``got`` to the truth's over the positions finite in both (None where
-    not floating), a chunk at a time on ``got``'s device (the truth, on the host, is moved there a chunk at a time)."""
+    """For each floating value of ``got`` (None where not floating), over the positions finite in both, a chunk
+    at a time on ``got``'s device (the truth, on the host, is moved there a chunk at a time): (sum of squared
+    distances to the truth, the same per decade of |truth| (:func:`.compare.decade_sums`))."""
     import torch
 
-    from .compare import finite_l2
+    from .compare import decade_sums
 
     out: list = []
     for t, q in zip(truth, got):
         if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel() and isinstance(q, torch.Tensor):
-            n, dist, _, _ = finite_l2(q, t)
-            out.append(dist if n else 0.0)
+            per = {d: r[1] for d, r in decade_sums(t, q).items()}
+            out.append((sum(per.values()), per))
         else:
             out.append(None)
     return out
 
 
+def _rms(a: Any, b: Any) -> Any:
+    """Two runs' distances (:func:`_distances`) as one: the root mean square, whole and per decade (as L2)."""
+    if a is None or b is None:
+        return None
+    per = {d: math.sqrt((a[1].get(d, 0.0) + b[1].get(d, 0.0)) / 2) for d in set(a[1]) | set(b[1])}
+    return math.sqrt((a[0] + b[0]) / 2), per
+
+
+def split_noise(noise: list) -> tuple[list, list]:
+    """:func:`noise_floor`'s values as (the whole value's L2 of each, its L2 per decade of |truth| of each)."""
+    return [None if n is None else n[0] for n in noise], [None if n is None else n[1] for n in noise]
+
+
 def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     """The eager module in float64 on ``device`` for ``seed``'s inputs: (outputs, grads) on the host, and the
-    noise floor of every value (None where not floating, see :func:`noise_floor`)."""
+    noise floor of every value (None where not floating, see :func:`noise_floor`; :func:`split_noise`)."""
     import torch
 
     from .module_state import target_for
@@ -220,7 +235,8 @@ def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
 
 
 def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = None, device: str | None = None) -> list:
-    """How far rounding alone puts each value from the truth: for each of two honest computations in native
+    """How far rounding alone puts each value from the truth, as (L2 distance, {decade of |truth|: L2 distance
+    over its positions}): for each of two honest computations in native
     precision -- the compiled module with its own kernels, and the original (uncompiled) module -- the root
     mean square of the distances of two runs, one on the seed's inputs and one on the inputs moved by one
     rounding step of their dtype; the larger of the two.  Where exact arithmetic makes an output insensitive
@@ -243,7 +259,9 @@ def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = Non
     local = device == session.backend.device
     eager = _floor_runs(session, seed, truth, inputs if local else _moved(inputs, device), module, module, state,
                         local=local)
-    return [None if a is None or b is None else max(a, b) for a, b in zip(compiled, eager)]
+    return [None if a is None or b is None else
+            (max(a[0], b[0]), {d: max(a[1].get(d, 0.0), b[1].get(d, 0.0)) for d in set(a[1]) | set(b[1])})
+            for a, b in zip(compiled, eager)]
 
 
 def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, module: Any, state: Any,
@@ -251,8 +269,6 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     """One computation's rounding noise (see :func:`noise_floor`): ``fn`` on ``inputs`` and on ``inputs``
     moved by one rounding step, the root mean square of their distances to the truth.  ``local``: the inputs
     are the session's own (cloned for each call); else this call's copies."""
-    import math
-
     import torch
 
     from .module_state import target_for
@@ -276,7 +292,7 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     del perturbed
     dists.append(_distances(values(r.outputs, {**r.grads, **state.end()[1]}), truth))
     del r
-    return [None if a is None or b is None else math.sqrt((a * a + b * b) / 2) for a, b in zip(*dists)]
+    return [_rms(a, b) for a, b in zip(*dists)]
 
 
 def _perturbed(x: Any, gen: Any) -> Any:

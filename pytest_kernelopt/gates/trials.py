@@ -283,6 +283,9 @@ class Run:
     inputs_after: tuple
     error: str = ""
     noise: list[float] | None = None
+    #: (float64 truths only) the same per decade of |truth| (:func:`pytest_kernelopt.gates.compare.decade_sums`):
+    #: the float64 gate's per-decade precision check
+    noise_decades: list[dict[int, float] | None] | None = None
     state_changed: dict[str, str] = field(default_factory=dict)
 
 
@@ -505,7 +508,7 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
     run or None, error)``, if given, receives each seed's truth instead of the record.  ``module_peak``: the
     module's single-call peak where the caller has measured it (else measured here: one call).
     """
-    from .fp64_place import place, truth_on
+    from .fp64_place import place, split_noise, truth_on
 
     rec = BaselineRecord(plan)
     if module_peak is None:
@@ -518,7 +521,7 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
         if where != "skipped":
             try:
                 outputs, grads, noise = truth_on(session, seed, where)
-                run = Run(outputs, grads, (), noise=noise)
+                run = Run(outputs, grads, (), **dict(zip(("noise", "noise_decades"), split_noise(noise))))
             except Exception as e:  # noqa: BLE001 -- recorded; the float64 gate says it could not run
                 error = f"{type(e).__name__}: {str(e)[:300]}"
                 if where != "cpu" and _out_of_memory(e):
@@ -526,7 +529,7 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
                     rec.truth_memory.update(where="cpu", reason=f"the device ran out of memory ({str(e)[:120]})")
                     try:
                         outputs, grads, noise = truth_on(session, seed, where)
-                        run = Run(outputs, grads, (), noise=noise)
+                        run = Run(outputs, grads, (), **dict(zip(("noise", "noise_decades"), split_noise(noise))))
                     except Exception as e2:  # noqa: BLE001
                         error = f"{type(e2).__name__}: {str(e2)[:300]}"
         if emit is not None:
