@@ -288,8 +288,12 @@ def test_distances_are_the_same_in_chunks(monkeypatch):
     ok = torch.isfinite(cand) & torch.isfinite(truth)
     ref = float(torch.linalg.vector_norm(cand[ok].double() - truth[ok]))
     assert small[1] is None and huge[1] is None
-    assert small[0] == pytest.approx(ref, rel=1e-12) and huge[0] == pytest.approx(ref, rel=1e-12)
-    assert small[2] == pytest.approx(huge[2], rel=1e-12)
+    # (sum of squared distances, the same per decade of |truth|)
+    assert small[0][0] == pytest.approx(ref ** 2, rel=1e-12) and huge[0][0] == pytest.approx(ref ** 2, rel=1e-12)
+    assert sum(small[0][1].values()) == pytest.approx(small[0][0], rel=1e-12)
+    assert small[0][1].keys() == huge[0][1].keys()
+    assert all(small[0][1][d] == pytest.approx(huge[0][1][d], rel=1e-12) for d in small[0][1])
+    assert small[2][0] == pytest.approx(huge[2][0], rel=1e-12)
 
 
 def test_the_perturbation_is_drawn_a_chunk_at_a_time(monkeypatch):
