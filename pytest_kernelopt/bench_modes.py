@@ -255,11 +255,12 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
         raise RuntimeError("; ".join(record.regressions))
     applied = list(record.applied)
     rec["kernels"] = [{"kernel": k.kernel, "kind": k.kind, "decision": k.decision, "source": k.source,
-                       "speedup": k.speedup, "ci": list(k.ci) if k.ci else None, "note": (k.note or "")[:300]}
+                       "speedup": k.speedup, "ci": list(k.ci) if k.ci else None, "note": (k.note or "")[:300],
+                       "phases": k.phases}
                       for k in record.kernels]
     rec.update({"triton_kernels": record.triton_kernels, "decisions": _decisions(record),
                 "applied": sorted({n for c in applied for n in c.replaces}), "proposer": record.proposer,
-                "outcome": record.outcome})
+                "outcome": record.outcome, "profile_s": getattr(record.outcome, "profile_s", None)})
     modes: dict[str, dict[str, Any]] = {m: {} for m in MODES}
     rec["modes"] = modes
 
@@ -622,11 +623,32 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
         for name, p in picks:
             lines.append(f"| {name} | {p['kernel']} | {_cfg(p.get('default'))} | {_cfg(p.get('max-autotune'))} | "
                          f"{_cfg(p.get('ours')) if p.get('ours') else 'kept'} |")
+    spent = [(r["name"], r.get("search_s"), search_phases(r)) for r in done if search_phases(r)]
+    if spent:
+        lines += ["", "## Where the search time went (s)", "",
+                  "| problem | search | " + " | ".join(PHASES) + " |", "|---" * (len(PHASES) + 2) + "|"]
+        for name, total, ph in spent:
+            lines.append(f"| {name} | {_cell_s(total)} | " + " | ".join(_cell_s(ph.get(k)) for k in PHASES) + " |")
     if failed:
         lines += ["", "## Failed problems", ""]
         lines += [f"- {r['name']} ({r['problem']}): {r.get('error', '?')}".replace("\n", " ") for r in failed]
     lines += ["", f"Chart: {chart_note}", ""]
     return "\n".join(lines)
+
+
+PHASES = ("profile", "autotune_picks", "looped_variants", "screening", "gates")
+
+
+def search_phases(rec: dict[str, Any]) -> dict[str, float]:
+    """Seconds of a problem's search by phase: the profile, then each phase summed over its kernels ({} when the
+    record has none: nothing searched, or a record written before phases were kept)."""
+    out: dict[str, float] = {}
+    if rec.get("profile_s"):
+        out["profile"] = float(rec["profile_s"])
+    for k in rec.get("kernels") or ():
+        for phase, sec in (k.get("phases") or {}).items():
+            out[phase] = round(out.get(phase, 0.0) + float(sec), 2)
+    return out if any(v for v in out.values()) else {}
 
 
 def write_chart(records: list[dict[str, Any]], path: Path) -> str:

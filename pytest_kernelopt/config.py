@@ -285,8 +285,9 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
                        "fails the test (kernelopt bench: the problem, exit 1); warn only warns, and the test "
                        "passes with the compiled baseline", choices=("fail", "warn"), commands=_BENCH),
     _spec("training", "also capture and check the backward graph (forward + backward)", commands=_CAPTURE),
-    _spec("ncu", "on a GPU, add Nsight Compute metrics to the profile the proposers see when ncu is installed "
-                 "(on PATH, $KERNELOPT_NCU, or /usr/local/cuda/bin); one extra process per module",
+    _spec("ncu", "on a GPU, add Nsight Compute metrics to the profile the LLM agents see when ncu is installed "
+                 "(on PATH, $KERNELOPT_NCU, or /usr/local/cuda/bin); one extra process per module (never for the "
+                 "offline tuner, which does not read them)",
           commands=_BENCH),
     _spec("report", "write a JSON report to this path"),
     _spec("perf", "re-measure each module against its compiled baseline in the same run and fail on a regression "

@@ -131,7 +131,7 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
             elif op == "profile":
                 from .profile import profile_module
 
-                send("result", profile_module(session))
+                send("result", profile_module(session, ncu=bool((payload or {}).get("ncu", True))))
             else:
                 raise ValueError(f"unknown request {op!r}")
         except BaseException as e:
@@ -552,10 +552,10 @@ class IsolatedEvaluator:
         finally:
             self._retire()
 
-    def profile(self):
+    def profile(self, ncu: bool = True):
         self._clean_worker()
         try:
-            return self._request("profile", None, self.settings.timeout)
+            return self._request("profile", {"ncu": ncu}, self.settings.timeout)
         except WorkerFailure as e:
             raise RuntimeError(f"profiling failed: {e}") from None
 

@@ -34,7 +34,7 @@ class Evaluator(Protocol):
 
     def rank(self, candidates: Sequence[Candidate]) -> tuple[float | None, list[float | None]]: ...
 
-    def profile(self) -> Any: ...
+    def profile(self, ncu: bool = True) -> Any: ...
 
 
 class LocalEvaluator:
@@ -60,11 +60,11 @@ class LocalEvaluator:
     def close(self) -> None:
         return None
 
-    def profile(self):
+    def profile(self, ncu: bool = True):
         if self._profile is None:
             from .profile import profile_module
 
-            self._profile = profile_module(self.session)
+            self._profile = profile_module(self.session, ncu=ncu)
         return self._profile
 
 
@@ -81,6 +81,7 @@ class KernelOutcome:
     note: str = ""
     screened: int = 0  # candidates timed in the tuner's screening (a search happened even when none was gated)
     error: str = ""  # the proposer could not run for this kernel (the LLM endpoint unreachable, say)
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per phase of the tuner's search
 
     @property
     def speedup(self) -> float | None:
@@ -98,6 +99,7 @@ class ProblemOutcome:
     profile: Any = None
     note: str = ""
     measures_time: bool | None = None  # None: as the backend (a GPU measures)
+    profile_s: float = 0.0  # of ``seconds``: the profile (before any kernel is searched)
 
     @property
     def accepted(self) -> list[KernelOutcome]:
@@ -177,9 +179,11 @@ class Optimizer:
         reasons = {(g.index, n): skip(g, n) if skip else None for g, n in iter_kernels(self.ev.graphs)}
         fuse = proposer == "agents" and self.agent_factory is not None and any(
             not (skip and skip(g, "+".join(run))) for g in self.ev.graphs for run in g.contiguous_runs())
-        # the profile costs a child process under ncu and timed runs: only worth it when something is searched
+        # the profile costs timed runs (and, for the agents, a child process under ncu, whose metrics only the
+        # agents read): only worth it when something is searched
         searching = proposer != "none" and (fuse or any(r is None for r in reasons.values()))
-        prof = self.ev.profile() if searching else None
+        prof = self.ev.profile(ncu=proposer == "agents") if searching else None
+        profile_s = round(time.perf_counter() - t0, 2)
         order = [k.kernel for k in prof.hottest_first()] if prof is not None else None
         deadline = t0 + self.settings.problem_time_budget
         outcomes: list[KernelOutcome] = []
@@ -219,7 +223,7 @@ class Optimizer:
         if not searching and proposer != "none":
             note = "; ".join(filter(None, (note, "nothing to search: every kernel is in the cache")))
         return ProblemOutcome(self.name, self.ev.backend_name, proposer, outcomes, time.perf_counter() - t0,
-                              joint, prof, note, measures_time=bool(self.ev.measures_time))
+                              joint, prof, note, measures_time=bool(self.ev.measures_time), profile_s=profile_s)
 
     # -- proposers -----------------------------------------------------------------------
     def _tune(self, graph: KernelGraph, name: str, deadline: float, share: float | None = None) -> KernelOutcome:
@@ -229,21 +233,35 @@ class Optimizer:
         s = self.settings
         if not self.ev.measures_time:
             # No timings: check that the tuner's path is sound on a couple of configs, accept nothing.
+            t0 = time.perf_counter()
             cands = propose_configs(graph, name, limit=min(2, s.max_candidates))
             tried = [self.ev.evaluate(c) for c in cands]
             ok = sum(r.decision == "verified" for r in tried)
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried,
-                                 note=f"{ok}/{len(tried)} configs verified correct; performance not measured")
+                                 note=f"{ok}/{len(tried)} configs verified correct; performance not measured",
+                                 phases={"gates": round(time.perf_counter() - t0, 2)})
         # round 1: Inductor's own list and the nearest configs; then coordinate descent around the best point.
         # A kernel whose whole share of the call cannot reach the bar gets round 1 only (time goes where it is).
         hopeless = share is not None and share < 1 - 1 / max(1.0, s.min_speedup)
+        phases: dict[str, float] = {}  # where the kernel's time went (a compile in a child process, timing, gates)
+        clock = time.perf_counter()
+
+        def lap(phase: str) -> None:
+            nonlocal clock
+            now = time.perf_counter()
+            phases[phase] = round(phases.get(phase, 0.0) + now - clock, 2)
+            clock = now
+
         picks = [] if hopeless else self._autotune_picks(graph, name, deadline)
+        lap("autotune_picks")
+        variants = [] if hopeless else self._looped_variants(graph, name, deadline)
+        lap("looped_variants")
         found = search(graph, name, self.ev.rank, limit=8 if hopeless else max(s.max_candidates * 3, 8),
-                       deadline=deadline, descent_rounds=0 if hopeless else 3,
-                       variants=[] if hopeless else self._looped_variants(graph, name, deadline), picks=picks)
+                       deadline=deadline, descent_rounds=0 if hopeless else 3, variants=variants, picks=picks)
+        lap("screening")
         if not found.rounds:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner",
-                                 note="no launch configuration to search for this kernel kind")
+                                 note="no launch configuration to search for this kernel kind", phases=phases)
         base_ms, cands = found.base_ms, [c for _, c in found.screened]
         # only candidates whose screening time already clears the acceptance bar get the full cascade: on the
         # H200, configs screened 1% faster almost never cleared a 1.02 lower bound, and gating them cost minutes
@@ -257,9 +275,11 @@ class Optimizer:
             tried.append(res)
             if res.accepted and (best is None or (res.speedup or 0) > (best[0].speedup or 0)):
                 best = (res, cand)
+        lap("gates")
         if base_ms is None:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner",
-                                 note="screening could not time the candidates (worker failure); baseline kept")
+                                 note="screening could not time the candidates (worker failure); baseline kept",
+                                 phases=phases)
         rounds = (f" in {found.rounds} rounds ({found.descent_rounds} of coordinate descent)"
                   if found.rounds > 1 else "")
         pick_note = self._pick_note(found, picks)
@@ -268,9 +288,9 @@ class Optimizer:
                 + ("; the kernel's share of the call cannot reach the bar: no descent" if hopeless else ""))
         if best is None:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried, note=note,
-                                 screened=len(cands))
+                                 screened=len(cands), phases=phases)
         return KernelOutcome(name, graph.index, kind, "accepted", "tuner", best[1], best[0], tried, note,
-                             screened=len(cands))
+                             screened=len(cands), phases=phases)
 
     def _pick_note(self, found: Any, picks: list[dict[str, int]]) -> str:
         """What became of max-autotune's pick for the kernel, for the outcome's note."""

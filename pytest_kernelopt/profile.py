@@ -146,8 +146,9 @@ def with_ncu(profile: ModuleProfile, report: Any) -> ModuleProfile:
     return replace(profile, kernels=tuple(kernels), ncu_note=report.note)
 
 
-def profile_module(session: Any, iterations: int = 5) -> ModuleProfile:
-    """Profile the captured module of an :class:`EvaluationSession`."""
+def profile_module(session: Any, iterations: int = 5, ncu: bool = True) -> ModuleProfile:
+    """Profile the captured module of an :class:`EvaluationSession`; ``ncu=False``: without Nsight Compute's
+    metrics (a child process under ncu, which only the LLM agents read: the offline tuner does not)."""
     cap = session.captured
     traces = {(g.index, t.kernel): t for g in cap.graphs for t in g.traces}
     facts = hardware_facts(session.backend.name)
@@ -204,6 +205,8 @@ def profile_module(session: Any, iterations: int = 5) -> ModuleProfile:
                              "torch.profiler device times; share = kernel time / whole compiled call (CUDA events)")
     if not session.settings.ncu:
         return replace(prof_out, ncu_note="Nsight Compute metrics switched off (ncu=false)")
+    if not ncu:
+        return replace(prof_out, ncu_note="Nsight Compute metrics not collected: the offline tuner does not read them")
     from .ncu import collect
 
     report = collect(session.problem.spec, [name for _, name in cap.triton_kernels], training=session.training,

@@ -43,6 +43,7 @@ class KernelRecord:
     failed_gates: list[str] = field(default_factory=list)
     numbers: dict[str, Any] = field(default_factory=dict)
     note: str = ""
+    phases: dict[str, float] = field(default_factory=dict)  # seconds per phase of the search (optimize mode)
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "KernelRecord":
@@ -112,7 +113,8 @@ def outcome_record(k: Any) -> KernelRecord:
     return KernelRecord(
         k.kernel, k.graph, k.kind, k.decision, k.proposer if k.decision == "accepted" else "baseline",
         k.speedup, (perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high")) if perf_gate else None,
-        failed, numbers={g.gate: g.numbers for g in shown.gates} if shown is not None else {}, note=note)
+        failed, numbers={g.gate: g.numbers for g in shown.gates} if shown is not None else {}, note=note,
+        phases=dict(getattr(k, "phases", None) or {}))
 
 
 def numbers_text(result: Any, settings: Settings) -> str:

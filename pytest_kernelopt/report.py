@@ -78,11 +78,12 @@ def render_outcomes(outcomes: list[Any], backend_description: str, failed: Itera
 def outcome_to_json(o: Any) -> dict[str, Any]:
     return {
         "name": o.name, "backend": o.backend, "proposer": o.proposer, "seconds": o.seconds,
+        "profile_s": getattr(o, "profile_s", None),
         "speedup": o.speedup if _measured(o) else None, "measured": _measured(o),
         "proposer_errors": list(getattr(o, "proposer_errors", ())), "note": o.note, "joint": o.joint.to_json() if o.joint else None,
         "profile": o.profile.to_json() if hasattr(o.profile, "to_json") else None,
         "kernels": [{"kernel": k.kernel, "graph": k.graph, "kind": k.kind, "decision": k.decision,
-                     "proposer": k.proposer, "note": k.note, "speedup": k.speedup,
+                     "proposer": k.proposer, "note": k.note, "speedup": k.speedup, "phases": k.phases,
                      "winner": k.winner.to_json() if k.winner else None,
                      "result": k.result.to_json() if k.result else None,
                      "tried": [r.to_json() for r in k.tried]} for k in o.kernels],

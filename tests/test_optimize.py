@@ -23,9 +23,11 @@ class ScriptedEvaluator:
         self.graphs, self.times, self.speedups, self.joint_ok = graphs, times, speedups, joint_ok
         self.evaluated = []
         self.profiled = 0
+        self.ncu_asked: list[bool] = []
 
-    def profile(self):
+    def profile(self, ncu=True):
         self.profiled += 1
+        self.ncu_asked.append(ncu)
         ks = tuple(KernelProfile(n, g.index, g.kernels[n].kind, 1000, 10.0) for g in self.graphs for n in g.kernels)
         return ModuleProfile("cuda", True, 100.0, ks)
 
@@ -143,6 +145,10 @@ def test_nothing_to_search_costs_no_profile(graphs):
     out = Optimizer(ev, Settings(proposer="tuner")).run(skip=lambda g, name: None if name == first else "cached")
     assert ev.profiled == 1 and "nothing to search" not in out.note
     assert [k.kernel for k in out.kernels if k.decision != "skipped"] == [first]
+    assert ev.ncu_asked == [False]  # Nsight Compute's metrics are for the agents: the tuner never reads them
+    searched = next(k for k in out.kernels if k.decision != "skipped")
+    assert set(searched.phases) == {"autotune_picks", "looped_variants", "screening", "gates"}, searched.phases
+    assert all(v >= 0 for v in searched.phases.values()) and out.profile_s >= 0
 
 
 def test_a_screened_search_that_lost_is_recorded_in_the_cache(graphs, tmp_path):

@@ -104,10 +104,20 @@ class OneDecadePerColumn(torch.nn.Module):
         return torch.tanh(x) * torch.pow(10.0, -torch.clamp(j - 479, min=-3).to(torch.float32))
 
 
+class FewSmall(torch.nn.Module):
+    """Red team 14's "fewer than 32 values": tanh(x) x 1e4 with the last two columns x 1e-3 (16 small values of 4096:
+    the smallest decades never made a group of 32 on their own and were not read)."""
+
+    def forward(self, x):
+        j = torch.arange(x.shape[-1], device=x.device)
+        return torch.tanh(x) * torch.where(j < x.shape[-1] - 2, 1.0e4, 1.0e-3)
+
+
 @pytest.mark.parametrize("module, pick, expr", [
     (TanhBesideExpm1(), "_exp_", "tl.where(tl.abs(v) < 0.02, v.to(tl.bfloat16).to(tl.float32), v)"),
     (OneDecadePerColumn(), "", "tl.where((xindex % 512) >= 482, v.to(tl.bfloat16).to(tl.float32), v)"),
-], ids=["where-the-baseline-is-itself-inexact", "thin-decades"])
+    (FewSmall(), "", "tl.where((xindex % 512) >= 510, v.to(tl.bfloat16).to(tl.float32), v)"),
+], ids=["where-the-baseline-is-itself-inexact", "thin-decades", "fewer-than-32-small-values"])
 def test_a_downgrade_red_team_14_found_is_rejected(backend, module, pick, expr):
     torch.manual_seed(0)
     session = EvaluationSession(problem_from_objects(module, (torch.randn(8, 512, device=backend.device),), "rt14"),
