@@ -626,6 +626,8 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
     spent = [(r["name"], r.get("search_s"), search_phases(r)) for r in done if search_phases(r)]
     if spent:
         lines += ["", "## Where the search time went (s)", "",
+                  "worker_starts: of the screening and the gates, the time spent waiting for a judge worker to "
+                  "start and capture the module (a fresh one for each screening round and each candidate)", "",
                   "| problem | search | " + " | ".join(PHASES) + " |", "|---" * (len(PHASES) + 2) + "|"]
         for name, total, ph in spent:
             lines.append(f"| {name} | {_cell_s(total)} | " + " | ".join(_cell_s(ph.get(k)) for k in PHASES) + " |")
@@ -636,7 +638,7 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
     return "\n".join(lines)
 
 
-PHASES = ("profile", "autotune_picks", "looped_variants", "screening", "gates")
+PHASES = ("profile", "autotune_picks", "looped_variants", "screening", "gates", "worker_starts")
 
 
 def search_phases(rec: dict[str, Any]) -> dict[str, float]:

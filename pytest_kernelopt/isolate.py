@@ -239,6 +239,7 @@ class IsolatedEvaluator:
         self.prestart = True  # start the next candidate's worker as soon as one is retired
         self.restarts = 0  # workers started after one died or hung
         self.workers_started = 0
+        self.start_wait_s = 0.0  # seconds the parent waited for workers to say they were ready (all of them)
 
     # -- worker lifecycle ----------------------------------------------------------------
     def _spawn(self) -> None:
@@ -255,11 +256,14 @@ class IsolatedEvaluator:
         if self._proc is None or not self._ready_pending:
             self._spawn()
         self._ready_pending = False
+        t0 = time.perf_counter()
         try:
             kind, payload = self._receive(self.start_timeout, "")
         except WorkerFailure as e:
             self._kill()
             raise RuntimeError(f"evaluation worker for {self.spec.name} did not start: {e}") from None
+        finally:
+            self.start_wait_s += time.perf_counter() - t0
         if kind != "ready":
             self._kill()
             from .errors import USER_ERRORS

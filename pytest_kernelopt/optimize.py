@@ -231,27 +231,30 @@ class Optimizer:
 
         kind = graph.kernels[name].kind
         s = self.settings
-        if not self.ev.measures_time:
-            # No timings: check that the tuner's path is sound on a couple of configs, accept nothing.
-            t0 = time.perf_counter()
-            cands = propose_configs(graph, name, limit=min(2, s.max_candidates))
-            tried = [self.ev.evaluate(c) for c in cands]
-            ok = sum(r.decision == "verified" for r in tried)
-            return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried,
-                                 note=f"{ok}/{len(tried)} configs verified correct; performance not measured",
-                                 phases={"gates": round(time.perf_counter() - t0, 2)})
-        # round 1: Inductor's own list and the nearest configs; then coordinate descent around the best point.
-        # A kernel whose whole share of the call cannot reach the bar gets round 1 only (time goes where it is).
-        hopeless = share is not None and share < 1 - 1 / max(1.0, s.min_speedup)
         phases: dict[str, float] = {}  # where the kernel's time went (a compile in a child process, timing, gates)
         clock = time.perf_counter()
+        waited = getattr(self.ev, "start_wait_s", None)  # an isolated judge: its waits for workers to start
 
         def lap(phase: str) -> None:
             nonlocal clock
             now = time.perf_counter()
             phases[phase] = round(phases.get(phase, 0.0) + now - clock, 2)
             clock = now
+            if waited is not None:  # of all the phases: waiting for judge workers to capture the module
+                phases["worker_starts"] = round(getattr(self.ev, "start_wait_s") - waited, 2)
 
+        if not self.ev.measures_time:
+            # No timings: check that the tuner's path is sound on a couple of configs, accept nothing.
+            cands = propose_configs(graph, name, limit=min(2, s.max_candidates))
+            tried = [self.ev.evaluate(c) for c in cands]
+            ok = sum(r.decision == "verified" for r in tried)
+            lap("gates")
+            return KernelOutcome(name, graph.index, kind, "baseline_kept", "tuner", tried=tried,
+                                 note=f"{ok}/{len(tried)} configs verified correct; performance not measured",
+                                 phases=phases)
+        # round 1: Inductor's own list and the nearest configs; then coordinate descent around the best point.
+        # A kernel whose whole share of the call cannot reach the bar gets round 1 only (time goes where it is).
+        hopeless = share is not None and share < 1 - 1 / max(1.0, s.min_speedup)
         picks = [] if hopeless else self._autotune_picks(graph, name, deadline)
         lap("autotune_picks")
         variants = [] if hopeless else self._looped_variants(graph, name, deadline)

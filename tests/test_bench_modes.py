@@ -268,4 +268,4 @@ def test_search_time_by_phase_in_the_report():
     md = bench_modes.render_markdown({"meta": {}, "problems": [rec]}, "cuda", "no chart")
     assert "## Where the search time went (s)" in md
     row = next(line for line in md.splitlines() if line.startswith("| p | 30.0 |"))
-    assert row == "| p | 30.0 | 4.0 | 10.0 | - | 8.0 | 5.2 |"
+    assert row == "| p | 30.0 | 4.0 | 10.0 | - | 8.0 | 5.2 | - |"

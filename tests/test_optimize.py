@@ -147,7 +147,7 @@ def test_nothing_to_search_costs_no_profile(graphs):
     assert [k.kernel for k in out.kernels if k.decision != "skipped"] == [first]
     assert ev.ncu_asked == [False]  # Nsight Compute's metrics are for the agents: the tuner never reads them
     searched = next(k for k in out.kernels if k.decision != "skipped")
-    assert set(searched.phases) == {"autotune_picks", "looped_variants", "screening", "gates"}, searched.phases
+    assert set(searched.phases) == {"autotune_picks", "looped_variants", "screening", "gates"}, searched.phases  # no workers
     assert all(v >= 0 for v in searched.phases.values()) and out.profile_s >= 0
 
 

@@ -304,10 +304,15 @@ def test_xdist_workers_share_the_cache(pytester, backend):
 
 def test_fixture_optimize_mode_runs_candidates_in_a_worker(pytester, backend):
     _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=2, max_candidates=1)")
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt", "--kernelopt-cache-dir=kc")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt", "--kernelopt-cache-dir=kc",
+                                           "--kernelopt-report=r.json")
     result.assert_outcomes(passed=1)
     out = result.stdout.str()
     assert "searching them in a worker process" in out, out[-3000:]
+    # where the search's time went, per kernel: the isolated judge's waits for its workers among it
+    (test,) = json.loads((pytester.path / "r.json").read_text())["tests"]
+    phases = [k["phases"] for k in test["kernels"]]
+    assert phases and all(p["gates"] > 0 and p["worker_starts"] >= 0 for p in phases), phases  # 0: a spare was ready
     assert "evaluating in this process" not in out and "does not pickle" not in out, out[-3000:]
     assert "MODE optimize" in out
     if backend.name == "cpu":
