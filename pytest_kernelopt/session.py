@@ -73,12 +73,14 @@ def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, pr
         g = graphs[k.graph]
         if k.decision == "accepted" and k.winner is not None and k.result is not None:
             names = tuple(k.winner.replaces)
+            key = cache_key(g, names, evaluator.inputs, device, compile_mode)
             if not getattr(evaluator, "in_process", False):  # judged in isolation here: trusted on this machine
                 from .cache import current_environment
-                from .trust import mark_trusted
+                from .trust import mark_trusted, trust_context
 
-                mark_trusted(k.winner, current_environment(), f"accepted in isolation for {problem_id}")
-            cache.store_accepted(cache_key(g, names, evaluator.inputs, device, compile_mode), k.winner,
+                mark_trusted(k.winner, current_environment(), trust_context(key, problem_id),
+                             f"accepted in isolation for {problem_id}")
+            cache.store_accepted(key, k.winner,
                                  [g.kernels[n] for n in names], k.result, problem_id=problem_id)
             written.update((k.graph, n) for n in names)  # a fused winner replaces each kernel of its run
         elif k.decision == "baseline_kept" and (k.tried or k.screened):
@@ -295,7 +297,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
         from .cache import current_environment
 
         env = current_environment()
-    isolation = CacheIsolation(evaluator, settings, env, say, name)
+    isolation = CacheIsolation(evaluator, settings, env, say, name, problem_id)
     for graph in evaluator.graphs if cache is not None else ():
         # a fused entry (one kernel for a contiguous run) first: when it applies, its kernels are not looked up
         # alone.  A kept fused decision covers only the fusion: each kernel may still have an entry of its own.
@@ -303,7 +305,8 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
         for names in [*graph.contiguous_runs(), *((n,) for n in graph.kernels)]:
             if replaced.intersection(names):
                 continue
-            entry = cache.lookup(cache_key(graph, names, evaluator.inputs, device, settings.compile_mode))
+            key = cache_key(graph, names, evaluator.inputs, device, settings.compile_mode)
+            entry = cache.lookup(key)
             if entry is None:
                 continue
             label = "+".join(names)
@@ -315,7 +318,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                 continue
             cand = entry.candidate(replaces=names)
             stale = entry.stale_reasons(env) if env is not None else ["environment unknown"]
-            refused = isolation.judge(cand, label, stale, graph.index, kind)
+            refused = isolation.judge(cand, label, stale, graph.index, kind, key)
             if refused is not None:
                 records.append(refused)
                 if refused.decision == "regression":
@@ -404,8 +407,10 @@ class CacheIsolation:
     the compiled baseline runs, and the record says why.
     """
 
-    def __init__(self, evaluator: Any, settings: Settings, env: Any, say: ProgressFn, name: str) -> None:
+    def __init__(self, evaluator: Any, settings: Settings, env: Any, say: ProgressFn, name: str,
+                 problem_id: str = "") -> None:
         self.evaluator = evaluator
+        self.problem_id = problem_id or name
         self.settings = settings
         self.env = env
         self.say = say
@@ -413,11 +418,14 @@ class CacheIsolation:
         self.worker: Any = None
         self.active = getattr(evaluator, "in_process", False) and settings.isolate
 
-    def judge(self, cand: Any, label: str, stale: list[str], graph_index: int, kind: str) -> KernelRecord | None:
-        """None when the entry may be re-checked in-process; else the record of why it is not applied."""
-        from .trust import is_trusted, mark_trusted
+    def judge(self, cand: Any, label: str, stale: list[str], graph_index: int, kind: str,
+              key: Any = None) -> KernelRecord | None:
+        """None when the entry may be re-checked in-process; else the record of why it is not applied.  ``key``:
+        the cache key the entry was found under (trust is per key and problem, :mod:`pytest_kernelopt.trust`)."""
+        from .trust import is_trusted, mark_trusted, trust_context
 
-        if not self.active or self.env is None or is_trusted(cand, self.env):
+        context = trust_context(key, self.problem_id)
+        if not self.active or self.env is None or is_trusted(cand, self.env, context):
             return None
         spec = getattr(self.evaluator, "spec", None)
         if spec is None:
@@ -438,7 +446,7 @@ class CacheIsolation:
             self.say(f"{self.name}: {note}")
             return KernelRecord(label, graph_index, kind, "baseline_kept", "cache", note=note)
         if passed(res):
-            mark_trusted(cand, self.env, f"{res.decision} in isolation for {self.name}")
+            mark_trusted(cand, self.env, context, f"{res.decision} in isolation for {self.name}")
             return None
         msg = f"cached kernel for {label} refused by the isolated check: " + numbers_text(res, self.settings)
         return KernelRecord(label, graph_index, kind, "regression", "cache",

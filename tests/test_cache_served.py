@@ -135,14 +135,16 @@ def _softmax_entry(tmp_path, backend) -> tuple[ProblemSpec, str]:
     return spec, name
 
 
-def _trust_every_entry(cache_dir) -> None:
-    """What a first verify run on this machine leaves behind: each entry judged in isolation and recorded."""
+def _trust_every_entry(cache_dir, problem_id: str) -> None:
+    """What a first verify run of ``problem_id`` on this machine leaves behind: each entry judged in isolation
+    and recorded (for its cache key and that problem)."""
     from pytest_kernelopt.cache import current_environment
-    from pytest_kernelopt.trust import mark_trusted
+    from pytest_kernelopt.trust import mark_trusted, trust_context
 
     for entry in KernelCache(cache_dir).entries():
         if entry.is_accepted:
-            mark_trusted(entry.candidate(), current_environment(), "judged in isolation (test)")
+            mark_trusted(entry.candidate(), current_environment(), trust_context(entry.key, problem_id),
+                         "judged in isolation (test)")
 
 
 class WorkerStarted(Exception):
@@ -176,9 +178,36 @@ def test_an_unknown_cache_entry_is_judged_in_a_worker_once_then_trusted(tmp_path
     assert started == [] and [(k.kernel, k.decision) for k in again.kernels] == [(name, "cached")]
 
 
+def test_trust_is_per_cache_key_and_problem(tmp_path, backend, monkeypatch):
+    """Red team 15: one body-only kernel under two cache keys (32 x 64 and 64 x 128 inputs), correct at the first
+    size only; judged in isolation for the first, it was served for the second after a one-seed re-check.  A
+    verdict now holds for the key and the problem it was reached for."""
+    from pytest_kernelopt.cache import CacheKey, current_environment
+    from pytest_kernelopt.trust import is_trusted, mark_trusted, trust_context
+
+    monkeypatch.setenv("KERNELOPT_TRUST_DIR", str(tmp_path / "trust"))
+    env = current_environment()
+    cand = Candidate(("triton_poi_0",), "# body only\n", origin="tuner")
+    a = CacheKey(("h0",), ((32, 64),), ("torch.float32",), "cpu")
+    b = CacheKey(("h0",), ((64, 128),), ("torch.float32",), "cpu")
+    mark_trusted(cand, env, trust_context(a, "test_a.py::test_a"), "judged in isolation (test)")
+    assert is_trusted(cand, env, trust_context(a, "test_a.py::test_a"))
+    assert not is_trusted(cand, env, trust_context(b, "test_a.py::test_a"))  # another key
+    assert not is_trusted(cand, env, trust_context(a, "test_b.py::test_b"))  # another problem
+
+    spec, name = _softmax_entry(tmp_path, backend)
+    settings = Settings(mode="verify", seeds=2, cache_dir=str(tmp_path / "kc"))
+    run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref)  # judged in a worker
+    started = _no_worker(monkeypatch)
+    run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref)
+    assert started == []
+    with pytest.raises(WorkerStarted):  # the same entry for another test: judged in isolation again
+        run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref + "::another")
+
+
 def test_an_optimize_run_with_everything_cached_starts_no_worker(tmp_path, backend, monkeypatch):
     spec, name = _softmax_entry(tmp_path, backend)
-    _trust_every_entry(tmp_path / "kc")
+    _trust_every_entry(tmp_path / "kc", spec.ref)
     started = _no_worker(monkeypatch)
     settings = Settings(mode="optimize", seeds=2, cache_dir=str(tmp_path / "kc"), proposer="tuner")
     lines: list[str] = []

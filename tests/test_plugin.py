@@ -222,9 +222,10 @@ def _seed_cache(cache_dir, backend, edit, trusted=False):
     KernelCache(cache_dir).store_accepted(key, cand, [g.kernels[name]], res, problem_id="test_mod.py::test_softmax")
     if trusted:  # the trust directory is the session's (tests/conftest.py), which the pytester run inherits
         from pytest_kernelopt.cache import current_environment
-        from pytest_kernelopt.trust import mark_trusted
+        from pytest_kernelopt.trust import mark_trusted, trust_context
 
-        mark_trusted(cand, current_environment(), "judged in isolation (test)")
+        mark_trusted(cand, current_environment(), trust_context(key, "test_mod.py::test_softmax"),
+                     "judged in isolation (test)")
     return name
 
 
