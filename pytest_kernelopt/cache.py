@@ -213,9 +213,39 @@ def _dumps(meta: Mapping[str, Any]) -> str:
     return dumps(meta, sort_keys=True, default=None)
 
 
+#: the largest file of an entry read (entry.json and kernel sources are kilobytes; 8 MiB is far beyond them)
+MAX_FILE_BYTES = 8 << 20
+
+
+class UnsafeFile(OSError):
+    """An entry's file that is not a plain file of bounded size (a symbolic link, a device, a FIFO)."""
+
+
 def _read_text(path: Path) -> str:
-    with open(path, encoding="utf-8", newline="") as f:
-        return f.read()
+    """A cache file's text: a regular file, not a symbolic link, at most :data:`MAX_FILE_BYTES` (a pull request
+    can carry a link to ``/dev/zero``, which an unbounded read turned into a MemoryError, or into a machine out of
+    memory; red team 15)."""
+    import stat
+
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    if path.is_symlink():
+        raise UnsafeFile(f"{path.name} is a symbolic link (a cache entry holds plain files only)")
+    try:
+        fd = os.open(path, flags)
+    except OSError as e:
+        if path.is_symlink():
+            raise UnsafeFile(f"{path.name} is a symbolic link (a cache entry holds plain files only)") from None
+        raise e
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(f.fileno())
+        if not stat.S_ISREG(st.st_mode):
+            raise UnsafeFile(f"{path.name} is not a regular file (a cache entry holds plain files only)")
+        if st.st_size > MAX_FILE_BYTES:
+            raise UnsafeFile(f"{path.name} is {st.st_size} bytes, more than a cache file may be ({MAX_FILE_BYTES})")
+        data = f.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise UnsafeFile(f"{path.name} is more than a cache file may be ({MAX_FILE_BYTES} bytes)")
+    return data.decode("utf-8")
 
 
 def _write_synced(path: Path, text: str) -> None:
@@ -396,11 +426,15 @@ def _renamed(cand: Candidate, names: tuple[str, ...]) -> Candidate:
 
 def _read_entry(path: Path, digest: str) -> CacheEntry:
     """Load and check one entry directory; raises :class:`_Bad` saying what is wrong."""
+    if path.is_symlink():
+        raise _Bad("the entry directory is a symbolic link (a cache entry is a plain directory)")
     try:
         raw = _read_text(path / ENTRY_JSON)
         meta = json.loads(raw)
     except FileNotFoundError:
         raise _Bad(f"{ENTRY_JSON} is missing") from None
+    except UnsafeFile as e:
+        raise _Bad(str(e)) from None
     except (OSError, UnicodeDecodeError, ValueError) as e:
         raise _Bad(f"{ENTRY_JSON} is not valid JSON ({type(e).__name__}: {e})") from None
     if not isinstance(meta, dict):
@@ -451,6 +485,8 @@ def _read_file(path: Path, name: str) -> str:
         return _read_text(path / name)
     except FileNotFoundError:
         raise _Bad(f"{name} is missing") from None
+    except UnsafeFile as e:
+        raise _Bad(str(e)) from None
     except (OSError, UnicodeDecodeError) as e:
         raise _Bad(f"{name} cannot be read ({type(e).__name__})") from None
 
@@ -787,7 +823,11 @@ class KernelCache:
         return dest
 
     def remove(self, path: Path) -> None:
-        """Delete an entry (or retired / leftover) directory; entries under their key's lock."""
+        """Delete an entry (or retired / leftover) directory; entries under their key's lock.  A symbolic link is
+        removed itself, never what it points to."""
+        if path.is_symlink():
+            path.unlink()
+            return
         if _DIGEST.fullmatch(path.name) and path.parent.parent == self.root / VERSION_DIR:
             with self._locked(path.name):
                 shutil.rmtree(path, ignore_errors=True)

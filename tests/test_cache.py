@@ -283,7 +283,46 @@ def _swap_recorded_hash(d: Path) -> None:
     (d / "entry.json").write_text(json.dumps(meta))
 
 
+def _kernel_to_dev_zero(d: Path) -> None:  # red team 15: a pull request can carry a symbolic link
+    (d / "kernel.py").unlink()
+    (d / "kernel.py").symlink_to("/dev/zero")
+
+
+def _json_to_dev_zero(d: Path) -> None:
+    (d / "entry.json").unlink()
+    (d / "entry.json").symlink_to("/dev/zero")
+
+
+def _kernel_to_same_content_outside(d: Path) -> None:  # even the right bytes: an entry holds plain files only
+    outside = d.parent.parent.parent / "outside_kernel.py"
+    outside.write_bytes((d / "kernel.py").read_bytes())
+    (d / "kernel.py").unlink()
+    (d / "kernel.py").symlink_to(outside)
+
+
+def _kernel_fifo(d: Path) -> None:  # git cannot carry one, but a reader must not hang on it
+    (d / "kernel.py").unlink()
+    os.mkfifo(d / "kernel.py")
+
+
+def _entry_dir_a_link(d: Path) -> None:
+    outside = d.parent.parent.parent / "outside_entry"
+    d.rename(outside)
+    d.symlink_to(outside, target_is_directory=True)
+
+
+def _huge_json(d: Path) -> None:
+    with open(d / "entry.json", "a") as f:
+        f.write(" " * (9 << 20))
+
+
 DAMAGE = {
+    "kernel.py a link to /dev/zero": (_kernel_to_dev_zero, "kernel.py is a symbolic link"),
+    "entry.json a link to /dev/zero": (_json_to_dev_zero, "entry.json is a symbolic link"),
+    "kernel.py a link outside": (_kernel_to_same_content_outside, "kernel.py is a symbolic link"),
+    "kernel.py a FIFO": (_kernel_fifo, "kernel.py is not a regular file"),
+    "entry directory a link": (_entry_dir_a_link, "entry directory is a symbolic link"),
+    "entry.json too large": (_huge_json, "more than a cache file may be"),
     "truncated json": (_truncate_json, "not valid JSON"),
     "garbled json": (_garble_json, "garbles"),
     "json not an object": (_json_not_object, "not a JSON object"),
@@ -317,6 +356,10 @@ def test_bad_entry_is_a_warning_and_a_miss_or_an_error_when_strict(tmp_path, dam
     assert strict.lookup(other_key).candidate() == other_cand
     (bad,) = [s for s in cache.scan() if s.problem]
     assert bad.digest == key.digest and message in bad.problem
+    outside = bad.path.parent.parent.parent / "outside_entry"  # where _entry_dir_a_link moved it
+    cache.remove(bad.path)  # what `kernelopt cache prune` does with it
+    assert not bad.path.exists() and not bad.path.is_symlink()
+    assert not outside.exists() or any(outside.iterdir()), "a link's target is never deleted"
 
 
 def test_random_corruption_never_crashes_and_never_loads_a_wrong_kernel(tmp_path):
