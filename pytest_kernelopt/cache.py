@@ -364,13 +364,20 @@ class CacheEntry:
 
     @property
     def speedup(self) -> float | None:
-        rec = self.meta.get("speedup")
+        """The recorded speedup (None for an entry keyed to the CPU, where nothing is timed: such a figure was
+        not measured by pytest-kernelopt, which writes no CPU entries, and is never shown; red team 15)."""
+        rec = self.meta.get("speedup") if self.measured_device else None
         return rec.get("value") if rec else None
 
     @property
     def speedup_ci(self) -> tuple[float, float] | None:
-        rec = self.meta.get("speedup")
+        rec = self.meta.get("speedup") if self.measured_device else None
         return tuple(rec["ci"]) if rec and rec.get("ci") else None
+
+    @property
+    def measured_device(self) -> bool:
+        """Whether the entry's device is one where the performance gate measures (a GPU)."""
+        return not str(self.key.device).startswith("cpu")
 
     @property
     def candidate_hash(self) -> str | None:

@@ -328,12 +328,15 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             # an entry recorded on this very environment gets a quick re-check; a stale one the full cascade
             # (--kernelopt-perf judges regressions of the whole module below, against its own floor)
             res = evaluator.evaluate(cand, perf=on_gpu and bool(stale),
-                                     seeds=None if stale else settings.verify_seeds, aot=bool(stale))
+                                     seeds=None if stale else settings.verify_seeds,
+                                     aot=bool(stale) or not on_gpu)
             ok = passed(res)
             perf_gate = res.gate("performance")
             spd = perf_gate.numbers.get("speedup") if perf_gate is not None else entry.speedup
             ci = ((perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high"))
                   if perf_gate is not None and perf_gate.numbers.get("measured") else entry.speedup_ci)
+            if not on_gpu:  # nothing is timed here: an entry's recorded figure is not shown as this run's
+                spd, ci = None, None
             if ok:
                 applied.append(cand)
                 replaced.update(names)
@@ -440,7 +443,10 @@ class CacheIsolation:
             self.worker = IsolatedEvaluator(spec, self.settings)
         self.say(f"{self.name}: judging cached kernel for {label} in a worker process (first time on this machine)")
         try:
-            res = self.worker.evaluate(cand, perf=self.evaluator.measures_time and bool(stale), aot=bool(stale))
+            # on the CPU the interpreter compiles nothing: the ahead-of-time compile for a GPU target is the check
+            # that a kernel is Triton a GPU would take, whatever the entry says of where it was recorded
+            res = self.worker.evaluate(cand, perf=self.evaluator.measures_time and bool(stale),
+                                       aot=bool(stale) or not self.evaluator.measures_time)
         except RuntimeError as e:  # BaselineRunError included: the kernel is not applied, and the note says why
             note = f"cached kernel for {label} not applied: the isolated check could not run: {str(e)[:300]}"
             self.say(f"{self.name}: {note}")

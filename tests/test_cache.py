@@ -492,3 +492,18 @@ def test_the_compile_mode_is_part_of_the_key_and_the_default_keeps_old_digests()
     ma = CacheKey(("a" * 64,), ((4, 8),), ("float32",), "sm90", "max-autotune-no-cudagraphs")
     assert ma.digest != old.digest
     assert CacheKey.from_json(ma.to_json()) == ma and CacheKey.from_json(old.to_json()) == old
+
+
+def test_a_speedup_recorded_under_a_cpu_key_is_never_shown(tmp_path):
+    """pytest-kernelopt writes no entry on the CPU (nothing is timed there), so an accepted entry keyed to the CPU
+    was made by hand, and its speedup is no measurement: red team 15 had "1.083x [1.053, 1.105]" in the summary
+    and in `kernelopt cache list` of a run that said performance was not measured."""
+    cache = KernelCache(tmp_path / "kc")
+    _, _, entry = store_one(cache)
+    assert entry.meta["speedup"]["value"] and entry.key.device == "cpu"
+    assert entry.speedup is None and entry.speedup_ci is None and not entry.measured_device
+    from pytest_kernelopt.cli_cache import _row
+
+    (scanned,) = cache.scan()
+    row = _row(scanned)
+    assert "x " not in row.split("accepted", 1)[1][:12] and " - " in row, row
