@@ -153,3 +153,23 @@ def test_bad_module_is_a_capture_error(backend):
     assert "test_capture.py\", line" in str(info.value) and "in forward" in str(info.value)
     with pytest.raises(CaptureError, match="expected a torch.nn.Module or callable"):
         capture(42, (torch.randn(2),), backend=backend)
+
+
+def test_the_captured_module_runs_in_the_grad_mode_it_was_judged_in(backend):
+    """Red team 15: the fixture's module called with grad enabled (as a test calls it) recompiled into a graph
+    without the substituted kernels.  An inference capture now runs without gradients, whatever the caller's
+    mode, and never compiles a second graph."""
+    import torch._dynamo
+
+    lin = torch.nn.Linear(16, 16).to(backend.device)  # parameters that require grad: grad mode matters
+    x = torch.randn(4, 16, device=backend.device)
+    cap = capture(lambda t: torch.relu(lin(t)) * 2.0, (x,), backend=backend)
+    assert torch.is_grad_enabled()
+    with torch._dynamo.config.patch(error_on_recompile=True):
+        out = cap(x)  # grad enabled here: a recompile would raise
+        with torch.no_grad():
+            again = cap(x)
+    assert out.grad_fn is None and not out.requires_grad
+    torch.testing.assert_close(out, again)
+    with torch.no_grad():
+        torch.testing.assert_close(out, torch.relu(lin(x)) * 2.0)
