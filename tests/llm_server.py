@@ -37,6 +37,7 @@ class Step:
     headers: dict[str, str] = field(default_factory=dict)
     error: str = ""
     delay: float = 0.0
+    raw: bytes | None = None  # a 200 answer of exactly these bytes (not a chat completion, or not JSON at all)
 
 
 def reply(content: str | None, *, finish_reason: str = "stop", usage: tuple[int, int] | None = None) -> Step:
@@ -55,6 +56,11 @@ def malformed_tool_call(name: str = "submit_kernel") -> Step:
 
 def truncated(content: str) -> Step:
     return Step(content=content, finish_reason="length")
+
+
+def raw_body(data: bytes | str) -> Step:
+    """HTTP 200 with ``data`` as the body, whatever it is (a broken or hostile endpoint)."""
+    return Step(raw=data.encode() if isinstance(data, str) else data)
 
 
 def status(code: int, message: str = "scripted error", *, retry_after: float | None = None) -> Step:
@@ -171,6 +177,8 @@ class ScriptedLLMServer:
             kind = "rate_limit_exceeded" if step.status == 429 else "server_error"
             return self._send(h, step.status, {"error": {"message": step.error, "type": kind, "code": step.status}},
                               step.headers)
+        if step.raw is not None:
+            return self._send(h, 200, step.raw, step.headers)
         self._send(h, 200, self._completion(step, body, n), step.headers)
 
     def _completion(self, step: Step, body: dict[str, Any], n: int) -> dict[str, Any]:
@@ -193,8 +201,9 @@ class ScriptedLLMServer:
                           "total_tokens": prompt + completion}}
 
     @staticmethod
-    def _send(h: BaseHTTPRequestHandler, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(payload).encode()
+    def _send(h: BaseHTTPRequestHandler, code: int, payload: dict[str, Any] | bytes,
+              headers: dict[str, str] | None = None) -> None:
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
         try:
             h.send_response(code)
             h.send_header("content-type", "application/json")

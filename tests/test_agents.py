@@ -409,3 +409,22 @@ def test_fusion_specialist_produces_a_launch_spec_candidate(graph, llm_server, t
     assert "needs a 'launch'" in second.text and "repairer" in second.body["messages"][0]["content"]
     assert "fusion-" in out.transcript.name
     assert [e["role"] for e in events(out.transcript) if e["event"] == "request"] == ["fusion", "repairer"]
+
+
+def test_a_transcript_is_bounded(tmp_path, monkeypatch):
+    """Red team 15: a 40 MB answer made one kernel's transcript 234 MB in three turns."""
+    import json as _json
+
+    from pytest_kernelopt.agents.loop import Transcript
+
+    monkeypatch.setattr(Transcript, "MAX_LINE", 1000)
+    monkeypatch.setattr(Transcript, "MAX_FILE", 5000)
+    t = Transcript(tmp_path / "k.jsonl", lambda: 0.0)
+    t.log("reply", content="x" * 50_000)
+    lines = [_json.loads(line) for line in (tmp_path / "k.jsonl").read_text().splitlines()]
+    assert lines[0]["event"] == "reply" and lines[0]["truncated"] > 50_000 and len(lines[0]["head"]) == 1000
+    for _ in range(20):
+        t.log("reply", content="y" * 800)
+    lines = [_json.loads(line) for line in (tmp_path / "k.jsonl").read_text().splitlines()]
+    assert lines[-1]["event"] == "transcript_full"
+    assert (tmp_path / "k.jsonl").stat().st_size < 5000 + 200

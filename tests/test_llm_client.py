@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm_server import (ScriptedLLMServer, backoff, delayed, llm_server, reply, status,  # noqa: F401 (fixtures)
-                        tool_call)
+from llm_server import (ScriptedLLMServer, backoff, delayed, llm_server, raw_body, reply,  # noqa: F401 (fixtures)
+                        status, tool_call)
 
 from pytest_kernelopt.agents import (ChatModel, LLMConfigError, LLMRequestError, OpenAIChatModel, ScriptedChatModel,
                                      SUBMIT_TOOL, resolve_model)
@@ -164,3 +164,27 @@ def test_scripted_model_satisfies_the_protocol():
     assert isinstance(ScriptedChatModel([]), ChatModel)
     with pytest.raises(LLMRequestError, match="no replies left"):
         ScriptedChatModel([]).complete(MESSAGES)
+
+
+@pytest.mark.parametrize("body, says", [
+    ('{"id": "x", "choices": [', "not a chat completion"),                       # not JSON (red team 15)
+    ('{"id": "x", "object": "chat.completion", "choices": "none"}', "chat completion"),  # JSON, wrong shape
+    ('{"id": "x", "object": "chat.completion", "choices": [{"index": 0}]}', "malformed chat completion"),
+], ids=["not-json", "choices-not-a-list", "no-message"])
+def test_an_answer_that_is_not_a_chat_completion_is_a_clear_request_error(llm_server, make_model, body, says):
+    """A broken or hostile endpoint's body is the model's error (so llm_error=warn can pass the test with the
+    baseline), naming the endpoint; not a JSONDecodeError that fails the whole problem."""
+    llm_server.push(raw_body(body))
+    model, _ = make_model(max_retries=0)
+    with pytest.raises(LLMRequestError, match=says) as info:
+        model.complete(MESSAGES)
+    assert llm_server.base_url in str(info.value)
+
+
+def test_negative_or_missing_token_counts_are_not_believed(llm_server, make_model):
+    """Red team 15: an endpoint reporting -2,000,000 tokens a call cancelled spend against max_tokens."""
+    llm_server.push(reply("x" * 400, usage=(-2_000_000, -2_000_000)))
+    model, _ = make_model()
+    out = model.complete(MESSAGES)
+    assert out.usage.prompt_tokens == 0 and out.usage.completion_tokens == 100  # a quarter of the characters
+    assert model.usage.total_tokens == 100

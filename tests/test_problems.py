@@ -79,3 +79,26 @@ def test_cache_records_problem_files_relative_to_the_rootdir(tmp_path):
     assert problem_id_for(tmp_path / "probs" / ".." / "probs" / "p.py", tmp_path) == "probs/p.py"
     outside = tmp_path.parent / "elsewhere.py"
     assert problem_id_for(outside, tmp_path / "probs") == str(outside)
+
+
+@pytest.mark.parametrize("returns, got", [("{'x': torch.randn(4, 8)}", "dict"), ("torch.randn(4, 8)", "Tensor"),
+                                          ("None", "NoneType")])
+def test_get_inputs_must_return_a_list_or_tuple(tmp_path, returns, got):
+    """Red team 15: a dict's keys reached forward and the error blamed the Model."""
+    from pytest_kernelopt.errors import ProblemFormatError
+
+    spec = _problem(tmp_path, f"returns_{got.lower()}", f"""
+        def get_inputs():
+            return {returns}
+    """)
+    with pytest.raises(ProblemFormatError, match=rf"get_inputs\(\) must return a list \(or tuple\).*got {got}"):
+        build_problem(spec, "cpu")
+
+
+def test_a_generator_of_inputs_is_the_list_it_yields(tmp_path):
+    spec = _problem(tmp_path, "gen_inputs", """
+        def get_inputs():
+            yield torch.randn(4, 8)
+    """)
+    problem = build_problem(spec, "cpu")
+    assert len(problem.example_inputs) == 1 and problem.example_inputs[0].shape == (4, 8)

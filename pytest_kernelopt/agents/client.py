@@ -187,7 +187,16 @@ class OpenAIChatModel:
                 retried = f" after {sent} attempts" if sent > 1 else ""
                 raise LLMRequestError(f"LLM request failed{retried}: {_describe(e)}", attempts=sent,
                                       retryable=_is_retryable(e)) from e
-            reply = self._reply(response, max(1, self._sent))
+            except (ValueError, TypeError, AttributeError, KeyError) as e:  # a body the SDK could not parse
+                raise LLMRequestError(f"the LLM endpoint ({self.base_url or 'the OpenAI API'}) answered with something "
+                                      f"that is not a chat completion ({type(e).__name__}: {str(e)[:200]})",
+                                      attempts=max(1, self._sent)) from e
+            try:
+                reply = self._reply(response, max(1, self._sent))
+            except (ValueError, TypeError, AttributeError, KeyError, IndexError) as e:
+                raise LLMRequestError(f"the LLM endpoint ({self.base_url or 'the OpenAI API'}) answered with a "
+                                      f"malformed chat completion ({type(e).__name__}: {str(e)[:200]})",
+                                      attempts=max(1, self._sent)) from e
             self.usage = self.usage + reply.usage
             return reply
 
@@ -220,9 +229,22 @@ class OpenAIChatModel:
             args = fn.arguments if isinstance(fn.arguments, str) else json.dumps(fn.arguments)
             calls.append(ToolCall(getattr(tc, "id", None) or f"call_{i}", fn.name or "", args or ""))
         u = getattr(response, "usage", None)
-        usage = Usage(int(getattr(u, "prompt_tokens", 0) or 0), int(getattr(u, "completion_tokens", 0) or 0), attempts)
+        # what the endpoint reports, never below zero (red team 15: a negative count cancelled spend against
+        # max_tokens) nor below a quarter of the characters it sent back
+        sent_back = len(message.content or "") + sum(len(c.arguments) for c in calls)
+        usage = Usage(_tokens(getattr(u, "prompt_tokens", 0)),
+                      max(_tokens(getattr(u, "completion_tokens", 0)), sent_back // 4), attempts)
         return ChatReply(content=message.content, tool_calls=tuple(calls), finish_reason=choice.finish_reason,
                          usage=usage, model=getattr(response, "model", "") or "")
+
+
+def _tokens(value: Any) -> int:
+    """A token count as reported: a non-negative integer (anything else counts 0)."""
+    try:
+        n = int(value or 0)
+    except (TypeError, ValueError, OverflowError):
+        return 0
+    return max(0, n)
 
 
 def model_from_settings(settings: Any, **kwargs: Any) -> OpenAIChatModel:

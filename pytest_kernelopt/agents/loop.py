@@ -108,19 +108,35 @@ class AgentOutcome:
 
 
 class Transcript:
-    """Append-only JSON lines; a no-op without a directory."""
+    """Append-only JSON lines; a no-op without a directory.  Bounded: an event longer than :attr:`MAX_LINE`
+    characters is kept as its first :attr:`MAX_LINE` (``"truncated"`` says how long it was), and a transcript
+    stops at :attr:`MAX_FILE` characters with one last ``transcript_full`` event (red team 15: a 40 MB answer
+    made one kernel's transcript 234 MB in three turns; an endpoint could fill the disk)."""
+
+    MAX_LINE = 1 << 20
+    MAX_FILE = 32 << 20
 
     def __init__(self, path: Path | None, clock: Callable[[], float]) -> None:
         self.path = path
         self._clock = clock
         self._t0 = clock()
+        self._written = 0
+        self._full = False
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
 
     def log(self, event: str, **data: Any) -> None:
-        if self.path is None:
+        if self.path is None or self._full:
             return
-        line = json.dumps({"event": event, "t": round(self._clock() - self._t0, 3), **data}, default=str)
+        t = round(self._clock() - self._t0, 3)
+        line = json.dumps({"event": event, "t": t, **data}, default=str)
+        if len(line) > self.MAX_LINE:
+            line = json.dumps({"event": event, "t": t, "truncated": len(line), "head": line[: self.MAX_LINE]})
+        if self._written + len(line) > self.MAX_FILE:
+            self._full = True
+            line = json.dumps({"event": "transcript_full", "t": t, "max_chars": self.MAX_FILE,
+                               "note": "later events are not written"})
+        self._written += len(line) + 1
         with self.path.open("a", encoding="utf-8") as f:
             f.write(line + "\n")
 
