@@ -390,3 +390,35 @@ def softmax_rows(out_ptr, in_ptr, n_rows, n_cols, BLOCK: tl.constexpr):
     result = StaticGate().check(Candidate((k.name,), source, launch=launch), {k.name: k})
     assert result.status == "pass", result.reason
     assert result.numbers["compiled"] is True
+
+
+@pytest.mark.parametrize("line, op", [
+    # red team 15: an absolute address built from an argument's, written through (reaches any memory on a GPU)
+    ("    d = (SRC.to(tl.int64) - DST.to(tl.int64)) // 4\n    tl.store(DST + d + (r0 + 64 * xindex), e / s, xmask)",
+     "tt.ptr_to_int"),
+    ("    p = (x.to(tl.int64) * 0 + 4096).to(tl.pointer_type(tl.float32))\n"
+     "    tl.store(p + (r0 + 64 * xindex), e / s, xmask)",
+     "tt.int_to_ptr"),
+], ids=["pointer-to-int", "int-to-pointer"])
+def test_rejects_conversions_between_integers_and_pointers(softmax_kernel, line, op):
+    k = softmax_kernel
+    src, dst = _src_dst(k)
+    body = rewrite(k).rstrip("\n") + "\n" + line.replace("SRC", src).replace("DST", dst) + "\n"
+    cand = Candidate((k.name,), body, configs=({"XBLOCK": 4, "num_warps": 4, "num_stages": 1},))
+    assert_fails(StaticGate().check(cand, {k.name: k}), "converts between an integer and a pointer", op)
+
+
+def test_accepts_a_pointer_to_pointer_cast(softmax_kernel):
+    """Inductor's own workspace casts (split scans) are pointer-to-pointer bitcasts: not refused."""
+    k = softmax_kernel
+    src, dst = _src_dst(k)
+    body = rewrite(k).rstrip("\n") + f"\n    q = {dst}.to(tl.pointer_type(tl.float32))\n" \
+        "    tl.store(q + (r0 + 64 * xindex), e / s, xmask)\n"
+    cand = Candidate((k.name,), body, configs=({"XBLOCK": 4, "num_warps": 4, "num_stages": 1},))
+    result = StaticGate().check(cand, {k.name: k})
+    assert result.status == "pass", result.reason
+
+
+def _src_dst(k) -> tuple[str, str]:
+    return (next(p for p in k.params if p.startswith("in_ptr")),
+            next(p for p in k.params if p.startswith(("out_ptr", "in_out_ptr"))))

@@ -333,6 +333,13 @@ def _config_dicts(configs: Sequence[Any]) -> list[dict[str, int]]:
     return out
 
 
+#: Triton IR operations that turn an integer into a pointer or back.  Inductor never writes them (its workspace
+#: casts are pointer-to-pointer bitcasts); with them a kernel could build an absolute address and reach memory
+#: that is no argument of it, on a GPU where nothing bounds it (red team 15: ``(in_ptr0.to(tl.int64) + 8)
+#: .to(tl.pointer_type(tl.float32))`` passed the source allowlist).  A candidate's compile is refused for them.
+POINTER_CASTS = ("tt.int_to_ptr", "tt.ptr_to_int")
+
+
 def _compile_one(fn: Any, name: str, signature: dict, constants: dict, attrs: dict, cfg: dict[str, int],
                  target: Any, extra_options: dict) -> ConfigResult:
     import triton
@@ -353,6 +360,12 @@ def _compile_one(fn: Any, name: str, signature: dict, constants: dict, attrs: di
         text = str(e) if type(e).__name__ == "CompilationError" else f"{type(e).__name__}: {e}"
         return ConfigResult(cfg, False, error=text.strip(), seconds=time.perf_counter() - t0)
     seconds = time.perf_counter() - t0
+    ttir = compiled.asm.get("ttir") if hasattr(compiled, "asm") else None
+    cast = next((op for op in POINTER_CASTS if isinstance(ttir, str) and op in ttir), None)
+    if cast is not None:
+        return ConfigResult(cfg, False, error=f"converts between an integer and a pointer ({cast} in its Triton IR): "
+                            "a kernel may address memory only as a tensor argument plus offsets",
+                            seconds=seconds)
     shared = getattr(compiled.metadata, "shared", None)
     regs = cubin_register_count(compiled.asm.get("cubin"), compiled.metadata.name) if hasattr(compiled, "asm") else None
     return ConfigResult(cfg, True, shared=int(shared) if shared is not None else None, n_regs=regs, seconds=seconds)
