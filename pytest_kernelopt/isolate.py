@@ -83,6 +83,16 @@ def _nbytes(run: Any) -> int:
 # --------------------------------------------------------------------------- the worker
 
 
+def _preimport() -> None:
+    """What every worker imports before it can capture, done before the parent's go (no CUDA context yet)."""
+    import torch  # noqa: F401
+    import torch._inductor.compile_fx  # noqa: F401
+    import triton  # noqa: F401
+
+    from . import capture, problems  # noqa: F401
+    from .gates import cascade  # noqa: F401
+
+
 def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) -> None:
     from . import wire
 
@@ -90,9 +100,24 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
         conn.send_bytes(wire.dumps((kind, value)))
 
     try:
-        from .backends import prepare, select_backend
+        from .backends import prepare
 
         prepare(settings.backend)
+        _preimport()
+    except BaseException as e:  # noqa: BLE001 -- said after the parent's go, which it reads as a failed start
+        send("error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}")
+        return
+    # A spare worker imports while another judges, and touches no GPU until the parent says go: its start then
+    # costs the capture only (the imports were ~5 s of every worker's start on the H200's host).
+    try:
+        go = conn.recv()
+    except EOFError:
+        return
+    if go is None:
+        os._exit(0)
+    try:
+        from .backends import select_backend
+
         backend = select_backend(settings.backend)
         from .gates.cascade import EvaluationSession
         from .problems import build_problem
@@ -234,30 +259,44 @@ class IsolatedEvaluator:
         self.info: WorkerInfo | None = None
         self._ready: dict = {}
         self._truths: Any = None
-        self._ready_pending = False
+        self._spare: tuple[Any, Any] | None = None  # a worker spawned ahead, importing, not yet told to go
         self.records_note = ""  # set when the plan was trimmed to fit the judge's memory (see truths())
-        self.prestart = True  # start the next candidate's worker as soon as one is retired
+        self.prestart = True  # keep a spare worker importing for the next candidate
         self.restarts = 0  # workers started after one died or hung
         self.workers_started = 0
         self.start_wait_s = 0.0  # seconds the parent waited for workers to say they were ready (all of them)
 
     # -- worker lifecycle ----------------------------------------------------------------
-    def _spawn(self) -> None:
-        """Start a worker process without waiting for it (it captures the module while the parent goes on)."""
+    # A worker is spawned ahead as a spare: it imports (CPU only) and waits for the parent's go before it builds
+    # the problem and captures the module.  Each worker judges one candidate (or one screening) and is ended; the
+    # next one is the spare, told to go, and a new spare is spawned at once to import meanwhile.
+    def _spawn(self) -> tuple[Any, Any]:
         parent, child = self._ctx.Pipe()
         proc = self._ctx.Process(target=_worker_main, args=(child, self.spec, self.settings, self.plan), daemon=True)
         proc.start()
         child.close()
-        self._proc, self._conn = proc, parent
-        self._ready_pending = True
+        return proc, parent
+
+    def _spawn_spare(self) -> None:
+        if self._spare is not None and not self._spare[0].is_alive():
+            self._end(*self._spare)
+            self._spare = None
+        if self._spare is None:
+            self._spare = self._spawn()
 
     def _start(self) -> None:
-        """A worker that has said it is ready (the spare one started after the last candidate, if any)."""
-        if self._proc is None or not self._ready_pending:
-            self._spawn()
-        self._ready_pending = False
+        """A worker that has said it is ready: the spare, told to go (a new one if there is none)."""
+        self._spawn_spare()
+        self._proc, self._conn = self._spare
+        self._spare = None
         t0 = time.perf_counter()
         try:
+            try:
+                self._conn.send(("go", None))
+            except (BrokenPipeError, OSError):
+                pass  # it has died; what it said before, or its exit, is read below
+            if self.prestart:
+                self._spawn_spare()  # the next one imports (host only) while this one captures
             kind, payload = self._receive(self.start_timeout, "")
         except WorkerFailure as e:
             self._kill()
@@ -277,20 +316,25 @@ class IsolatedEvaluator:
         self._ready = payload
         self.info = WorkerInfo(payload["summary"], time.time())
 
+    @staticmethod
+    def _end(proc: Any, conn: Any) -> None:
+        if proc is not None:
+            if proc.is_alive():
+                proc.kill()
+            proc.join(10)
+        if conn is not None:
+            conn.close()
+
     def _kill(self) -> None:
-        if self._proc is not None:
-            if self._proc.is_alive():
-                self._proc.kill()
-            self._proc.join(10)
+        self._end(self._proc, self._conn)
         self._proc = self._conn = None
         self._clean = False
-        self._ready_pending = False
 
     def _retire(self) -> None:
-        """End the worker that judged a candidate and start a spare for the next one (it captures meanwhile)."""
+        """End the worker that judged a candidate (a spare is already importing for the next one)."""
         self._kill()
         if self.prestart:
-            self._spawn()
+            self._spawn_spare()
 
     def close(self) -> None:
         if self._conn is not None:
@@ -301,6 +345,15 @@ class IsolatedEvaluator:
         if self._proc is not None:
             self._proc.join(10)
         self._kill()
+        if self._spare is not None:
+            proc, conn = self._spare
+            self._spare = None
+            try:
+                conn.send(None)  # a spare waiting for its go exits at once
+            except (BrokenPipeError, OSError):
+                pass
+            proc.join(5)
+            self._end(proc, conn)
 
     def __enter__(self) -> "IsolatedEvaluator":
         return self
@@ -309,10 +362,8 @@ class IsolatedEvaluator:
         self.close()
 
     def _clean_worker(self) -> None:
-        """A live worker that has loaded no candidate (the spare if one is starting, else a new one)."""
-        if self._proc is not None and self._proc.is_alive() and (self._clean or self._ready_pending):
-            if self._ready_pending:
-                self._start()
+        """A live worker that has loaded no candidate (this one if so, else the spare, told to go)."""
+        if self._proc is not None and self._proc.is_alive() and self._clean:
             return
         self._kill()
         self._start()
