@@ -74,12 +74,8 @@ def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, pr
         if k.decision == "accepted" and k.winner is not None and k.result is not None:
             names = tuple(k.winner.replaces)
             key = cache_key(g, names, evaluator.inputs, device, compile_mode)
-            if not getattr(evaluator, "in_process", False):  # judged in isolation here: trusted on this machine
-                from .cache import current_environment
-                from .trust import mark_trusted, trust_context
-
-                mark_trusted(k.winner, current_environment(), trust_context(key, problem_id),
-                             f"accepted in isolation for {problem_id}")
+            # (no trust record here: the module's state it was judged with is in the worker; the first verify
+            # run judges the entry in isolation once, with the state and settings it then has)
             cache.store_accepted(key, k.winner,
                                  [g.kernels[n] for n in names], k.result, problem_id=problem_id)
             written.update((k.graph, n) for n in names)  # a fused winner replaces each kernel of its run
@@ -419,16 +415,19 @@ class CacheIsolation:
         self.say = say
         self.name = name
         self.worker: Any = None
+        self._state: str | None = None
         self.active = getattr(evaluator, "in_process", False) and settings.isolate
 
     def judge(self, cand: Any, label: str, stale: list[str], graph_index: int, kind: str,
               key: Any = None) -> KernelRecord | None:
         """None when the entry may be re-checked in-process; else the record of why it is not applied.  ``key``:
         the cache key the entry was found under (trust is per key and problem, :mod:`pytest_kernelopt.trust`)."""
-        from .trust import is_trusted, mark_trusted, trust_context
+        from .trust import gate_settings, is_trusted, mark_trusted, trust_context
 
-        context = trust_context(key, self.problem_id)
-        if not self.active or self.env is None or is_trusted(cand, self.env, context):
+        if not self.active or self.env is None:
+            return None
+        context = trust_context(key, self.problem_id, self.state(), gate_settings(self.settings))
+        if is_trusted(cand, self.env, context):
             return None
         spec = getattr(self.evaluator, "spec", None)
         if spec is None:
@@ -457,6 +456,15 @@ class CacheIsolation:
         msg = f"cached kernel for {label} refused by the isolated check: " + numbers_text(res, self.settings)
         return KernelRecord(label, graph_index, kind, "regression", "cache",
                             failed_gates=[res.failed_gate.gate] if res.failed_gate else [], note=msg)
+
+    def state(self) -> str:
+        """The digest of the module's state as this run found it (once a run)."""
+        if self._state is None:
+            from .trust import state_digest
+
+            session = getattr(self.evaluator, "session", None)
+            self._state = state_digest(session.state.pristine) if session is not None else ""
+        return self._state
 
     def close(self) -> None:
         if self.worker is not None:

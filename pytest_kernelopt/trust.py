@@ -10,11 +10,16 @@ commit can forge it: a file named by the sha256 of
 * the candidate's content hash (its source, configs and launch, exactly),
 * this environment (torch, triton, CUDA, GPU name and architecture), and
 * where it was judged: the cache key it is served under (the baseline kernels it replaces, the input shapes and
-  dtypes, the device, the compile mode) and the problem (the test or problem file),
+  dtypes, the device, the compile mode), the problem (the test or problem file), a digest of the module's
+  state (parameters, buffers, tensor attributes: :func:`state_digest`), and what the gates held it to (the
+  correctness settings and this pytest-kernelopt's version: :func:`gate_settings`),
 
 written after the isolated judgement passed.  A kernel judged for one entry is not trusted for another: the
 same body-only source may sit under two keys, and be correct at one input size only (red team 15: a kernel
-judged on 32 x 64 inputs was served for 64 x 128 after a one-seed re-check, and was wrong there).  The folder is
+judged on 32 x 64 inputs was served for 64 x 128 after a one-seed re-check, and was wrong there); nor for
+other weights under the same test, nor after a judgement under weaker settings (red team 16: a kernel wrong
+only where a weight is negative, judged with weights >= 0.5, was served for weights in [-1.5, 1.5]; one judged
+with ``seeds=1`` was served to a 5-seed run).  The folder is
 ``$KERNELOPT_TRUST_DIR``, else ``$XDG_CACHE_HOME/pytest-kernelopt/trusted``
 (``~/.cache/...``).  Deleting it makes every entry go through isolation again.
 """
@@ -37,9 +42,35 @@ def trust_dir() -> Path:
     return Path(base) / "pytest-kernelopt" / "trusted"
 
 
-def trust_context(key: Any, problem_id: str) -> dict[str, str]:
-    """Where a kernel is judged: the digest of the cache key it is served under, and the problem's id."""
-    return {"cache_key": key.digest if hasattr(key, "digest") else str(key), "problem": str(problem_id)}
+#: the settings a correctness verdict depends on (the performance gate's are not: a cached kernel is re-timed)
+GATE_FIELDS = ("seeds", "rtol", "atol", "tiny_output_factor", "tiny_rel_tol", "fp64_factor", "fp64_max_gib",
+               "training", "compile_mode")
+
+
+def gate_settings(settings: Any) -> str:
+    """The correctness settings and this package's version, as one string (part of a trust record's name)."""
+    from . import __version__
+
+    return json.dumps({"version": __version__, **{f: getattr(settings, f, None) for f in GATE_FIELDS}},
+                      sort_keys=True, default=str)
+
+
+def state_digest(state: Any) -> str:
+    """A digest of a module's state: ``{name: tensor}`` (a session's pristine copy), or the module itself (every
+    tensor :func:`~pytest_kernelopt.gates.module_state.state_items` finds); names, dtypes, shapes and bits."""
+    from .gates.module_state import state_items
+    from .gates.trials import digest
+
+    items = state.items() if isinstance(state, dict) else state_items(state)
+    parts = sorted((name, str(digest(t, 0, exact=True))) for name, t in items)
+    return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
+
+
+def trust_context(key: Any, problem_id: str, state: str = "", settings: str = "") -> dict[str, str]:
+    """Where a kernel is judged: the digest of the cache key it is served under, the problem's id, the module's
+    :func:`state_digest` and the :func:`gate_settings`."""
+    return {"cache_key": key.digest if hasattr(key, "digest") else str(key), "problem": str(problem_id),
+            "state": state, "settings": settings}
 
 
 def trust_key(candidate: Any, environment: Any, context: dict[str, str]) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -135,18 +137,6 @@ def _softmax_entry(tmp_path, backend) -> tuple[ProblemSpec, str]:
     return spec, name
 
 
-def _trust_every_entry(cache_dir, problem_id: str) -> None:
-    """What a first verify run of ``problem_id`` on this machine leaves behind: each entry judged in isolation
-    and recorded (for its cache key and that problem)."""
-    from pytest_kernelopt.cache import current_environment
-    from pytest_kernelopt.trust import mark_trusted, trust_context
-
-    for entry in KernelCache(cache_dir).entries():
-        if entry.is_accepted:
-            mark_trusted(entry.candidate(), current_environment(), trust_context(entry.key, problem_id),
-                         "judged in isolation (test)")
-
-
 class WorkerStarted(Exception):
     pass
 
@@ -194,6 +184,20 @@ def test_trust_is_per_cache_key_and_problem(tmp_path, backend, monkeypatch):
     assert is_trusted(cand, env, trust_context(a, "test_a.py::test_a"))
     assert not is_trusted(cand, env, trust_context(b, "test_a.py::test_a"))  # another key
     assert not is_trusted(cand, env, trust_context(a, "test_b.py::test_b"))  # another problem
+    # red team 16: other weights under the same test, or a verdict reached under weaker settings
+    from pytest_kernelopt.trust import gate_settings, state_digest
+
+    lin = torch.nn.Linear(4, 4)
+    s1 = state_digest(lin)
+    with torch.no_grad():
+        lin.weight[0, 0] = -lin.weight[0, 0]
+    s2 = state_digest(lin)
+    assert s1 != s2 and state_digest(lin) == s2 and state_digest(dict(lin.named_parameters())) == s2
+    g1, g5 = gate_settings(Settings(seeds=1)), gate_settings(Settings(seeds=5))
+    mark_trusted(cand, env, trust_context(a, "t", s1, g1), "judged in isolation (test)")
+    assert is_trusted(cand, env, trust_context(a, "t", s1, g1))
+    assert not is_trusted(cand, env, trust_context(a, "t", s2, g1))  # other weights
+    assert not is_trusted(cand, env, trust_context(a, "t", s1, g5))  # judged with 1 seed, asked with 5
 
     spec, name = _softmax_entry(tmp_path, backend)
     settings = Settings(mode="verify", seeds=2, cache_dir=str(tmp_path / "kc"))
@@ -203,11 +207,15 @@ def test_trust_is_per_cache_key_and_problem(tmp_path, backend, monkeypatch):
     assert started == []
     with pytest.raises(WorkerStarted):  # the same entry for another test: judged in isolation again
         run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref + "::another")
+    with pytest.raises(WorkerStarted):  # or under stricter settings
+        run_problem_spec(spec, dataclasses.replace(settings, seeds=3), backend, name="softmax", problem_id=spec.ref)
 
 
 def test_an_optimize_run_with_everything_cached_starts_no_worker(tmp_path, backend, monkeypatch):
     spec, name = _softmax_entry(tmp_path, backend)
-    _trust_every_entry(tmp_path / "kc", spec.ref)
+    # what a first verify run on this machine leaves behind: each entry judged in isolation and recorded
+    run_problem_spec(spec, Settings(mode="verify", seeds=2, cache_dir=str(tmp_path / "kc")), backend, name="softmax",
+                     problem_id=spec.ref)
     started = _no_worker(monkeypatch)
     settings = Settings(mode="optimize", seeds=2, cache_dir=str(tmp_path / "kc"), proposer="tuner")
     lines: list[str] = []

@@ -193,9 +193,8 @@ def test_missing_problem_path_is_a_usage_error(pytester):
     assert result.ret == pytest.ExitCode.USAGE_ERROR
 
 
-def _seed_cache(cache_dir, backend, edit, trusted=False):
-    """Store a cache entry for the Softmax kernel, as an optimize run on this device would; ``trusted``: as if
-    this machine had judged it in isolation already (no worker: tests/test_cache_served.py covers that step)."""
+def _seed_cache(cache_dir, backend, edit):
+    """Store a cache entry for the Softmax kernel, as an optimize run on this device would."""
     import torch
 
     from pytest_kernelopt.cache import KernelCache
@@ -220,18 +219,12 @@ def _seed_cache(cache_dir, backend, edit, trusted=False):
                                                     GateResult("fp64", "pass"), perf), "accepted", "tuner")
     key = cache_key(g, (name,), input_signature((x,)), device_key(backend))
     KernelCache(cache_dir).store_accepted(key, cand, [g.kernels[name]], res, problem_id="test_mod.py::test_softmax")
-    if trusted:  # the trust directory is the session's (tests/conftest.py), which the pytester run inherits
-        from pytest_kernelopt.cache import current_environment
-        from pytest_kernelopt.trust import mark_trusted, trust_context
-
-        mark_trusted(cand, current_environment(), trust_context(key, "test_mod.py::test_softmax"),
-                     "judged in isolation (test)")
     return name
 
 
 def test_cached_kernel_is_reverified_and_applied(pytester, backend):
     same = lambda src: src.replace("tl.store(", "tl.store(", 1)  # noqa: E731  (an equivalent kernel)
-    name = _seed_cache(pytester.path / "kc", backend, same, trusted=True)
+    name = _seed_cache(pytester.path / "kc", backend, same)  # judged in a worker first, then applied
     _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=2)")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-cache-dir=kc")
     result.assert_outcomes(passed=1)
