@@ -622,13 +622,36 @@ class KernelCache:
             raise KeyError(f"{len(hits)} cache entries match {digest_prefix!r}")
         return hits[0]
 
+    def _through_link(self, path: Path) -> Path | None:
+        """The first symbolic link on the way from the cache's root (itself may be one) down to ``path``."""
+        try:
+            rel = Path(path).relative_to(self.root)
+        except ValueError:
+            return Path(path)  # not under the root at all: treated as a link (never followed, never deleted)
+        p = self.root
+        for part in rel.parts:
+            p = p / part
+            if p.is_symlink():
+                return p
+        return None
+
+    def links(self) -> list[Path]:
+        """Symbolic links where the cache keeps directories (its top level, ``v1/`` and its prefixes,
+        ``retired/``): never followed, neither to read nor to delete (red team 16: ``retired -> ../src`` had
+        ``cache prune`` delete the folders of ``src``)."""
+        out = [self.root / d for d in (VERSION_DIR, RETIRED_DIR, LOCKS_DIR) if (self.root / d).is_symlink()]
+        for base in (self.root / VERSION_DIR, self.root / RETIRED_DIR):
+            if base.is_dir() and not base.is_symlink():
+                out += [p for p in base.iterdir() if p.is_symlink()]
+        return sorted(set(out))
+
     def _entry_dirs(self) -> list[tuple[Path, str]]:
         base = self.root / VERSION_DIR
-        if not base.is_dir():
+        if not base.is_dir() or base.is_symlink():
             return []
         out = []
         for prefix in sorted(base.iterdir()):
-            if not prefix.is_dir() or prefix.name.startswith("."):
+            if not prefix.is_dir() or prefix.is_symlink() or prefix.name.startswith("."):
                 continue
             for d in sorted(prefix.iterdir()):
                 if d.is_dir() and _DIGEST.fullmatch(d.name):
@@ -657,17 +680,19 @@ class KernelCache:
 
     def retired(self) -> list[Path]:
         base = self.root / RETIRED_DIR
-        return sorted(p for p in base.iterdir() if p.is_dir()) if base.is_dir() else []
+        if not base.is_dir() or base.is_symlink():
+            return []
+        return sorted(p for p in base.iterdir() if p.is_dir() and not p.is_symlink())
 
     def leftovers(self, min_age: float = 3600.0) -> list[Path]:
         """Temporary directories of writers that died (older than ``min_age`` seconds: live ones are kept)."""
         base = self.root / VERSION_DIR
-        if not base.is_dir():
+        if not base.is_dir() or base.is_symlink():
             return []
         cutoff = time.time() - min_age
         out = []
         for p in base.glob("*/.*"):
-            if p.name.startswith((".tmp-", ".old-")):
+            if p.name.startswith((".tmp-", ".old-")) and not p.parent.is_symlink():
                 with contextlib.suppress(OSError):
                     if p.stat().st_mtime < cutoff:
                         out.append(p)
@@ -831,7 +856,10 @@ class KernelCache:
 
     def remove(self, path: Path) -> None:
         """Delete an entry (or retired / leftover) directory; entries under their key's lock.  A symbolic link is
-        removed itself, never what it points to."""
+        removed itself, never what it points to; nothing is deleted through one (CacheError)."""
+        link = self._through_link(path)
+        if link is not None and link != Path(path):
+            raise CacheError(f"refusing to delete {path}: it lies behind the symbolic link {link}")
         if path.is_symlink():
             path.unlink()
             return

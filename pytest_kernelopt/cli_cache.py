@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any, Callable
 
@@ -180,6 +181,10 @@ def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | No
     scanned = cache.scan()
     counts = {"ok": 0, "stale": 0, "corrupt": 0, "refused": 0, "skipped": 0, "reaccepted": 0, "retired": 0,
               "compiles": 0, "broken": 0}
+    for link in cache.links():
+        counts["corrupt"] += 1
+        print(f"CORRUPT     {link}: a symbolic link to {os.readlink(link)!r}; not followed (a cache holds plain "
+              "files and directories; `kernelopt cache prune` removes the link)")
     for s in scanned:
         if s.entry is None:
             counts["corrupt"] += 1
@@ -299,6 +304,7 @@ def _prune(cache: KernelCache, env: Environment | None, stale: bool, dry_run: bo
             doomed.append((s.path, "stale: " + "; ".join(s.entry.stale_reasons(env))))
     doomed += [(p, "retired") for p in cache.retired()]
     doomed += [(p, "left by an interrupted write") for p in cache.leftovers()]
+    doomed += [(p, "a symbolic link: the link is removed, not what it points to") for p in cache.links()]
     verb = "would remove" if dry_run else "removed"
     for path, why in doomed:
         if not dry_run:

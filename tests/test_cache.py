@@ -507,3 +507,36 @@ def test_a_speedup_recorded_under_a_cpu_key_is_never_shown(tmp_path):
     (scanned,) = cache.scan()
     row = _row(scanned)
     assert "x " not in row.split("accepted", 1)[1][:12] and " - " in row, row
+
+
+@pytest.mark.parametrize("where", ["retired", "v1", "prefix"])
+def test_prune_never_deletes_through_a_symbolic_link(tmp_path, where):
+    """Red team 16: a committed `kernels_cache/retired -> ../src` had `kernelopt cache prune` delete the folders of
+    src; `v1/ab -> elsewhere` deleted an entry-named folder there."""
+    from pytest_kernelopt.cli_cache import main as cache_main
+
+    cache = KernelCache(tmp_path / "kc")
+    key, _, entry = store_one(cache)
+    outside = tmp_path / "src"
+    (outside / "pkg").mkdir(parents=True)
+    (outside / "pkg" / "code.py").write_text("x = 1\n")
+    (outside / key.digest).mkdir()
+    (outside / key.digest / "entry.json").write_text("{}")
+    if where == "retired":
+        (cache.root / "retired").symlink_to(outside, target_is_directory=True)
+    elif where == "v1":
+        real = cache.root / "v1"
+        real.rename(tmp_path / "v1_real")
+        real.symlink_to(tmp_path / "v1_real", target_is_directory=True)
+    else:
+        (cache.root / "v1" / "zz").symlink_to(outside, target_is_directory=True)
+    links = cache.links()
+    assert links, "the link is found"
+    assert cache_main(["cache", "verify", "--cache-dir", str(cache.root)]) == 1  # reported
+    assert cache_main(["cache", "prune", "--cache-dir", str(cache.root)]) == 0
+    assert (outside / "pkg" / "code.py").is_file() and (outside / key.digest / "entry.json").is_file()
+    assert not any(p.is_symlink() for p in links), "the links themselves are removed"
+    with pytest.raises(CacheError, match="behind the symbolic link"):
+        (cache.root / "v1").mkdir(exist_ok=True)
+        (cache.root / "v1" / "yy").symlink_to(outside, target_is_directory=True)
+        cache.remove(cache.root / "v1" / "yy" / "pkg")
