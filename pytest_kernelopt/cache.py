@@ -413,8 +413,9 @@ class CacheEntry:
         kernels = ", ".join(self.kernel_names)
         if self.is_baseline_kept:
             return f"{self.digest[:12]}  baseline kept for {kernels} ({self.problem_id})"
-        return (f"{self.digest[:12]}  {kernels}: {_format_speedup(self.meta.get('speedup'))} "
-                f"on {self.key.device} ({self.problem_id})")
+        speed = (_format_speedup(self.meta.get("speedup")) if self.measured_device
+                 else "no measured speedup (keyed to the CPU, where nothing is timed)")
+        return f"{self.digest[:12]}  {kernels}: {speed} on {self.key.device} ({self.problem_id})"
 
 
 def _renamed(cand: Candidate, names: tuple[str, ...]) -> Candidate:

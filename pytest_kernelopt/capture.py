@@ -40,6 +40,7 @@ class CapturedModule:
     namespaces: dict[int, dict] = field(default_factory=dict)
     outputs: Any = None
     note: str = ""
+    _warned: bool = field(default=False, repr=False)
 
     def graph_of_kernel(self, kernel: str) -> KernelGraph:
         hits = [g for g in self.graphs if kernel in g.kernels]
@@ -68,9 +69,24 @@ class CapturedModule:
         fixture's module, called as a test calls it, with grad enabled, ran Inductor's baseline while the summary
         said its kernel came from the cache)."""
         import torch
+        from torch._dynamo.utils import counters
 
+        before = counters["stats"]["unique_graphs"]
         with torch.set_grad_enabled(self.training):
-            return self.compiled(*args, **kwargs)
+            out = self.compiled(*args, **kwargs)
+        if counters["stats"]["unique_graphs"] != before and not self._warned:
+            # another shape, layout, dtype or inference mode: Dynamo compiled a graph no gate has seen, which runs
+            # Inductor's own kernels, not those the summary lists (red team 16: it still said "from cache")
+            import warnings
+
+            from .errors import RecompiledWarning
+
+            self._warned = True
+            warnings.warn(RecompiledWarning(
+                "kernelopt: this call compiled a new graph (its inputs differ from those the module was judged on "
+                "in shape, layout, dtype, requires_grad or inference mode): it runs Inductor's code, not the kernels "
+                "the pytest-kernelopt summary lists for this test"), stacklevel=2)
+        return out
 
     def summary(self) -> str:
         head = f"{len(self.graphs)} graph(s) on {self.backend.name}; compiled in {self.compile_seconds:.1f}s"

@@ -168,6 +168,9 @@ def _show(cache: KernelCache, key: str, with_source: bool) -> int:
         return 1
     e = s.entry
     print(e.summary())
+    if e.is_accepted and not e.measured_device:
+        print("note: the speedup in this entry's record was not measured by pytest-kernelopt (it writes no entry on "
+              "the CPU); it is never shown as a measurement")
     print(json.dumps(e.meta, indent=2, sort_keys=True))
     if with_source:
         for name, text in sorted(e.files.items()):

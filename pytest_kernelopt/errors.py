@@ -59,6 +59,11 @@ class InputError(KernelOptError, ValueError):
     """The inputs cannot be run to check anything (tensors on the ``meta`` device, say)."""
 
 
+class RecompiledWarning(UserWarning):
+    """The fixture's module was called with inputs it was not judged on, so torch.compile built another graph
+    (Inductor's own kernels, none of the judged ones): the summary's kernels are not what that call ran."""
+
+
 class ProposerWarning(UserWarning):
     """The chosen proposer (the LLM agents) could not run, and ``llm_error = "warn"`` let the test pass."""
 

@@ -507,6 +507,7 @@ def test_a_speedup_recorded_under_a_cpu_key_is_never_shown(tmp_path):
     (scanned,) = cache.scan()
     row = _row(scanned)
     assert "x " not in row.split("accepted", 1)[1][:12] and " - " in row, row
+    assert "no measured speedup" in entry.summary() and "x (CI" not in entry.summary()  # cache verify and show
 
 
 @pytest.mark.parametrize("where", ["retired", "v1", "prefix"])

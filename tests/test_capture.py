@@ -173,3 +173,23 @@ def test_the_captured_module_runs_in_the_grad_mode_it_was_judged_in(backend):
     torch.testing.assert_close(out, again)
     with torch.no_grad():
         torch.testing.assert_close(out, torch.relu(lin(x)) * 2.0)
+
+
+def test_a_call_that_compiles_another_graph_says_so(backend):
+    """Red team 16: another shape (or layout, or inference mode) ran Inductor's baseline while the summary said
+    "from cache": a call that makes torch.compile build a new graph warns, once."""
+    import warnings
+
+    from pytest_kernelopt.errors import RecompiledWarning
+
+    x = torch.randn(4, 16, device=backend.device)
+    cap = capture(lambda t: torch.relu(t) * 2.0, (x,), backend=backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RecompiledWarning)
+        cap(x)  # the shape it was judged on: no new graph, no warning
+    with pytest.warns(RecompiledWarning, match="compiled a new graph"):
+        out = cap(torch.randn(8, 16, device=backend.device))
+    assert out.shape == (8, 16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RecompiledWarning)
+        cap(torch.randn(6, 16, device=backend.device))  # said once

@@ -170,7 +170,8 @@ def test_scripted_model_satisfies_the_protocol():
     ('{"id": "x", "choices": [', "not a chat completion"),                       # not JSON (red team 15)
     ('{"id": "x", "object": "chat.completion", "choices": "none"}', "chat completion"),  # JSON, wrong shape
     ('{"id": "x", "object": "chat.completion", "choices": [{"index": 0}]}', "malformed chat completion"),
-], ids=["not-json", "choices-not-a-list", "no-message"])
+    ('{"a": ' * 50_000 + "1" + "}" * 50_000, "not a chat completion"),  # red team 16: a RecursionError
+], ids=["not-json", "choices-not-a-list", "no-message", "nested-too-deep"])
 def test_an_answer_that_is_not_a_chat_completion_is_a_clear_request_error(llm_server, make_model, body, says):
     """A broken or hostile endpoint's body is the model's error (so llm_error=warn can pass the test with the
     baseline), naming the endpoint; not a JSONDecodeError that fails the whole problem."""
@@ -181,9 +182,16 @@ def test_an_answer_that_is_not_a_chat_completion_is_a_clear_request_error(llm_se
     assert llm_server.base_url in str(info.value)
 
 
-def test_negative_or_missing_token_counts_are_not_believed(llm_server, make_model):
-    """Red team 15: an endpoint reporting -2,000,000 tokens a call cancelled spend against max_tokens."""
-    llm_server.push(reply("x" * 400, usage=(-2_000_000, -2_000_000)))
+@pytest.mark.parametrize("prompt, completion", [(-2_000_000, -2_000_000), ("9" * 400, 1e30), (10**30, True)],
+                         ids=["negative", "string-and-float", "huge-and-bool"])
+def test_token_counts_that_cannot_be_true_are_not_believed(llm_server, make_model, prompt, completion):
+    """Red team 15: -2,000,000 tokens a call cancelled spend against max_tokens; red team 16: a 400-digit string or
+    1e30 spent the whole budget at once."""
+    body = json.dumps({"id": "x", "object": "chat.completion", "created": 0, "model": "m",
+                       "choices": [{"index": 0, "finish_reason": "stop",
+                                    "message": {"role": "assistant", "content": "x" * 400}}],
+                       "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": 0}})
+    llm_server.push(raw_body(body))
     model, _ = make_model()
     out = model.complete(MESSAGES)
     assert out.usage.prompt_tokens == 0 and out.usage.completion_tokens == 100  # a quarter of the characters

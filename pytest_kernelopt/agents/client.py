@@ -187,13 +187,13 @@ class OpenAIChatModel:
                 retried = f" after {sent} attempts" if sent > 1 else ""
                 raise LLMRequestError(f"LLM request failed{retried}: {_describe(e)}", attempts=sent,
                                       retryable=_is_retryable(e)) from e
-            except (ValueError, TypeError, AttributeError, KeyError) as e:  # a body the SDK could not parse
+            except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as e:  # an unreadable body
                 raise LLMRequestError(f"the LLM endpoint ({self.base_url or 'the OpenAI API'}) answered with something "
                                       f"that is not a chat completion ({type(e).__name__}: {str(e)[:200]})",
                                       attempts=max(1, self._sent)) from e
             try:
                 reply = self._reply(response, max(1, self._sent))
-            except (ValueError, TypeError, AttributeError, KeyError, IndexError) as e:
+            except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError) as e:
                 raise LLMRequestError(f"the LLM endpoint ({self.base_url or 'the OpenAI API'}) answered with a "
                                       f"malformed chat completion ({type(e).__name__}: {str(e)[:200]})",
                                       attempts=max(1, self._sent)) from e
@@ -238,13 +238,17 @@ class OpenAIChatModel:
                          usage=usage, model=getattr(response, "model", "") or "")
 
 
+#: the most tokens one answer may report (far beyond any model's context): a larger count is not believed
+MAX_REPORTED_TOKENS = 10_000_000
+
+
 def _tokens(value: Any) -> int:
-    """A token count as reported: a non-negative integer (anything else counts 0)."""
-    try:
-        n = int(value or 0)
-    except (TypeError, ValueError, OverflowError):
+    """A token count as reported: an integer (not a string, not a float) in [0, MAX_REPORTED_TOKENS]; anything
+    else counts 0, and the floor from the answer's length applies (red team 16: a 400-digit count, or 1e30,
+    spent the run's whole token budget)."""
+    if isinstance(value, bool) or not isinstance(value, int):
         return 0
-    return max(0, n)
+    return value if 0 <= value <= MAX_REPORTED_TOKENS else 0
 
 
 def model_from_settings(settings: Any, **kwargs: Any) -> OpenAIChatModel:

@@ -85,6 +85,8 @@ def _tool_fields(arguments: str) -> dict[str, Any]:
     except json.JSONDecodeError as e:
         raise _Reject(f"malformed JSON in the {TOOL_NAME} arguments: {e.msg} at line {e.lineno} "
                       f"column {e.colno}") from None
+    except RecursionError:
+        raise _Reject(f"the {TOOL_NAME} arguments nest too deeply to be read as JSON") from None
     if not isinstance(fields, dict):
         raise _Reject(f"{TOOL_NAME} arguments must be a JSON object, got {type(fields).__name__}")
     if not isinstance(fields.get("source"), str) or not fields["source"].strip():
@@ -117,6 +119,8 @@ def _content_fields(text: str, kernels: list[TritonKernel]) -> dict[str, Any]:
                 extra = json.loads(code)
             except json.JSONDecodeError as e:
                 raise _Reject(f"malformed JSON block: {e.msg} at line {e.lineno}") from None
+            except RecursionError:
+                raise _Reject("a JSON block nests too deeply to be read") from None
             if isinstance(extra, dict):
                 fields.update({k: v for k, v in extra.items() if k != "source"})
     code = [(lang, c) for lang, c in blocks if lang != "json"]
