@@ -98,6 +98,11 @@ class KernelOptResult:
         return [k.kernel for k in self.kernels if k.decision in ("cached", "accepted")]
 
 
+def _test_of(label: str) -> str:
+    """The test's node id of a result's label (``<node id> [call 2]`` for a second kernelopt() in one test)."""
+    return label.split(" [call ", 1)[0]
+
+
 class Harness:
     def __init__(self, config: Any) -> None:
         self.config = config
@@ -159,6 +164,9 @@ class Harness:
         from .problems import problem_from_objects
         from .session import run_workflow
 
+        calls = sum(1 for n, _ in self.results if n == nodeid or n.startswith(f"{nodeid} [call "))
+        if calls:  # a second kernelopt() in the same test: its own row in the summary and the report
+            nodeid = f"{nodeid} [call {calls + 1}]"
         inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
         _warn_if_off_device(nodeid, inputs, backend)
         problem = problem_from_objects(module, inputs, nodeid, settings.base_seed or 0)
@@ -264,7 +272,7 @@ class Harness:
                              + ("(the test failed: llm_error=fail)" if fails else
                                 "(the test passed with the compiled baseline: llm_error=warn)"))
         for nodeid, (outcome, error) in self.outcomes.items():
-            if outcome == "failed" and not any(n == nodeid for n, _ in self.results):
+            if outcome == "failed" and not any(_test_of(n) == nodeid for n, _ in self.results):
                 lines.append(f"FAILED before a kernelopt result: {nodeid}: {error}")
         from .gpu_pinning import summary_lines as gpu_lines
 
@@ -298,9 +306,9 @@ class Harness:
                "shard": self.shard_note,
                # each test's record in the shape an xdist worker sends it (records.RunRecord.to_json); its
                # settings are the test's own (marker and fixture keywords applied)
-               "tests": [{"test": nodeid, "outcome": self.outcomes.get(nodeid, ("", ""))[0] or None, **r.to_json()}
-                         for nodeid, r in self.results]}
-        recorded = {nodeid for nodeid, _ in self.results}
+               "tests": [{"test": nodeid, "outcome": self.outcomes.get(_test_of(nodeid), ("", ""))[0] or None,
+                          **r.to_json()} for nodeid, r in self.results]}
+        recorded = {_test_of(nodeid) for nodeid, _ in self.results}
         # a test that failed before the plugin had a result (its module raised, say) is in the report too
         doc["tests"] += [{"test": nodeid, "outcome": outcome, "error": error}
                          for nodeid, (outcome, error) in self.outcomes.items()

@@ -317,6 +317,29 @@ def test_fixture_optimize_mode_runs_candidates_in_a_worker(pytester, backend):
         assert "'baseline_kept', 'baseline'" in out or "'accepted', 'tuner'" in out, out[-3000:]
 
 
+def test_two_kernelopt_calls_in_one_test_have_a_row_each(pytester, backend):
+    """Red team 16: two kernelopt() calls in one test printed two identical rows under the same node id."""
+    if backend.name != "cpu":
+        pytest.skip("checks the summary's bookkeeping")
+    pytester.makepyfile(test_two=textwrap.dedent('''
+        import torch
+
+        def test_two(kernelopt):
+            x = torch.randn(4, 16)
+            a = kernelopt(torch.nn.ReLU(), (x,), seeds=1)
+            b = kernelopt(torch.nn.Tanh(), (x,), seeds=1)
+            torch.testing.assert_close(a.module(x), torch.relu(x))
+            torch.testing.assert_close(b.module(x), torch.tanh(x))
+    '''))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-no-isolate",
+                                           "--kernelopt-cache-dir=kc", "--kernelopt-report=r.json")
+    result.assert_outcomes(passed=1)
+    assert sum("[call 2]" in ln for ln in result.stdout.lines) == 1, result.stdout.str()[-3000:]
+    tests = json.loads((pytester.path / "r.json").read_text())["tests"]
+    assert [(t["test"], t["outcome"]) for t in tests] == [("test_two.py::test_two", "passed"),
+                                                           ("test_two.py::test_two [call 2]", "passed")]
+
+
 def test_fixture_with_an_unpicklable_module_says_it_is_not_isolated(pytester, backend):
     if backend.name != "cpu":
         pytest.skip("checks the CPU path")
