@@ -626,7 +626,7 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
         for name, p in picks:
             lines.append(f"| {name} | {p['kernel']} | {_cfg(p.get('default'))} | {_cfg(p.get('max-autotune'))} | "
                          f"{_cfg(p.get('ours')) if p.get('ours') else 'kept'} |")
-    spent = [(r["name"], r.get("search_s"), search_phases(r)) for r in done if search_phases(r)]
+    spent = [(r["name"], r.get("search_s"), ph) for r in done if (ph := search_phases(r))]
     if spent:
         lines += ["", "## Where the search time went (s)", "",
                   "worker_starts: of the screening and the gates, the time spent waiting for a judge worker to "

@@ -164,7 +164,7 @@ class Harness:
         from .problems import problem_from_objects
         from .session import run_workflow
 
-        calls = sum(1 for n, _ in self.results if n == nodeid or n.startswith(f"{nodeid} [call "))
+        calls = sum(1 for n, _ in self.results if _test_of(n) == nodeid)
         if calls:  # a second kernelopt() in the same test: its own row in the summary and the report
             nodeid = f"{nodeid} [call {calls + 1}]"
         inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)

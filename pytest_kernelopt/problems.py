@@ -256,9 +256,7 @@ def _sequence(value: Any, ref: str, fn: str) -> list:
     Model)."""
     import types
 
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    if isinstance(value, (types.GeneratorType, map, filter, range)):
+    if isinstance(value, (list, tuple, types.GeneratorType, map, filter, range)):
         return list(value)
     raise ProblemFormatError(f"{ref}: {fn}() must return a list (or tuple) of the positional arguments, "
                              f"got {type(value).__name__}")

@@ -331,8 +331,6 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             spd = perf_gate.numbers.get("speedup") if perf_gate is not None else entry.speedup
             ci = ((perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high"))
                   if perf_gate is not None and perf_gate.numbers.get("measured") else entry.speedup_ci)
-            if not on_gpu:  # nothing is timed here: an entry's recorded figure is not shown as this run's
-                spd, ci = None, None
             if ok:
                 applied.append(cand)
                 replaced.update(names)

@@ -187,18 +187,18 @@ class OpenAIChatModel:
                 retried = f" after {sent} attempts" if sent > 1 else ""
                 raise LLMRequestError(f"LLM request failed{retried}: {_describe(e)}", attempts=sent,
                                       retryable=_is_retryable(e)) from e
-            except (ValueError, TypeError, AttributeError, KeyError, RecursionError) as e:  # an unreadable body
-                raise LLMRequestError(f"the LLM endpoint ({self.base_url or 'the OpenAI API'}) answered with something "
-                                      f"that is not a chat completion ({type(e).__name__}: {str(e)[:200]})",
-                                      attempts=max(1, self._sent)) from e
+            except _UNREADABLE as e:  # a body the SDK could not parse
+                raise self._unreadable("something that is not a chat completion", e) from e
             try:
                 reply = self._reply(response, max(1, self._sent))
-            except (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError) as e:
-                raise LLMRequestError(f"the LLM endpoint ({self.base_url or 'the OpenAI API'}) answered with a "
-                                      f"malformed chat completion ({type(e).__name__}: {str(e)[:200]})",
-                                      attempts=max(1, self._sent)) from e
+            except _UNREADABLE as e:
+                raise self._unreadable("a malformed chat completion", e) from e
             self.usage = self.usage + reply.usage
             return reply
+
+    def _unreadable(self, what: str, e: BaseException) -> LLMRequestError:
+        return LLMRequestError(f"the LLM endpoint ({self.base_url or 'the OpenAI API'}) answered with {what} "
+                               f"({type(e).__name__}: {str(e)[:200]})", attempts=max(1, self._sent))
 
     def _request(self, messages: Sequence[Message], tools: Sequence[Mapping[str, Any]] | None) -> dict[str, Any]:
         req: dict[str, Any] = {"model": self.name, "messages": [dict(m) for m in messages], "timeout": self.timeout}
@@ -237,6 +237,9 @@ class OpenAIChatModel:
         return ChatReply(content=message.content, tool_calls=tuple(calls), finish_reason=choice.finish_reason,
                          usage=usage, model=getattr(response, "model", "") or "")
 
+
+#: what reading an answer that is not a well-formed chat completion raises (not the SDK's own errors)
+_UNREADABLE = (ValueError, TypeError, AttributeError, KeyError, IndexError, RecursionError)
 
 #: the most tokens one answer may report (far beyond any model's context): a larger count is not believed
 MAX_REPORTED_TOKENS = 10_000_000

@@ -62,7 +62,7 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
     result = StaticGate().check(candidate, kernels, compile_target=target)
     if result.passed:
         result.numbers["reorder_of_inductor"] = inductor_reorder(candidate, graph, name)
-        if result.numbers["reorder_of_inductor"] and arrival_order(candidate, graph, name):
+        if result.numbers["reorder_of_inductor"] and arrival_order(graph, name):
             result.numbers["arrival_order"] = True
     return result
 

@@ -28,12 +28,12 @@ tolerance of the baseline) instead of the same bits.
 """
 from __future__ import annotations
 
-#: the helper of Inductor's split scans that combines block prefixes in arrival order
-LOOKBACK = "exclusive_scan_decoupled_lookback"
-
 from typing import Any
 
 from ..candidate import Candidate
+
+#: the helper of Inductor's split scans that combines block prefixes in arrival order
+LOOKBACK = "exclusive_scan_decoupled_lookback"
 
 
 def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
@@ -60,8 +60,9 @@ def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
     return f"Inductor's own {name} under launch config " + ", ".join(f"{k}={v}" for k, v in cfg.items())
 
 
-def arrival_order(candidate: Candidate, graph: Any, name: str) -> bool:
-    """Whether a certified reorder (:func:`inductor_reorder` is not None) is a split scan: Inductor's own kernel
-    calls the look-back helper, so its runs may differ in rounding (never in anything else)."""
+def arrival_order(graph: Any, name: str) -> bool:
+    """Whether Inductor's own kernel ``name`` is a split scan (it calls the look-back helper): a certified reorder
+    of it (:func:`inductor_reorder`, which the caller has established) may differ between runs in rounding, never
+    in anything else."""
     kernel = getattr(graph, "kernels", {}).get(name)
-    return kernel is not None and LOOKBACK + "(" in kernel.source and inductor_reorder(candidate, graph, name) is not None
+    return kernel is not None and LOOKBACK + "(" in kernel.source

@@ -497,6 +497,14 @@ def _describe(session: Any, rec: BaselineRecord, first_run: Run) -> None:
     rec.peak_bandwidth = device_bandwidth() if session.backend.measures_time else None
 
 
+def _truth_run(outputs: Any, grads: Any, noise: list) -> Run:
+    """A float64 truth's Run, its noise floor (:func:`.fp64_place.noise_floor`) kept whole and per decade."""
+    from .fp64_place import split_noise
+
+    whole, per_decade = split_noise(noise)
+    return Run(outputs, grads, (), noise=whole, noise_decades=per_decade)
+
+
 def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None, str], None] | None = None,
                    module_peak: int | None = None) -> BaselineRecord:
     """Only the float64 truth on the plan's seeds (an isolated candidate's worker records the baseline runs).
@@ -508,7 +516,7 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
     run or None, error)``, if given, receives each seed's truth instead of the record.  ``module_peak``: the
     module's single-call peak where the caller has measured it (else measured here: one call).
     """
-    from .fp64_place import place, split_noise, truth_on
+    from .fp64_place import place, truth_on
 
     rec = BaselineRecord(plan)
     if module_peak is None:
@@ -521,7 +529,7 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
         if where != "skipped":
             try:
                 outputs, grads, noise = truth_on(session, seed, where)
-                run = Run(outputs, grads, (), **dict(zip(("noise", "noise_decades"), split_noise(noise))))
+                run = _truth_run(outputs, grads, noise)
             except Exception as e:  # noqa: BLE001 -- recorded; the float64 gate says it could not run
                 error = f"{type(e).__name__}: {str(e)[:300]}"
                 if where != "cpu" and _out_of_memory(e):
@@ -529,7 +537,7 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
                     rec.truth_memory.update(where="cpu", reason=f"the device ran out of memory ({str(e)[:120]})")
                     try:
                         outputs, grads, noise = truth_on(session, seed, where)
-                        run = Run(outputs, grads, (), **dict(zip(("noise", "noise_decades"), split_noise(noise))))
+                        run = _truth_run(outputs, grads, noise)
                     except Exception as e2:  # noqa: BLE001
                         error = f"{type(e2).__name__}: {str(e2)[:300]}"
         if emit is not None:
