@@ -629,8 +629,11 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
     spent = [(r["name"], r.get("search_s"), ph) for r in done if (ph := search_phases(r))]
     if spent:
         lines += ["", "## Where the search time went (s)", "",
-                  "worker_starts: of the screening and the gates, the time spent waiting for a judge worker to "
-                  "start and capture the module (a fresh one for each screening round and each candidate)", "",
+                  "The last four are parts of the screening and the gates, not more time: worker_starts, waiting "
+                  "for a judge worker to start and capture the module (a fresh one for each screening round and "
+                  "each candidate); truths, collecting the float64 truths (once a problem, in its first gate); "
+                  "transfer, reading and decoding the records of outputs workers send; judging, the judge's own "
+                  "statistics on those records", "",
                   "| problem | search | " + " | ".join(PHASES) + " |", "|---" * (len(PHASES) + 2) + "|"]
         for name, total, ph in spent:
             lines.append(f"| {name} | {_cell_s(total)} | " + " | ".join(_cell_s(ph.get(k)) for k in PHASES) + " |")
@@ -641,7 +644,8 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
     return "\n".join(lines)
 
 
-PHASES = ("profile", "autotune_picks", "looped_variants", "screening", "gates", "worker_starts")
+PHASES = ("profile", "autotune_picks", "looped_variants", "screening", "gates", "worker_starts", "truths", "transfer",
+          "judging")
 
 
 def search_phases(rec: dict[str, Any]) -> dict[str, float]:

@@ -23,6 +23,7 @@ the parent decides.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing as mp
 import os
@@ -38,6 +39,12 @@ from .gates.results import CascadeResult, GateResult
 from .problems import ProblemSpec
 
 ProgressFn = Callable[[str], None]
+
+#: what :attr:`IsolatedEvaluator.spent` times, in seconds: waiting for a worker to start and capture the module;
+#: collecting the float64 truths (a clean worker's float64 runs and noise floors, and their transfer); reading
+#: and decoding workers' messages (records of outputs: the transfer, part of both other phases); the parent's
+#: own statistics on the records (gates 2-4)
+SPENT = ("worker_starts", "truths", "transfer", "judging")
 
 
 def max_worker_rss() -> int:
@@ -264,7 +271,10 @@ class IsolatedEvaluator:
         self.prestart = True  # keep a spare worker importing for the next candidate
         self.restarts = 0  # workers started after one died or hung
         self.workers_started = 0
-        self.start_wait_s = 0.0  # seconds the parent waited for workers to say they were ready (all of them)
+        # seconds by activity, summed over this evaluator's life (what a caller reads as deltas: optimize's
+        # search phases): see SPENT
+        self.spent: dict[str, float] = dict.fromkeys(SPENT, 0.0)
+        self.received_bytes = 0  # bytes of the messages read from workers
 
     # -- worker lifecycle ----------------------------------------------------------------
     # A worker is spawned ahead as a spare: it imports (CPU only) and waits for the parent's go before it builds
@@ -302,7 +312,7 @@ class IsolatedEvaluator:
             self._kill()
             raise RuntimeError(f"evaluation worker for {self.spec.name} did not start: {e}") from None
         finally:
-            self.start_wait_s += time.perf_counter() - t0
+            self.spent["worker_starts"] += time.perf_counter() - t0
         if kind != "ready":
             self._kill()
             from .errors import USER_ERRORS
@@ -381,6 +391,7 @@ class IsolatedEvaluator:
                 self._kill()
                 raise WorkerFailure(f"timed out after {total or timeout:.0f}s", stage, timed_out=True)
             if self._conn.poll(min(remaining, 0.5)):
+                t0 = time.perf_counter()
                 try:
                     data = self._conn.recv_bytes()
                 except (EOFError, ConnectionResetError, OSError):
@@ -394,6 +405,9 @@ class IsolatedEvaluator:
                     self._kill()
                     raise WorkerFailure(f"the evaluation process sent something that is not data "
                                         f"({type(e).__name__})", stage) from None
+                finally:
+                    self.spent["transfer"] += time.perf_counter() - t0
+                    self.received_bytes += len(data)
                 return kind, value
             if not self._proc.is_alive():
                 code = self._proc.exitcode
@@ -456,6 +470,13 @@ class IsolatedEvaluator:
         gate's numbers)."""
         if self._truths is not None:
             return self._truths
+        t0 = time.perf_counter()
+        try:
+            return self._collect_truths()
+        finally:
+            self.spent["truths"] += time.perf_counter() - t0
+
+    def _collect_truths(self) -> Any:
         from .gates.trials import BaselineRecord
 
         self._clean_worker()
@@ -563,13 +584,16 @@ class IsolatedEvaluator:
                 elif kind == "runs":
                     rec = value
                     rec.runs = cand_runs
-                    if not judge.correct(baseline, rec, progress):
+                    with self._judging():
+                        passed = judge.correct(baseline, rec, progress)
+                    if not passed:
                         return judge.done("rejected")
                     timed = perf and self.measures_time
                     self._conn.send("time" if timed else "stop")
                     if not timed:
-                        return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
-                                            backend_name=self.backend_name)
+                        with self._judging():
+                            return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
+                                                backend_name=self.backend_name)
                 elif kind == "timing" and rec is not None:
                     merge_timing(rec, value["timing"], value["outs"])
                     rec.device_peak_bytes = max(rec.device_peak_bytes, int(value.get("device_peak_bytes") or 0))
@@ -577,8 +601,9 @@ class IsolatedEvaluator:
                     if more:  # the sequential gate: another round, of this many pairs
                         self._conn.send(("more", more))
                         continue
-                    return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
-                                        backend_name=self.backend_name)
+                    with self._judging():
+                        return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
+                                            backend_name=self.backend_name)
                 elif kind == "crash":
                     raise WorkerFailure(f"evaluation raised {value}", stage)
                 elif kind == "run_error" and baseline is None:
@@ -613,6 +638,15 @@ class IsolatedEvaluator:
             return self._request("profile", {"ncu": ncu}, self.settings.timeout)
         except WorkerFailure as e:
             raise RuntimeError(f"profiling failed: {e}") from None
+
+    @contextlib.contextmanager
+    def _judging(self):
+        """Time the parent spends judging records (gates 2-4's statistics), into ``spent``."""
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.spent["judging"] += time.perf_counter() - t0
 
     def _rejected(self, cands: list[Candidate], gate: str, reason: str, t0: float) -> CascadeResult:
         gates = [GateResult(g, "pass", "passed before the crash") for g in _before(gate)]

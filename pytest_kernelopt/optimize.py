@@ -233,15 +233,16 @@ class Optimizer:
         s = self.settings
         phases: dict[str, float] = {}  # where the kernel's time went (a compile in a child process, timing, gates)
         clock = time.perf_counter()
-        waited = getattr(self.ev, "start_wait_s", None)  # an isolated judge: its waits for workers to start
+        # an isolated judge's seconds by activity (isolate.SPENT), across the phases: their part of this kernel
+        spent = dict(getattr(self.ev, "spent", None) or {})
 
         def lap(phase: str) -> None:
             nonlocal clock
             now = time.perf_counter()
             phases[phase] = round(phases.get(phase, 0.0) + now - clock, 2)
             clock = now
-            if waited is not None:  # of all the phases: waiting for judge workers to capture the module
-                phases["worker_starts"] = round(getattr(self.ev, "start_wait_s") - waited, 2)
+            for what, before in spent.items():
+                phases[what] = round(self.ev.spent.get(what, 0.0) - before, 2)
 
         if not self.ev.measures_time:
             # No timings: check that the tuner's path is sound on a couple of configs, accept nothing.

@@ -261,11 +261,13 @@ def test_search_time_by_phase_in_the_report():
     rec = {"name": "p", "backend": "cuda", "status": "done", "search_s": 30.0, "profile_s": 4.0, "triton_kernels": 2,
            "modes": {m: {"ms": 1.0, "compile_s": 1.0} for m in bench_modes.MODES}, "speedup": {},
            "kernels": [{"kernel": "k0", "phases": {"autotune_picks": 10.0, "screening": 6.5, "gates": 3.0}},
-                       {"kernel": "k1", "phases": {"screening": 1.5, "gates": 2.25}}]}
+                       {"kernel": "k1", "phases": {"screening": 1.5, "gates": 2.25, "truths": 1.5,
+                                                   "transfer": 0.5}}]}
     assert bench_modes.search_phases(rec) == {"profile": 4.0, "autotune_picks": 10.0, "screening": 8.0,
-                                              "gates": 5.25}
+                                              "gates": 5.25, "truths": 1.5, "transfer": 0.5}
     assert bench_modes.search_phases({"name": "q", "kernels": [{"kernel": "k", "phases": {}}]}) == {}
     md = bench_modes.render_markdown({"meta": {}, "problems": [rec]}, "cuda", "no chart")
     assert "## Where the search time went (s)" in md
     row = next(line for line in md.splitlines() if line.startswith("| p | 30.0 |"))
-    assert row == "| p | 30.0 | 4.0 | 10.0 | - | 8.0 | 5.2 | - |"
+    assert row == "| p | 30.0 | 4.0 | 10.0 | - | 8.0 | 5.2 | - | 1.5 | 0.5 | - |"
+    assert "truths, collecting the float64 truths" in md

@@ -307,6 +307,11 @@ def test_fixture_optimize_mode_runs_candidates_in_a_worker(pytester, backend):
     (test,) = json.loads((pytester.path / "r.json").read_text())["tests"]
     phases = [k["phases"] for k in test["kernels"]]
     assert phases and all(p["gates"] > 0 and p["worker_starts"] >= 0 for p in phases), phases  # 0: a spare was ready
+    # and its other activities, parts of the gates' time: the float64 truths once (the first gated kernel's), the
+    # records' transfer and the judge's statistics for every kernel
+    assert sum(p["truths"] > 0 for p in phases) == 1, phases
+    assert all(0 < p["transfer"] and 0 <= p["judging"] <= p["gates"] + 0.02 and p["truths"] <= p["gates"] + 0.02
+               for p in phases), phases  # judging: milliseconds at this size (rounded to 0.0 s)
     assert "evaluating in this process" not in out and "does not pickle" not in out, out[-3000:]
     assert "MODE optimize" in out
     if backend.name == "cpu":

@@ -274,7 +274,13 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     from .module_state import target_for
     from .runner import run_once
 
-    gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
+    gens: dict[Any, Any] = {}  # one generator per device the inputs live on, each seeded from the seed
+
+    def gen(x: Any) -> Any:
+        if x.device not in gens:
+            gens[x.device] = torch.Generator(device=x.device).manual_seed(seed + 314159)
+        return gens[x.device]
+
     target = target_for(session, seed)
     dists = []
     state.start(target)
@@ -283,7 +289,7 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     del r
     # the perturbed floating inputs are this call's own copies: not cloned again (one input's size less on the
     # device); where other tensors (indices, masks) are the seed's own, everything is cloned as usual
-    perturbed = tuple(_perturbed(x, gen) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
+    perturbed = tuple(_perturbed(x, gen(x)) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
                       for x in inputs)
     shared = local and any(isinstance(x, torch.Tensor) and not x.is_floating_point() for x in inputs)
     del inputs
@@ -296,8 +302,9 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
 
 
 def _perturbed(x: Any, gen: Any) -> Any:
-    """``x`` with every element times ``1 + eps * u``, ``u`` uniform in [-1, 1) from the host generator ``gen``,
-    drawn a chunk (:data:`.chunked.CHUNK`) at a time and applied on ``x``'s device: no full-size host tensor."""
+    """``x`` with every element times ``1 + eps * u``, ``u`` uniform in [-1, 1) from ``gen`` (a generator on
+    ``x``'s device: a host generator drawing a 7 GiB input's worth, a chunk at a time, showed in a stack sample of
+    the H200's groupnorm_big gates), drawn a chunk (:data:`.chunked.CHUNK`) at a time: no second full-size temporary."""
     import torch
 
     from .chunked import piece, put, spans
@@ -306,7 +313,7 @@ def _perturbed(x: Any, gen: Any) -> Any:
     y = torch.empty_like(x)
     with torch.no_grad():
         for lo, hi in spans(x.numel()):
-            u = torch.rand(hi - lo, generator=gen, dtype=torch.float32).to(x.device) * 2 - 1
+            u = torch.rand(hi - lo, generator=gen, dtype=torch.float32, device=x.device) * 2 - 1
             put(y, lo, (piece(x, lo, hi) * (1 + eps * u.to(x.dtype))).to(x.dtype))
             del u
     return y.requires_grad_(x.requires_grad)
