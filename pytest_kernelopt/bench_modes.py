@@ -845,7 +845,7 @@ def run_compare_modes(args: argparse.Namespace, settings: Any, backend: Any, pro
             outcome = rec.pop("outcome", None)
             if outcome is not None:
                 outcomes.append(outcome)
-        except Exception as e:  # one problem's failure is recorded and the run goes on
+        except (Exception, SystemExit) as e:  # one problem's failure is recorded and the run goes on
             rec = {"problem": key, "name": path.stem, "backend": backend.name, "measured": measured,
                    "status": "failed", "error": error_text(e),
                    "traceback": "".join(traceback.format_exception(type(e), e, e.__traceback__)[-6:])}

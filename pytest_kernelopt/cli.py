@@ -94,7 +94,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
                     for name, kernel in graph.kernels.items():
                         (out / f"{name}.py").write_text(kernel.source)
                 print(f"kernel sources written to {out}/")
-        except Exception as e:  # one bad file does not stop the others
+        except (Exception, SystemExit) as e:  # one bad file does not stop the others
             print(f"\n== {path}\nERROR: {type(e).__name__}: {e}")
             status = 1
     return status
@@ -140,7 +140,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             speed = f"{out.speedup:.3f}x" if out.measured else "not measured (no GPU)"
             print(f"    done in {out.seconds:.1f}s: {len(out.accepted)} accepted, {kept} kept or verified; "
                   f"module speedup {speed}", flush=True)
-        except Exception as e:
+        except (Exception, SystemExit) as e:
             failed.append({"problem": str(path), "error": f"{type(e).__name__}: {e}"})
             print(f"    ERROR: {type(e).__name__}: {e}", flush=True)
         if args.report:  # written after every problem, so an interrupted run keeps what it measured

@@ -156,9 +156,9 @@ class Field:
         kind = {int: "an integer", float: "a number", str: "a non-empty string"}[self.kind]
         lo = hi = ""
         if self.low is not None:
-            lo = f"{'>' if self.low_open else '>='} {self.low:g}"
+            lo = f"{'>' if self.low_open else '>='} {_bound(self.low)}"
         if self.high is not None:
-            hi = f"{'<' if self.high_open else '<='} {self.high:g}"
+            hi = f"{'<' if self.high_open else '<='} {_bound(self.high)}"
         bounds = " and ".join(b for b in (lo, hi) if b)
         return kind + (f" {bounds}" if bounds else "") + (", or none" if self.optional else "")
 
@@ -213,6 +213,10 @@ class Field:
         return v
 
 
+def _bound(v: float) -> str:
+    return str(v) if isinstance(v, int) else f"{v:g}"
+
+
 def _spec(name: str, help: str, **kw: Any) -> Field:
     t = _ANNOTATIONS[name].replace(" ", "")
     kind = {"bool": bool, "int": int, "float": float, "str": str}[t.split("|")[0]]
@@ -242,7 +246,8 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     _spec("verify_seeds", "seeds used to re-check a cached kernel recorded on this environment (a stale entry gets "
                           "the full cascade)", low=1, commands=_BENCH),
     _spec("base_seed", "pin the gates' seeds to replay a run (default: drawn from the OS every run and recorded in "
-                       "the report as base_seed)", low=0, commands=_GATES, default_text="(from the OS)"),
+                       "the report as base_seed)", low=0, high=2**32 - 1, commands=_GATES,
+          default_text="(from the OS)"),
     _spec("rtol", "relative tolerance (default: per dtype, fp32 1e-4, fp16 1e-2, bf16 2e-2, fp64 1e-7)", low=0,
           commands=_GATES, default_text="per dtype"),
     _spec("atol", "absolute tolerance (default: per dtype, as rtol)", low=0, commands=_GATES,

@@ -49,7 +49,7 @@ def load_problem_module(path: str | Path):
     sys.path.insert(0, str(path.parent))
     try:
         spec.loader.exec_module(mod)
-    except Exception as e:
+    except (Exception, SystemExit) as e:  # sys.exit() in a problem file is its error, not the run's end
         sys.modules.pop(name, None)
         raise ProblemFormatError(f"{path}: failed to import: {type(e).__name__}: {e}") from e
     finally:
@@ -206,7 +206,7 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
             model = mod.Model(*init)
         except ProblemFormatError:
             raise
-        except Exception as e:
+        except (Exception, SystemExit) as e:
             raise ProblemFormatError(f"{spec.ref}: Model(*get_init_inputs()) failed: {type(e).__name__}: {e}") from e
         model = model.to(device).eval() if hasattr(model, "to") else model
 
@@ -223,7 +223,7 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
                 try:
                     with torch.device(device):
                         inputs = mod.get_inputs()
-                except Exception:
+                except (Exception, SystemExit):
                     on_device = False
                     torch.manual_seed(seed + 1000 + s)
             if inputs is None:
@@ -234,7 +234,7 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
             example = draw(0)
         except ProblemFormatError:
             raise
-        except Exception as e:
+        except (Exception, SystemExit) as e:
             raise ProblemFormatError(f"{spec.ref}: get_inputs() failed: {type(e).__name__}: {e}") from e
         if device == "cpu":
             _check_interpreter_size(spec.ref, example)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 import textwrap
 
 import pytest
@@ -102,3 +105,38 @@ def test_a_generator_of_inputs_is_the_list_it_yields(tmp_path):
     """)
     problem = build_problem(spec, "cpu")
     assert len(problem.example_inputs) == 1 and problem.example_inputs[0].shape == (4, 8)
+
+
+@pytest.mark.parametrize("where, body", [
+    ("get_inputs", """
+        def get_inputs():
+            import sys
+            sys.exit(0)
+    """),
+    ("import", """
+        raise SystemExit(3)
+
+        def get_inputs():
+            return [torch.randn(4, 8)]
+    """)])
+def test_a_problem_file_that_exits_is_its_error_and_the_bench_goes_on(tmp_path, where, body):
+    """Red team 17: sys.exit(0) in get_inputs() ended `kernelopt bench` with exit 0, no report, and the later
+    problems never ran."""
+    from pytest_kernelopt.errors import ProblemFormatError
+
+    spec = _problem(tmp_path, f"exits_in_{where}", body)
+    with pytest.raises(ProblemFormatError, match="SystemExit"):
+        build_problem(spec, "cpu")
+    good = _problem(tmp_path, "fine", """
+        def get_inputs():
+            return [torch.randn(4, 8)]
+    """)
+    report = tmp_path / "r.json"
+    proc = subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", "bench", spec.ref, good.ref, "--proposer",
+                           "none", "--report", str(report)], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=300)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "1 of 2 problem(s) failed" in proc.stdout + proc.stderr
+    doc = json.loads(report.read_text())
+    assert [f["problem"] for f in doc["failed"]] == [spec.ref] and "SystemExit" in doc["failed"][0]["error"]
+    assert [p["name"] for p in doc["problems"]] == ["fine"], doc["problems"]

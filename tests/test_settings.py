@@ -174,6 +174,9 @@ def test_a_relative_cache_dir_is_taken_from_the_rootdir_not_the_cwd(pytester, mo
     (["bench", "x.py", "--proposer", "gpt"], "--proposer: 'gpt' is not allowed; expected one of auto, agents"),
     (["capture", "x.py", "--backend", "gpu"], "--backend: 'gpu' is not allowed; expected one of auto, cuda, cpu"),
     (["judge", "p.py", "c.py", "--min-speedup", "0"], "--min-speedup: '0' is not allowed; expected a number > 0"),
+    # red team 17: 2**63 - 1 passed the check and crashed in the seeding (a traceback, exit 1 read as "rejected")
+    (["judge", "p.py", "c.py", "--base-seed", str(2**63 - 1)],
+     "--base-seed: '9223372036854775807' is not allowed; expected an integer >= 0 and <= 4294967295"),
 ])
 def test_the_kernelopt_command_checks_its_flags_from_the_same_table(argv, message, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", *argv], capture_output=True, text=True,
