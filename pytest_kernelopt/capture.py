@@ -335,7 +335,10 @@ def capture(
     namespaces: dict[int, dict] = {}
     n_fwd = n_bwd = 0
     for i, (code, is_bwd) in enumerate(rec.codes):
-        g = parse_output_code(code, index=i, role="inference", torch_version=version)
+        # the CPU backend's interpreter runs Inductor's GPU code on host tensors: a graph with no Triton kernel
+        # would be read as "cuda" from its allocations (red team 17); there everything is on the host
+        g = parse_output_code(code, index=i, role="inference", torch_version=version,
+                              device="cpu" if backend.name == "cpu" else None)
         ns = rec.namespace_for(g) if g.kernels else None
         # a graph is backward if its kernels first ran during the backward call (AOTAutograd may compile
         # the backward graph early, or serve it from its cache, so the compile-time flag is not enough)

@@ -193,3 +193,15 @@ def test_a_call_that_compiles_another_graph_says_so(backend):
     with warnings.catch_warnings():
         warnings.simplefilter("error", RecompiledWarning)
         cap(torch.randn(6, 16, device=backend.device))  # said once
+
+
+def test_a_graph_with_no_triton_kernel_names_the_device_it_ran_on(backend):
+    """Red team 17: on the CPU path (the interpreter runs Inductor's GPU code on host tensors) a graph of a
+    zero-element input, with no Triton kernel, was labelled cuda from its allocations."""
+    x = torch.randn(0, 4, device=backend.device)
+    cap = capture(lambda t: t * 2.0 + 1.0, (x,), backend=backend)
+    graphs_without = [g for g in cap.graphs if not g.kernels]
+    assert graphs_without, [g.summary() for g in cap.graphs]
+    want = "cpu" if backend.name == "cpu" else "cuda"
+    assert all(g.device == want for g in graphs_without), [g.summary() for g in cap.graphs]
+    assert all(f", {want}, " in g.summary() for g in graphs_without)
