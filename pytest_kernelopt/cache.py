@@ -277,17 +277,15 @@ def _baseline_file(i: int) -> str:
 # --------------------------------------------------------------------------- entries
 
 
-def _speedup_record(cascade: CascadeResult | None, value: float | None,
-                    ci: tuple[float, float] | None) -> dict[str, Any] | None:
-    numbers: Mapping[str, Any] = {}
+def _speedup_record(cascade: CascadeResult | None) -> dict[str, Any] | None:
+    """The speedup an accepted entry records: its performance gate's figure, interval and confidence."""
     gate = cascade.gate("performance") if cascade is not None else None
-    if gate is not None:
-        numbers = gate.numbers
-    value = value if value is not None else numbers.get("speedup")
-    if ci is None and numbers.get("ci_low") is not None and numbers.get("ci_high") is not None:
-        ci = (numbers["ci_low"], numbers["ci_high"])
+    numbers: Mapping[str, Any] = gate.numbers if gate is not None else {}
+    value = numbers.get("speedup")
     if value is None:
         return None
+    ci = (numbers["ci_low"], numbers["ci_high"]) if numbers.get("ci_low") is not None and \
+        numbers.get("ci_high") is not None else None
     return {"value": float(value), "ci": [float(ci[0]), float(ci[1])] if ci else None,
             "confidence": numbers.get("confidence")}
 
@@ -479,6 +477,16 @@ def _read_entry(path: Path, digest: str) -> CacheEntry:
                 raise _Bad(f"{KERNEL_FILE} does not match the recorded candidate hash") from None
             if cand.replaces != entry.kernel_names:
                 raise _Bad("the candidate's replaced kernels differ from the recorded baselines")
+            # the speedup shown (list, show, verify, the pytest summary) is the performance gate's own figure,
+            # and that gate passed: a hand-edited figure, or a cascade that did not accept, is refused (red
+            # team 17 showed 9.99x for an entry whose recorded gate said 0.5x)
+            cascade = entry.cascade
+            perf = cascade.gate("performance") if cascade is not None else None
+            if cascade is None or not cascade.accepted or perf is None or not perf.passed:
+                raise _Bad("an accepted entry whose recorded cascade did not accept it (its performance gate did "
+                           "not pass)")
+            if meta.get("speedup") != _speedup_record(cascade):
+                raise _Bad("the recorded speedup is not its performance gate's figure")
         # everything the CLI and the plugin read later must parse now, not crash then
         _ = (entry.cascade, entry.attempts, entry.speedup_ci, _format_speedup(entry.meta.get("speedup")))
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
@@ -754,12 +762,11 @@ class KernelCache:
         return records, files
 
     def store_accepted(self, key: CacheKey, candidate: Candidate, baselines: Sequence[Any], cascade: CascadeResult,
-                       *, problem_id: str, environment: Environment | None = None, speedup: float | None = None,
-                       speedup_ci: tuple[float, float] | None = None, origin: str | None = None,
+                       *, problem_id: str, environment: Environment | None = None, origin: str | None = None,
                        model: str | None = None, prompt_hash: str | None = None) -> CacheEntry:
         """Record a candidate the cascade accepted in place of ``baselines`` (TritonKernels, launch order).
 
-        The speedup and its interval default to the performance gate's numbers.
+        The speedup and its interval are the performance gate's numbers (the loader refuses any other).
         Refuses (ValueError) anything that would make the entry inconsistent:
         an unaccepted cascade, a cascade about another candidate, baselines
         that do not match the key or the candidate.
@@ -773,7 +780,7 @@ class KernelCache:
                              f"{[b.name for b in baselines]}")
         records, files = self._baseline_files(key, baselines)
         env = environment or current_environment()
-        spd = _speedup_record(cascade, speedup, speedup_ci)
+        spd = _speedup_record(cascade)
         found_by = {"origin": origin or candidate.origin, "model": model, "prompt_hash": prompt_hash}
         cand_json = candidate.to_json()
         del cand_json["source"]
@@ -826,7 +833,7 @@ class KernelCache:
         if isinstance(result, CascadeResult):
             if entry.is_accepted:
                 meta["cascade"] = result.to_json()
-                meta["speedup"] = _speedup_record(result, None, None)
+                meta["speedup"] = _speedup_record(result)
             else:
                 meta["attempts"] = [result.to_json()]
         files = dict(entry.files)

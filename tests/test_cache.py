@@ -326,7 +326,7 @@ DAMAGE = {
     "truncated json": (_truncate_json, "not valid JSON"),
     "garbled json": (_garble_json, "garbles"),
     "json not an object": (_json_not_object, "not a JSON object"),
-    "garbled speedup": (_garble_speedup, "garbles a record"),
+    "garbled speedup": (_garble_speedup, "the recorded speedup is not its performance gate"),
     "missing entry.json": (_delete_json, "entry.json is missing"),
     "missing kernel.py": (_delete_kernel, "kernel.py is missing"),
     "kernel edited": (_edit_kernel, "does not match the recorded candidate hash"),

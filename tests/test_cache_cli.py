@@ -268,3 +268,27 @@ def test_read_only_cache_commands_create_no_lock_folder(tmp_path, capsys):
     assert rc == 1 and "CORRUPT" in out
     assert not (tmp_path / ".locks").exists()
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("edit, why", [
+    (lambda e: e["speedup"].update(value=9.99, ci=[9.5, 10.5]), "the recorded speedup is not its performance gate's"),
+    (lambda e: next(g for g in e["cascade"]["gates"] if g["gate"] == "performance").update(status="fail"),
+     "its performance gate did not pass"),
+    (lambda e: e["cascade"].update(decision="rejected"), "whose recorded cascade did not accept it"),
+])
+def test_an_accepted_entry_shows_only_its_performance_gates_speedup(tmp_path, capsys, edit, why):
+    """Red team 17: a hand-edited entry.json (as a pull request could carry) showed 9.99x in list, show and verify
+    while its recorded performance gate said the kernel was slower; verify passed it."""
+    cache = KernelCache(tmp_path)
+    entry = store(cache, "k_forged")
+    rc, out, _ = cli(capsys, tmp_path, "list")
+    assert rc == 0 and "1.250x" in out and "CORRUPT" not in out  # as stored: the gate's own figure
+    meta = json.loads((entry.path / "entry.json").read_text())
+    edit(meta)
+    (entry.path / "entry.json").write_text(json.dumps(meta))
+    for command in ("list", "verify"):
+        rc, out, _ = cli(capsys, tmp_path, command, environment=GPU)
+        assert "CORRUPT" in out and why in out and "9.990x" not in out, (command, out)
+    assert rc == 1  # verify
+    with pytest.warns(UserWarning, match=why.split("'")[0][:20]):
+        assert KernelCache(tmp_path).lookup(entry.key) is None  # never served
