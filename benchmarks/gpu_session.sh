@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
 # in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench screening
-# modes.
+# activity modes.
 #   modes     `kernelopt bench --compare-modes` over MODES_PROBS (default benchmarks/problems) into MODES_OUT
 #             (default benchmarks/results/compare_modes, in the working tree: copy it back from $OUT after
 #             each call and the next call resumes where this one stopped; --stop-after MODES_STOP seconds)
@@ -61,6 +61,9 @@ bench) echo "== offline tuner over the examples, empty cache" | tee -a $log
 screening) echo "== the tuner's screening against the performance gate (A/A and the 3 fastest-screened configs)" | tee -a $log
   timeout ${T_SCREEN:-300} python3 benchmarks/screening_vs_gate.py $W/screening.json \
     ${SCREEN_PROBS:-examples/problems/conv_groupnorm.py} 2>&1 | grep -v Warning | tee -a $log ;;
+activity) echo "== where a gated candidate's time goes (benchmarks/gate_activity.py)" | tee -a $log
+  timeout ${T_ACT:-400} python3 benchmarks/gate_activity.py $W/activity.json \
+    ${ACT_PROBS:-benchmarks/problems/cumprod.py} 2>&1 | grep -v Warning | tee -a $log ;;
 modes) MO=${MODES_OUT:-benchmarks/results/compare_modes}
   echo "== kernelopt bench --compare-modes, resuming from $MO" | tee -a $log
   timed timeout ${T_MODES:-560} python3 -m pytest_kernelopt.cli bench ${MODES_PROBS:-benchmarks/problems} \

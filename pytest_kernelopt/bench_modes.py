@@ -664,9 +664,10 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
         lines += ["", "## Where the search time went (s)", "",
                   "The last four are parts of the screening and the gates, not more time: worker_starts, waiting "
                   "for a judge worker to start and capture the module (a fresh one for each screening round and "
-                  "each candidate); truths, collecting the float64 truths (once a problem, in its first gate); "
-                  "transfer, reading and decoding the records of outputs workers send; judging, the judge's own "
-                  "statistics on those records", "",
+                  "each candidate); truths, the float64 truths' runs and noise floors (once a problem, in its first "
+                  "gate); transfer, reading and decoding what workers send (records of outputs above all); "
+                  "judging, the judge's own statistics on those records. None of the four overlaps another",
+                  "",
                   "| problem | search | " + " | ".join(PHASES) + " |", "|---" * (len(PHASES) + 2) + "|"]
         for name, total, ph in spent:
             lines.append(f"| {name} | {_cell_s(total)} | " + " | ".join(_cell_s(ph.get(k)) for k in PHASES) + " |")

@@ -40,10 +40,10 @@ from .problems import ProblemSpec
 
 ProgressFn = Callable[[str], None]
 
-#: what :attr:`IsolatedEvaluator.spent` times, in seconds: waiting for a worker to start and capture the module;
-#: collecting the float64 truths (a clean worker's float64 runs and noise floors, and their transfer); reading
-#: and decoding workers' messages (records of outputs: the transfer, part of both other phases); the parent's
-#: own statistics on the records (gates 2-4)
+#: what :attr:`IsolatedEvaluator.spent` times, in seconds, none overlapping another: waiting for a worker to start
+#: and capture the module; collecting the float64 truths (a clean worker's float64 runs and noise floors); reading
+#: and decoding every message from workers (the records of outputs above all); the parent's own statistics on the
+#: records (gates 2-4).  The rest of a gate's time is the workers' own work (runs, compiles, timing)
 SPENT = ("worker_starts", "truths", "transfer", "judging")
 
 
@@ -299,7 +299,7 @@ class IsolatedEvaluator:
         self._spawn_spare()
         self._proc, self._conn = self._spare
         self._spare = None
-        t0 = time.perf_counter()
+        t0, moved = time.perf_counter(), self.spent["transfer"]
         try:
             try:
                 self._conn.send(("go", None))
@@ -312,7 +312,7 @@ class IsolatedEvaluator:
             self._kill()
             raise RuntimeError(f"evaluation worker for {self.spec.name} did not start: {e}") from None
         finally:
-            self.spent["worker_starts"] += time.perf_counter() - t0
+            self.spent["worker_starts"] += time.perf_counter() - t0 - (self.spent["transfer"] - moved)
         if kind != "ready":
             self._kill()
             from .errors import USER_ERRORS
@@ -470,11 +470,11 @@ class IsolatedEvaluator:
         gate's numbers)."""
         if self._truths is not None:
             return self._truths
-        t0 = time.perf_counter()
+        t0, moved = time.perf_counter(), self.spent["transfer"]
         try:
             return self._collect_truths()
-        finally:
-            self.spent["truths"] += time.perf_counter() - t0
+        finally:  # the truths' transfer is counted as transfer only: the activities do not overlap
+            self.spent["truths"] += time.perf_counter() - t0 - (self.spent["transfer"] - moved)
 
     def _collect_truths(self) -> Any:
         from .gates.trials import BaselineRecord

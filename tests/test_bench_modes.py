@@ -273,7 +273,7 @@ def test_search_time_by_phase_in_the_report():
     assert "## Where the search time went (s)" in md
     row = next(line for line in md.splitlines() if line.startswith("| p | 30.0 |"))
     assert row == "| p | 30.0 | 4.0 | 10.0 | - | 8.0 | 5.2 | - | 1.5 | 0.5 | - |"
-    assert "truths, collecting the float64 truths" in md
+    assert "truths, the float64 truths' runs" in md
 
 
 def test_modes_are_timed_in_rounds_until_the_interval_is_narrow(monkeypatch):

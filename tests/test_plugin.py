@@ -312,6 +312,9 @@ def test_fixture_optimize_mode_runs_candidates_in_a_worker(pytester, backend):
     assert sum(p["truths"] > 0 for p in phases) == 1, phases
     assert all(0 < p["transfer"] and 0 <= p["judging"] <= p["gates"] + 0.02 and p["truths"] <= p["gates"] + 0.02
                for p in phases), phases  # judging: milliseconds at this size (rounded to 0.0 s)
+    # none overlaps another: on the CPU every second of them is the gates' (nothing is screened)
+    assert all(p["worker_starts"] + p["truths"] + p["transfer"] + p["judging"] <= p["gates"] + 0.05
+               for p in phases), phases
     assert "evaluating in this process" not in out and "does not pickle" not in out, out[-3000:]
     assert "MODE optimize" in out
     if backend.name == "cpu":
