@@ -299,20 +299,18 @@ class IsolatedEvaluator:
         self._spawn_spare()
         self._proc, self._conn = self._spare
         self._spare = None
-        t0, moved = time.perf_counter(), self.spent["transfer"]
-        try:
+        with self._spent("worker_starts"):
             try:
-                self._conn.send(("go", None))
-            except (BrokenPipeError, OSError):
-                pass  # it has died; what it said before, or its exit, is read below
-            if self.prestart:
-                self._spawn_spare()  # the next one imports (host only) while this one captures
-            kind, payload = self._receive(self.start_timeout, "")
-        except WorkerFailure as e:
-            self._kill()
-            raise RuntimeError(f"evaluation worker for {self.spec.name} did not start: {e}") from None
-        finally:
-            self.spent["worker_starts"] += time.perf_counter() - t0 - (self.spent["transfer"] - moved)
+                try:
+                    self._conn.send(("go", None))
+                except (BrokenPipeError, OSError):
+                    pass  # it has died; what it said before, or its exit, is read below
+                if self.prestart:
+                    self._spawn_spare()  # the next one imports (host only) while this one captures
+                kind, payload = self._receive(self.start_timeout, "")
+            except WorkerFailure as e:
+                self._kill()
+                raise RuntimeError(f"evaluation worker for {self.spec.name} did not start: {e}") from None
         if kind != "ready":
             self._kill()
             from .errors import USER_ERRORS
@@ -470,11 +468,8 @@ class IsolatedEvaluator:
         gate's numbers)."""
         if self._truths is not None:
             return self._truths
-        t0, moved = time.perf_counter(), self.spent["transfer"]
-        try:
+        with self._spent("truths"):
             return self._collect_truths()
-        finally:  # the truths' transfer is counted as transfer only: the activities do not overlap
-            self.spent["truths"] += time.perf_counter() - t0 - (self.spent["transfer"] - moved)
 
     def _collect_truths(self) -> Any:
         from .gates.trials import BaselineRecord
@@ -584,14 +579,14 @@ class IsolatedEvaluator:
                 elif kind == "runs":
                     rec = value
                     rec.runs = cand_runs
-                    with self._judging():
+                    with self._spent("judging"):
                         passed = judge.correct(baseline, rec, progress)
                     if not passed:
                         return judge.done("rejected")
                     timed = perf and self.measures_time
                     self._conn.send("time" if timed else "stop")
                     if not timed:
-                        with self._judging():
+                        with self._spent("judging"):
                             return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
                                                 backend_name=self.backend_name)
                 elif kind == "timing" and rec is not None:
@@ -601,7 +596,7 @@ class IsolatedEvaluator:
                     if more:  # the sequential gate: another round, of this many pairs
                         self._conn.send(("more", more))
                         continue
-                    with self._judging():
+                    with self._spent("judging"):
                         return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
                                             backend_name=self.backend_name)
                 elif kind == "crash":
@@ -640,13 +635,14 @@ class IsolatedEvaluator:
             raise RuntimeError(f"profiling failed: {e}") from None
 
     @contextlib.contextmanager
-    def _judging(self):
-        """Time the parent spends judging records (gates 2-4's statistics), into ``spent``."""
-        t0 = time.perf_counter()
+    def _spent(self, what: str):
+        """The seconds of the block into ``spent[what]``, less the transfer read within it (which
+        :meth:`_receive` counts as transfer: the activities do not overlap)."""
+        t0, moved = time.perf_counter(), self.spent["transfer"]
         try:
             yield
         finally:
-            self.spent["judging"] += time.perf_counter() - t0
+            self.spent[what] += time.perf_counter() - t0 - (self.spent["transfer"] - moved)
 
     def _rejected(self, cands: list[Candidate], gate: str, reason: str, t0: float) -> CascadeResult:
         gates = [GateResult(g, "pass", "passed before the crash") for g in _before(gate)]
