@@ -24,11 +24,10 @@ from pytest_kernelopt.backends import prepare
 
 prepare("auto")
 
-from pytest_kernelopt.candidate import Candidate  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.isolate import IsolatedEvaluator  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec  # noqa: E402
-from pytest_kernelopt.tuner import propose_configs  # noqa: E402
+from pytest_kernelopt.tuner import own_candidate, propose_configs  # noqa: E402
 
 
 def main(out_path: Path, paths: list[Path]) -> None:
@@ -39,7 +38,7 @@ def main(out_path: Path, paths: list[Path]) -> None:
             graph, name = next((g, n) for g in ev.graphs for n in g.kernels)
             row = {"problem": path.stem, "kernel": name, "backend": ev.backend_name,
                    "capture_s": round(time.perf_counter() - t0, 2), "candidates": []}
-            cands = [Candidate((name,), graph.kernels[name].source, origin="a/a")]
+            cands = [own_candidate(graph, name)]  # launched with the baseline's own config
             cands += propose_configs(graph, name, limit=1)[:1]
             for cand in cands:
                 before, got = dict(ev.spent), ev.received_bytes

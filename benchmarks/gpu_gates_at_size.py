@@ -88,7 +88,7 @@ from pytest_kernelopt.candidate import Candidate
 from pytest_kernelopt.config import Settings
 from pytest_kernelopt.gates.cascade import EvaluationSession
 from pytest_kernelopt.problems import ProblemSpec, build_problem
-from pytest_kernelopt.tuner import propose_configs
+from pytest_kernelopt.tuner import own_candidate, propose_configs
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
 from gpu_gates_at_size import _numbers
 T0 = time.perf_counter()
@@ -106,7 +106,7 @@ phase("baseline and truth recorded")
 out = {"problem": sys.argv[2], "kernels": []}
 graph, name = session.captured.triton_kernels[0]
 configs = propose_configs(graph, name, 1)
-label, cand = ("config", configs[0]) if configs else ("a/a", Candidate((name,), graph.kernels[name].source, origin="a/a"))
+label, cand = ("config", configs[0]) if configs else ("a/a", own_candidate(graph, name))
 t1 = time.perf_counter()
 res = session.evaluate(cand)
 row = {"kernel": name, "candidate": label, "wall": round(time.perf_counter() - t1, 1)} | _numbers(res)

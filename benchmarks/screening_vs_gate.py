@@ -21,11 +21,10 @@ from pytest_kernelopt.backends import prepare, select_backend
 prepare("auto")
 backend = select_backend("auto")
 
-from pytest_kernelopt.candidate import Candidate  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, build_problem  # noqa: E402
-from pytest_kernelopt.tuner import propose_configs  # noqa: E402
+from pytest_kernelopt.tuner import own_candidate, propose_configs  # noqa: E402
 
 if not backend.measures_time:
     sys.exit(f"needs a GPU: {backend.description} measures no time")
@@ -35,7 +34,7 @@ records = []
 for path in paths:
     session = EvaluationSession(build_problem(ProblemSpec.from_file(path), backend.device), Settings(), backend)
     for graph, name in session.captured.triton_kernels:
-        aa = Candidate((name,), graph.kernels[name].source, origin="a/a")
+        aa = own_candidate(graph, name)
         cands = propose_configs(graph, name, limit=24)
         if not cands:
             print(f"{path.stem} {name}: no configs", flush=True)

@@ -58,7 +58,7 @@ import functools
 import itertools
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Sequence
 
 from .candidate import Candidate
@@ -431,6 +431,32 @@ def _describe(cfg: dict[str, int]) -> str:
 def config_candidate(kernel_name: str, source: str, cfg: dict[str, int], note: str = "") -> Candidate:
     return Candidate(replaces=(kernel_name,), source=source, configs=(dict(cfg),), origin="tuner",
                      description=f"{note}launch config {_describe(cfg)}")
+
+
+def own_candidate(graph: KernelGraph, kernel_name: str, origin: str = "a/a") -> Candidate:
+    """Inductor's own source of one kernel, launched with the configuration the baseline's launch used.
+
+    Pinned on purpose: a candidate without configurations launches with the first of its decorator's list
+    (:func:`~pytest_kernelopt.substitute.load_kernel_object`), and for a kernel Inductor autotunes among several
+    that need not be the one the baseline runs (avgpool3d's persistent reduction on the H200: its first config
+    ran 17x slower than the autotuned pick, so every screened config looked 17x faster than the baseline)."""
+    trace = _trace(graph, kernel_name)
+    configs = (_baseline(trace),) if trace is not None else ()
+    return Candidate(replaces=(kernel_name,), source=graph.kernels[kernel_name].source, configs=configs,
+                     origin=origin, description="Inductor's own kernel" + (
+                         f", launch config {_describe(configs[0])}" if configs else ""))
+
+
+def with_baseline_config(graph: KernelGraph, cand: Candidate) -> Candidate:
+    """A drop-in candidate that names no configuration launches with the one the baseline's launch of the kernel
+    it replaces used (Inductor's autotuned pick), not the first of the decorator's list (see
+    :func:`own_candidate`); others are returned as they are."""
+    if cand.configs or cand.launch is not None or len(cand.replaces) != 1:
+        return cand
+    trace = _trace(graph, cand.replaces[0])
+    if trace is None:
+        return cand
+    return replace(cand, configs=(_baseline(trace),))
 
 
 def ordered_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[str, int]]:

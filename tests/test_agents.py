@@ -428,3 +428,27 @@ def test_a_transcript_is_bounded(tmp_path, monkeypatch):
     lines = [_json.loads(line) for line in (tmp_path / "k.jsonl").read_text().splitlines()]
     assert lines[-1]["event"] == "transcript_full"
     assert (tmp_path / "k.jsonl").stat().st_size < 5000 + 200
+
+
+def test_a_drop_in_naming_no_config_launches_with_the_baselines_own(graph, llm_server, tmp_path):
+    """Without configs a candidate would launch with its decorator's first config, which for a kernel Inductor
+    autotunes among several need not be the baseline's (17x slower on avgpool3d on the H200): it is given the
+    config the baseline's launch used, as data in the candidate the gates judge; one naming its own keeps it."""
+    import dataclasses
+
+    from pytest_kernelopt.graph import LaunchTrace
+
+    traced = dataclasses.replace(graph, traces=(
+        LaunchTrace(ADD, (8,), {"XBLOCK": 128}, 8, 1, ((1024,), (1024,), (1024,)), ("float32",) * 3),))
+    llm_server.push(reply("analysis"), reply("plan"), submit(add_kernel("BUG")),
+                    submit(add_kernel("own"), configs=[{"XBLOCK": 512, "num_warps": 4, "num_stages": 1}]))
+    gates = FakeGates()
+    out = AgentOptimizer(model(), gates, Settings(), tmp_path).optimize_kernel(traced, ADD)
+    assert out.decision == "accepted"
+    assert [c.configs for c in gates.calls] == [({"XBLOCK": 128, "num_warps": 8, "num_stages": 1},),
+                                                 ({"XBLOCK": 512, "num_warps": 4, "num_stages": 1},)]
+    # no trace of the kernel (nothing known of its launch): the candidate is judged as given
+    llm_server.push(reply("analysis"), reply("plan"), submit(add_kernel("untraced")))
+    gates = FakeGates()
+    AgentOptimizer(model(), gates, Settings(), tmp_path).optimize_kernel(graph, ADD)
+    assert [c.configs for c in gates.calls] == [()]

@@ -349,3 +349,30 @@ def test_a_split_scan_reorder_may_round_differently_on_its_second_run(backend, m
     monkeypatch.setattr(reorder, "inductor_reorder", lambda *a, **k: None)
     res = session.evaluate(cand, perf=False)
     assert res.decision == "rejected" and "different results on identical inputs" in res.reason, res.reason
+
+
+def test_inductors_own_kernel_is_judged_with_the_config_its_baseline_launched(kernels):
+    """The A/A candidate and the screening's reference are Inductor's source launched with the baseline's traced
+    config: without one, the decorator's first would be used (avgpool3d on the H200: 17x slower than the
+    autotuned pick, so every screened config looked 17x faster than the baseline)."""
+    import dataclasses
+
+    g, name = kernels["persistent_reduction"][0]
+    trace = next(t for t in g.traces if t.kernel == name)
+    own = tuner.own_candidate(g, name)
+    assert own.origin == "a/a" and own.source == g.kernels[name].source and own.launch is None
+    assert own.configs == ({**trace.config, "num_warps": trace.num_warps or 4, "num_stages": trace.num_stages or 1},)
+    obj = load_kernel_object(name, own.source, own.configs)
+    assert [{**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages} for c in obj.configs] == list(own.configs)
+    # a baseline that ran another config of the list: that one, not the first
+    other = {**trace.config, **{k: v * 2 for k, v in trace.config.items()}}
+    moved = dataclasses.replace(g, traces=tuple(dataclasses.replace(t, config=other) if t.kernel == name else t
+                                                for t in g.traces))
+    assert tuner.own_candidate(moved, name).configs[0] == {**other, "num_warps": trace.num_warps or 4,
+                                                           "num_stages": trace.num_stages or 1}
+    # a drop-in without configs gets the traced one; with its own, or a fusion, it is left as it is
+    bare = dataclasses.replace(own, configs=(), origin="agent:writer")
+    assert tuner.with_baseline_config(moved, bare).configs == tuner.own_candidate(moved, name).configs
+    assert tuner.with_baseline_config(moved, own) is own
+    untraced = dataclasses.replace(g, traces=())
+    assert tuner.with_baseline_config(untraced, bare) is bare and tuner.own_candidate(untraced, name).configs == ()

@@ -24,6 +24,7 @@ from ..candidate import Candidate
 from ..config import Settings
 from ..gates.results import CascadeResult
 from ..graph import KernelGraph, TritonKernel
+from ..tuner import with_baseline_config
 from .client import ChatModel, ChatReply, LLMRequestError, Usage
 from .parsing import parse_reply
 from .roles import (ANALYST, FUSION, PLANNER, REPAIRER, SUBMIT_TOOL, WRITER, Attempt, Role, contract,
@@ -270,6 +271,8 @@ class _Search:
         self.last_answer = reply.content or "\n".join(t.arguments for t in reply.tool_calls)
         parsed = parse_reply(reply, self.kernels, origin=f"agent:{role.name}")
         number, cand = len(self.attempts) + 1, parsed.candidate
+        if cand is not None:  # no configs named: the baseline's own launch config, not the decorator's first
+            cand = with_baseline_config(self.graph, cand)
         if cand is None:
             attempt = Attempt(number, role.name, None, rejection=parsed.rejection)
         elif (dup := next((a for a in self.attempts if a.candidate_hash == cand.content_hash), None)) is not None:

@@ -534,7 +534,9 @@ def screening_reference(session: Any, candidates: list) -> Any:
     kernels, or several).  On the H200 the module with nothing swapped screened 1-4% slower than the same
     module with its own kernel swapped in (softmax_scale: A/A 1.039x), so every config looked faster than the
     baseline; the performance gate's two-variant timing shows no such bias (A/A 0.996x)."""
-    from ..candidate import Candidate
+    from dataclasses import replace
+
+    from ..tuner import own_candidate
 
     kernels = {c.replaces for c in candidates}
     if len(kernels) != 1 or len(next(iter(kernels))) != 1:
@@ -544,7 +546,8 @@ def screening_reference(session: Any, candidates: list) -> Any:
         graph, name = session.captured.find(ref)
     except KeyError:
         return None
-    return Candidate((ref,), graph.kernels[name].source, origin="a/a")
+    # launched with the baseline's own config, not the first of its decorator's list (tuner.own_candidate)
+    return replace(own_candidate(graph, name), replaces=(ref,))
 
 
 def rank_candidates(session: Any, candidates: list, samples: int) -> tuple[float, list[float | None]]:
