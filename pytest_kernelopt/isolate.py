@@ -266,6 +266,7 @@ class IsolatedEvaluator:
         self.info: WorkerInfo | None = None
         self._ready: dict = {}
         self._truths: Any = None
+        self._judge_device_set = False  # see _judge_on_device
         self._spare: tuple[Any, Any] | None = None  # a worker spawned ahead, importing, not yet told to go
         self.records_note = ""  # set when the plan was trimmed to fit the judge's memory (see truths())
         self.prestart = True  # keep a spare worker importing for the next candidate
@@ -541,6 +542,7 @@ class IsolatedEvaluator:
             judge.add_static(allow)
             return judge.done("rejected")
         judge.note_reorder(allow)  # decided here, from the captured graph: the worker's word is not taken
+        self._judge_on_device()
         truths = self.truths()
         baseline = None
         stage = "gate:static"
@@ -633,6 +635,25 @@ class IsolatedEvaluator:
             return self._request("profile", {"ncu": ncu}, self.settings.timeout)
         except WorkerFailure as e:
             raise RuntimeError(f"profiling failed: {e}") from None
+
+    def _judge_on_device(self) -> None:
+        """On a GPU backend the judge takes its statistics on the GPU (:func:`.gates.chunked.compute_device`:
+        host records go over a chunk at a time), where on the host they cost seconds a GiB (cumprod on the H200:
+        67 s of one candidate's 103 s for 15 GiB of records).  The judge's own CUDA context (about 0.5 GiB of
+        device memory, plus a chunk's float64 temporaries, about 1 GiB, while it judges: never while a worker
+        times) is started once, at the first evaluation, and only for the cuda backend;
+        ``KERNELOPT_JUDGE_ON_GPU=0`` keeps the judge on the host.  Workers are spawned, never forked, so this
+        process's CUDA does not reach them; the records stay in host memory."""
+        if self._judge_device_set:
+            return
+        self._judge_device_set = True
+        if os.environ.get("KERNELOPT_JUDGE_ON_GPU", "1").strip() == "0" or self.backend_name != "cuda":
+            return
+        import torch
+
+        if torch.cuda.is_available():
+            with self._spent("judging"):
+                torch.cuda.init()
 
     @contextlib.contextmanager
     def _spent(self, what: str):

@@ -415,3 +415,25 @@ def test_the_noise_floor_is_the_larger_of_the_compiled_and_the_eager_modules_rou
     assert all(n > 0 for n in whole)
     # per decade of |truth| too, the larger of the two computations' in each (so at least the whole's larger)
     assert all(d and sum(v * v for v in d.values()) ** 0.5 >= w * (1 - 1e-9) for d, w in zip(per_decade, whole))
+
+
+@pytest.mark.parametrize("backend_name,env,expected", [("cuda", None, 1), ("cuda", "0", 0), ("cpu", None, 0)])
+def test_the_isolated_judge_takes_its_statistics_on_the_gpu_only_for_the_cuda_backend(monkeypatch, backend_name,
+                                                                                       env, expected):
+    """On the H200 the judge's host statistics cost 67 s of one candidate's 103 s (cumprod, 15 GiB of records):
+    on the cuda backend the parent starts CUDA once, so chunked statistics run there; never on the CPU backend,
+    and never with KERNELOPT_JUDGE_ON_GPU=0."""
+    from pytest_kernelopt.isolate import SPENT, IsolatedEvaluator
+
+    calls = []
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "init", lambda: calls.append(1))
+    if env is None:
+        monkeypatch.delenv("KERNELOPT_JUDGE_ON_GPU", raising=False)
+    else:
+        monkeypatch.setenv("KERNELOPT_JUDGE_ON_GPU", env)
+    ev = object.__new__(IsolatedEvaluator)
+    ev._judge_device_set, ev._ready, ev.spent = False, {"backend": backend_name}, dict.fromkeys(SPENT, 0.0)
+    ev._judge_on_device()
+    ev._judge_on_device()  # once per evaluator
+    assert len(calls) == expected
