@@ -306,3 +306,51 @@ def test_modes_are_timed_in_rounds_until_the_interval_is_narrow(monkeypatch):
     assert bench_modes.widest_interval({"eager": [1.0, 3.0] * 20, "ours": [1.0] * 40}, 0.95) == 0.0
     wide = bench_modes.widest_interval({"max-autotune": [0.8, 1.2] * 20, "ours": [1.0] * 40}, 0.95)
     assert wide > bench_modes.PRECISION
+
+
+def test_a_mode_beyond_eagers_tolerance_is_judged_against_the_float64_truth(tmp_path):
+    """On the H200 every compiled mode of the float32 cumsums, the default compile included, was 'beyond
+    tolerance' of eager's output: their rounding differs, their accuracy does not.  Beyond tolerance, a mode is
+    compared with the float64 truth: as accurate as eager there (within AS_ACCURATE) is correct and said so;
+    less accurate is a difference, with both errors; a truth that cannot be computed leaves the difference."""
+    import torch
+
+    from pytest_kernelopt.bench_modes import AS_ACCURATE, Float64Truth, _cell_correct, check_output
+    from pytest_kernelopt.config import Settings
+    from pytest_kernelopt.problems import ProblemSpec
+
+    problem = tmp_path / "cumsum_long.py"
+    problem.write_text("import torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
+                       "        return torch.cumsum(x, dim=1)\n\n"
+                       "def get_inputs():\n    return [torch.randn(2, 4096)]\n\n"
+                       "def get_init_inputs():\n    return []\n")
+    from pytest_kernelopt.problems import build_problem
+
+    p = build_problem(ProblemSpec.from_file(problem), "cpu", 0)
+    exact = torch.cumsum(p.example_inputs[0].double(), dim=1)
+    noise = torch.randn(exact.shape, dtype=torch.float64, generator=torch.Generator().manual_seed(1))
+    scale = exact.abs().max().item() * 1e-2  # far beyond the correctness tolerance of eager's output
+    eager = (exact + scale * noise).float()
+    same = (exact - scale * noise.flip(1)).float()  # other errors, as large
+    worse = (exact + 3 * AS_ACCURATE * scale * noise.flip(0)).float()
+    settings = Settings()
+    truth = Float64Truth(ProblemSpec.from_file(problem), "cpu", 0, eager)
+
+    assert check_output(eager, eager, settings, truth) == {"correct": True, "max_abs_err": 0.0}
+    ok = check_output(same, eager, settings, truth)
+    assert ok["correct"] is True and "differs" not in ok and ok["as_accurate_as_eager"].startswith("beyond")
+    mine, theirs = ok["vs_float64"]["rel_l2"][0], ok["vs_float64"]["eager_rel_l2"][0]
+    assert 0.5 < mine / theirs < 1.5
+    bad = check_output(worse, eager, settings, truth)
+    assert bad["correct"] is False and "less accurate than eager against float64" in bad["differs"]
+    # without a truth (or where it cannot be computed), beyond tolerance stays a difference
+    assert check_output(same, eager, settings)["correct"] is False
+    broken = Float64Truth(ProblemSpec.from_file(problem), "cpu", 0, eager)
+    broken._compute = lambda: (_ for _ in ()).throw(RuntimeError("no float64 kernel"))
+    res = check_output(same, eager, settings, broken)
+    assert res["correct"] is False and "float64 truth not computed: RuntimeError: no float64 kernel" in res["differs"]
+    # the report's column says which modes matched eager and which were only as accurate
+    rec = {"modes": {"default": {"correct": True}, "max-autotune": {"correct": True, "as_accurate_as_eager": "x"},
+                     "max-autotune+cd": {"correct": True, "as_accurate_as_eager": "x"}, "ours": {"correct": True}}}
+    assert _cell_correct(rec) == ("default, ours match eager; MA, MA+CD beyond eager's tolerance, as accurate as "
+                                  "eager against float64")
