@@ -104,7 +104,7 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
     from . import wire
 
     def send(kind: str, value: Any = None) -> None:
-        conn.send_bytes(wire.dumps((kind, value)))
+        wire.send(conn, (kind, value))
 
     try:
         from .backends import prepare
@@ -276,6 +276,8 @@ class IsolatedEvaluator:
         # search phases): see SPENT
         self.spent: dict[str, float] = dict.fromkeys(SPENT, 0.0)
         self.received_bytes = 0  # bytes of the messages read from workers
+        # the most one message may carry (its header and frames): what the judge may hold in records at all
+        self.message_limit = max(record_budget(), 1 << 30)
 
     # -- worker lifecycle ----------------------------------------------------------------
     # A worker is spawned ahead as a spare: it imports (CPU only) and waits for the parent's go before it builds
@@ -391,32 +393,47 @@ class IsolatedEvaluator:
                 raise WorkerFailure(f"timed out after {total or timeout:.0f}s", stage, timed_out=True)
             if self._conn.poll(min(remaining, 0.5)):
                 t0 = time.perf_counter()
+                got = 0
+
+                def wait(what: str) -> None:  # before each frame: the same deadline and checks as the header's
+                    while not self._conn.poll(min(max(0.0, deadline - time.perf_counter()), 0.5)):
+                        if time.perf_counter() >= deadline:
+                            self._kill()
+                            raise WorkerFailure(f"timed out after {total or timeout:.0f}s (sending {what})", stage,
+                                                timed_out=True)
+                        self._check_alive(stage)
+
                 try:
-                    data = self._conn.recv_bytes()
-                except (EOFError, ConnectionResetError, OSError):
+                    message, got = wire.receive(self._conn, self.message_limit, wait)
+                    kind, value = message
+                except WorkerFailure:
+                    raise
+                except (EOFError, ConnectionError):
                     self._proc.join(5)
                     code = self._proc.exitcode
                     self._kill()
                     raise WorkerFailure(f"the evaluation process died ({_describe_exit(code)})", stage) from None
-                try:
-                    kind, value = wire.loads(data)
                 except Exception as e:  # noqa: BLE001
                     self._kill()
                     raise WorkerFailure(f"the evaluation process sent something that is not data "
-                                        f"({type(e).__name__})", stage) from None
+                                        f"({type(e).__name__}: {str(e)[:160]})", stage) from None
                 finally:
                     self.spent["transfer"] += time.perf_counter() - t0
-                    self.received_bytes += len(data)
+                    self.received_bytes += got
                 return kind, value
-            if not self._proc.is_alive():
-                code = self._proc.exitcode
-                self._kill()
-                raise WorkerFailure(f"the evaluation process died ({_describe_exit(code)})", stage)
-            rss = _rss(self._proc.pid)
-            if rss > self.max_rss:
-                self._kill()
-                raise WorkerFailure(f"the evaluation process exceeded the memory limit ({rss / 2**30:.1f} GiB > "
-                                    f"{self.max_rss / 2**30:.1f} GiB)", stage)
+            self._check_alive(stage)
+
+    def _check_alive(self, stage: str) -> None:
+        """WorkerFailure (the worker ended) where the worker has died or grown past the memory limit."""
+        if not self._proc.is_alive():
+            code = self._proc.exitcode
+            self._kill()
+            raise WorkerFailure(f"the evaluation process died ({_describe_exit(code)})", stage)
+        rss = _rss(self._proc.pid)
+        if rss > self.max_rss:
+            self._kill()
+            raise WorkerFailure(f"the evaluation process exceeded the memory limit ({rss / 2**30:.1f} GiB > "
+                                f"{self.max_rss / 2**30:.1f} GiB)", stage)
 
     def _request(self, op: str, payload: Any, timeout: float) -> Any:
         """One request answered by one "result" message (baseline, profile, rank)."""

@@ -6,6 +6,13 @@ primitives and CPU tensors, with this project's record dataclasses tagged by
 name; :func:`loads` reads it back with ``torch.load(weights_only=True)`` (which
 refuses any other type) and rebuilds only the dataclasses of :func:`_registry`.
 Any other object is sent as its ``repr``.
+
+Between processes (:func:`send` / :func:`receive`) a large tensor travels as a frame of its own: the header (read
+as above) says its dtype, shape and strides, and the tensor's raw bytes follow as one message, read straight
+into memory the receiver allocated from the header -- after checking that dtype, shape and strides describe a
+dense tensor of a known dtype within the receiver's byte limit.  Serialising a GiB of outputs through
+``torch.save`` and the pipe, then copying it out of the message, cost 0.5-0.7 GiB/s on the H200's host (cumsum's
+candidate: 48-87 s of its gates).
 """
 
 from __future__ import annotations
@@ -30,7 +37,35 @@ def _registry() -> dict[str, type]:
     return {c.__name__: c for c in classes}
 
 
-def _encode(obj: Any) -> Any:
+_FRAME = "__kernelopt_frame__"
+#: a tensor of at least this many bytes travels as a frame of its own (smaller ones inside the header)
+FRAME_MIN = 1 << 20
+#: the dtypes a frame may carry
+FRAME_DTYPES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool",
+                "complex64", "complex128")
+
+
+class WireError(ValueError):
+    """A message that is not what the protocol allows (a frame's header, its size, a frame used twice)."""
+
+
+def dense(shape: Any, stride: Any) -> bool:
+    """Whether ``shape`` and ``stride`` lay out every element once with no gap (some permutation of a contiguous
+    layout; dimensions of size 1 have any stride)."""
+    expected = 1
+    for st, n in sorted((st, n) for n, st in zip(shape, stride) if n != 1):
+        if st != expected:
+            return False
+        expected *= n
+    return True
+
+
+def _framable(t: Any) -> bool:
+    return (t.numel() * t.element_size() >= FRAME_MIN and str(t.dtype).replace("torch.", "") in FRAME_DTYPES
+            and dense(t.shape, t.stride()))
+
+
+def _encode(obj: Any, frames: list | None = None) -> Any:
     import torch
 
     if obj is None or type(obj) in (bool, int, float, str, bytes):
@@ -39,7 +74,11 @@ def _encode(obj: Any) -> Any:
         if isinstance(obj, plain):
             return plain(obj)
     if isinstance(obj, torch.Tensor):
-        return obj.detach().to("cpu")
+        t = obj.detach().to("cpu")
+        if frames is not None and _framable(t):
+            frames.append(t)
+            return {_FRAME: len(frames) - 1}
+        return t
     if isinstance(obj, torch.Size):
         return tuple(obj)
     if isinstance(obj, torch.dtype):
@@ -48,31 +87,37 @@ def _encode(obj: Any) -> Any:
         if type(obj).__name__ not in _registry():
             return repr(obj)
         return {_TAG: type(obj).__name__,
-                "fields": {f.name: _encode(getattr(obj, f.name)) for f in dataclasses.fields(obj)}}
+                "fields": {f.name: _encode(getattr(obj, f.name), frames) for f in dataclasses.fields(obj)}}
     if isinstance(obj, tuple):
-        return tuple(_encode(o) for o in obj)
+        return tuple(_encode(o, frames) for o in obj)
     if isinstance(obj, list):
-        return [_encode(o) for o in obj]
+        return [_encode(o, frames) for o in obj]
     if isinstance(obj, dict):
-        return {k if isinstance(k, (str, int, float, bool)) or k is None else repr(k): _encode(v)
+        return {k if isinstance(k, (str, int, float, bool)) or k is None else repr(k): _encode(v, frames)
                 for k, v in obj.items()}
     if isinstance(obj, (set, frozenset)):
-        return [_encode(o) for o in obj]
+        return [_encode(o, frames) for o in obj]
     return repr(obj)
 
 
-def _decode(obj: Any, registry: dict[str, type]) -> Any:
+def _decode(obj: Any, registry: dict[str, type], frames: list | None = None) -> Any:
     if isinstance(obj, dict):
+        if _FRAME in obj:
+            i = obj[_FRAME]
+            if frames is None or type(i) is not int or not 0 <= i < len(frames) or frames[i] is None or len(obj) != 1:
+                raise WireError(f"a frame reference that names no frame received: {obj!r:.80}")
+            t, frames[i] = frames[i], None  # each frame stands for one tensor, once
+            return t
         if _TAG in obj:
             cls = registry.get(obj[_TAG])
             if cls is None:
                 raise ValueError(f"worker sent an unknown record type {obj[_TAG]!r}")
-            return cls(**{k: _decode(v, registry) for k, v in obj["fields"].items()})
-        return {k: _decode(v, registry) for k, v in obj.items()}
+            return cls(**{k: _decode(v, registry, frames) for k, v in obj["fields"].items()})
+        return {k: _decode(v, registry, frames) for k, v in obj.items()}
     if isinstance(obj, tuple):
-        return tuple(_decode(o, registry) for o in obj)
+        return tuple(_decode(o, registry, frames) for o in obj)
     if isinstance(obj, list):
-        return [_decode(o, registry) for o in obj]
+        return [_decode(o, registry, frames) for o in obj]
     return obj
 
 
@@ -88,3 +133,83 @@ def loads(data: bytes) -> Any:
     import torch
 
     return _decode(torch.load(io.BytesIO(data), weights_only=True), _registry())
+
+
+# --------------------------------------------------------------------------- between processes, with frames
+
+
+def send(conn: Any, obj: Any) -> None:
+    """``obj`` over ``conn`` (a multiprocessing Connection): a header message, then one message per frame (the
+    raw bytes of each large tensor, in memory order)."""
+    import torch
+
+    frames: list = []
+    value = _encode(obj, frames)
+    metas = [{"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape), "stride": list(t.stride())}
+             for t in frames]
+    buf = io.BytesIO()
+    torch.save({"frames": metas, "value": value}, buf)
+    conn.send_bytes(buf.getbuffer())
+    for t in frames:
+        conn.send_bytes(_bytes_of(t).numpy())
+
+
+def _bytes_of(t: Any) -> Any:
+    """The bytes of a dense tensor in memory order, as a 1-D uint8 view (no copy)."""
+    import torch
+
+    flat = t.as_strided((t.numel(),), (1,), t.storage_offset()) if t.numel() else t.reshape(-1)
+    return flat.view(torch.uint8)
+
+
+def frame_tensor(meta: Any, limit: int) -> Any:
+    """The empty tensor a frame's header describes, checked first: a known dtype, a shape and strides of plain
+    non-negative integers describing a dense tensor (no element twice, no gap) of at most ``limit`` bytes."""
+    import math
+
+    import torch
+
+    if not isinstance(meta, dict) or set(meta) != {"dtype", "shape", "stride"}:
+        raise WireError(f"a frame header is not {{dtype, shape, stride}}: {meta!r:.120}")
+    name, shape, stride = meta["dtype"], meta["shape"], meta["stride"]
+    if name not in FRAME_DTYPES:
+        raise WireError(f"a frame of dtype {name!r:.40} (allowed: {', '.join(FRAME_DTYPES)})")
+    if (not isinstance(shape, list) or not isinstance(stride, list) or len(shape) != len(stride) or len(shape) > 64
+            or not all(type(v) is int and v >= 0 for v in shape + stride)):
+        raise WireError(f"a frame's shape and strides are not lists of non-negative integers: {meta!r:.120}")
+    dtype = getattr(torch, name)
+    numel = math.prod(shape)
+    nbytes = numel * torch.empty((), dtype=dtype).element_size()
+    if nbytes > limit:
+        raise WireError(f"a frame of {nbytes / 2**30:.2f} GiB, beyond the receiver's limit of {limit / 2**30:.2f} GiB")
+    if not dense(shape, stride):
+        raise WireError(f"a frame's strides {stride} do not describe a dense tensor of shape {shape}")
+    return torch.empty_strided(shape, stride, dtype=dtype)
+
+
+def receive(conn: Any, limit: int, wait: Any = None) -> tuple[Any, int]:
+    """One message sent by :func:`send`, decoded as data, and the bytes it took; ``limit`` bounds the header and
+    the frames together.  ``wait(what)`` is called before each frame is read (the caller's deadline and
+    liveness checks: it raises to give up).  WireError (or what ``torch.load`` raises) for anything else."""
+    import torch
+
+    data = conn.recv_bytes(max(1, limit))
+    header = torch.load(io.BytesIO(data), weights_only=True)
+    if not isinstance(header, dict) or set(header) != {"frames", "value"} or not isinstance(header["frames"], list):
+        raise WireError("a message without the {frames, value} header")
+    used = len(data)
+    frames = []
+    for k, meta in enumerate(header["frames"]):
+        t = frame_tensor(meta, limit - used)
+        if wait is not None:
+            wait(f"frame {k + 1} of {len(header['frames'])}")
+        view = _bytes_of(t).numpy()
+        got = conn.recv_bytes_into(view) if view.nbytes else len(conn.recv_bytes(1))
+        if got != view.nbytes:
+            raise WireError(f"frame {k + 1}: {got} bytes where its header says {view.nbytes}")
+        used += got
+        frames.append(t)
+    value = _decode(header["value"], _registry(), frames)
+    if any(f is not None for f in frames):
+        raise WireError("a frame no value refers to")
+    return value, used

@@ -1,0 +1,138 @@
+"""Large tensors between an evaluation worker and the judge travel as frames of raw bytes (issue 14: on the
+H200 the records' transfer was 48-87 s of a candidate's gates), read into memory the judge allocates after
+checking the header: a known dtype, a dense layout, a size within its limit.  Everything else a worker could
+send in their place is refused, and the judge never allocates what it was not told it may."""
+
+from __future__ import annotations
+
+import io
+import multiprocessing as mp
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt import wire  # noqa: E402
+from pytest_kernelopt.gates.trials import CandidateRecord, Run  # noqa: E402
+
+MIB = 1 << 20
+
+
+@pytest.fixture
+def pipe():
+    a, b = mp.Pipe()
+    yield a, b
+    a.close()
+    b.close()
+
+
+def _roundtrip(pipe, obj, limit=1 << 30, threads=True):
+    """Send from a thread (the sender blocks until the receiver reads, as between processes)."""
+    import threading
+
+    a, b = pipe
+    err = []
+    th = threading.Thread(target=lambda: _guard(err, lambda: wire.send(a, obj)))
+    th.start()
+    def wait(what):
+        assert b.poll(30), f"the sender stopped before {what}: {err}"
+
+    try:
+        wait("the header")
+        return wire.receive(b, limit, wait)
+    finally:
+        th.join(30)
+        assert not err, err
+
+
+def _guard(err, fn):
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001
+        err.append(e)
+
+
+def test_large_tensors_travel_as_frames_and_keep_values_dtypes_and_layouts(pipe):
+    g = torch.Generator().manual_seed(0)
+    base = torch.randn(4, 64, 32, 32, generator=g)
+    tensors = {
+        "contiguous": torch.randn(512, 1024, generator=g),
+        "channels_last": base.to(memory_format=torch.channels_last),
+        "transposed": torch.randn(1024, 512, generator=g).t(),
+        "offset_view": torch.randn(3, 512, 1024, generator=g)[1],  # a dense view at a storage offset
+        "bfloat16": torch.randn(1024, 1024, generator=g).bfloat16(),
+        "bool": torch.rand(2048, 1024, generator=g) > 0.5,
+        "int64": torch.randint(-9, 9, (256, 1024), generator=g),
+        "small": torch.arange(10.0),  # inside the header
+        "strided": torch.randn(1024, 1024, generator=g)[:, ::2],  # not dense: inside the header
+    }
+    rec = CandidateRecord(runs={3: Run((tensors["contiguous"], tensors["channels_last"]), {}, None)}, launches=2)
+    (kind, value), got = _roundtrip(pipe, ("runs", {"rec": rec, **tensors}))
+    assert kind == "runs" and isinstance(value["rec"], CandidateRecord)
+    assert torch.equal(value["rec"].runs[3].outputs[1], base)
+    assert value["rec"].runs[3].outputs[1].stride() == tensors["channels_last"].stride()
+    for name, t in tensors.items():
+        back = value[name]
+        assert back.dtype == t.dtype and back.shape == t.shape and torch.equal(back, t), name
+        if wire.dense(t.shape, t.stride()):
+            assert back.stride() == t.stride(), name
+    framed = sum(t.numel() * t.element_size() for t in tensors.values() if wire._framable(t))
+    framed += tensors["contiguous"].numel() * 4 + base.numel() * 4  # the record's own two outputs, framed again
+    inline = tensors["strided"].untyped_storage().nbytes()  # torch.save sends a view's whole storage
+    assert framed + inline <= got < framed + inline + MIB
+    assert wire._framable(tensors["contiguous"]) and not wire._framable(tensors["small"])
+    assert not wire._framable(tensors["strided"])
+
+
+def _header(frames, value):
+    buf = io.BytesIO()
+    torch.save({"frames": frames, "value": value}, buf)
+    return buf.getvalue()
+
+
+def _meta(shape, stride, dtype="float32"):
+    return {"dtype": dtype, "shape": list(shape), "stride": list(stride)}
+
+
+@pytest.mark.parametrize("frames,value,payloads,match", [
+    ([_meta((1 << 30,), (1,))], {"__kernelopt_frame__": 0}, [], "beyond the receiver's limit"),
+    ([_meta((4, 4), (1, 1))], {"__kernelopt_frame__": 0}, [], "do not describe a dense tensor"),
+    ([_meta((4, 4), (8, 1))], {"__kernelopt_frame__": 0}, [], "do not describe a dense tensor"),
+    ([_meta((4,), (-1,))], {"__kernelopt_frame__": 0}, [], "non-negative integers"),
+    ([_meta((4,), (1,), dtype="object")], {"__kernelopt_frame__": 0}, [], "dtype 'object'"),
+    ([{"dtype": "float32", "shape": [4], "stride": [1], "path": "/etc/passwd"}], 0, [], "is not {dtype, shape"),
+    ([_meta((4,), (1,))], {"__kernelopt_frame__": 0}, [b"\0" * 12], "12 bytes where its header says 16"),
+    ([_meta((4,), (1,))], [{"__kernelopt_frame__": 0}, {"__kernelopt_frame__": 0}], [b"\0" * 16],
+     "names no frame"),
+    ([_meta((4,), (1,))], {"__kernelopt_frame__": 1}, [b"\0" * 16], "names no frame"),
+    ([_meta((4,), (1,))], "no reference", [b"\0" * 16], "a frame no value refers to"),
+    ([], {"__kernelopt_frame__": 0}, [], "names no frame"),
+])
+def test_a_header_the_protocol_does_not_allow_is_refused_before_anything_is_allocated(pipe, frames, value,
+                                                                                      payloads, match):
+    a, b = pipe
+    a.send_bytes(_header(frames, value))
+    for p in payloads:
+        a.send_bytes(p)
+    with pytest.raises(wire.WireError, match=match):
+        wire.receive(b, 64 * MIB)
+
+
+def test_a_message_longer_than_the_limit_is_not_read_and_a_missing_frame_is_waited_for_by_the_caller(pipe):
+    a, b = pipe
+    a.send_bytes(b"\0" * (64 << 10))  # fits the socket's buffer: sent without a reader
+    with pytest.raises(OSError):
+        wire.receive(b, 32 << 10)
+    a2, b2 = mp.Pipe()
+    a2.send_bytes(_header([_meta((4,), (1,))], {"__kernelopt_frame__": 0}))  # and never the frame
+    waited = []
+
+    def wait(what):
+        waited.append(what)
+        raise TimeoutError("the worker's time is up")
+
+    with pytest.raises(TimeoutError):
+        wire.receive(b2, MIB, wait)
+    assert waited == ["frame 1 of 1"]
+    a2.close()
+    b2.close()
