@@ -172,17 +172,15 @@ class Float64Truth:
             return None
 
     def _compute(self) -> Any:
-        import copy
-
         import torch
 
-        from .gates.fp64_place import _to, _with_attributes
+        from .gates.fp64_place import _to, float64_copy
         from .problems import build_problem
 
         problem = build_problem(self.spec, self.device, self.seed)
         module = problem.module
         if hasattr(module, "double"):
-            module = _with_attributes(copy.deepcopy(module).to(self.device).double(), lambda v: _to(v, self.device))
+            module = float64_copy(module, self.device)
         with torch.no_grad():
             return module(*_to(tuple(problem.example_inputs), self.device))
 

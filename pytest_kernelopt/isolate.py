@@ -386,42 +386,41 @@ class IsolatedEvaluator:
         from . import wire
 
         deadline = time.perf_counter() + timeout
-        while True:
-            remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                self._kill()
-                raise WorkerFailure(f"timed out after {total or timeout:.0f}s", stage, timed_out=True)
-            if self._conn.poll(min(remaining, 0.5)):
-                t0 = time.perf_counter()
-                got = 0
 
-                def wait(what: str) -> None:  # before each frame: the same deadline and checks as the header's
-                    while not self._conn.poll(min(max(0.0, deadline - time.perf_counter()), 0.5)):
-                        if time.perf_counter() >= deadline:
-                            self._kill()
-                            raise WorkerFailure(f"timed out after {total or timeout:.0f}s (sending {what})", stage,
-                                                timed_out=True)
-                        self._check_alive(stage)
+        def wait(what: str = "") -> None:
+            """Until the worker has a message (or, ``what``, a frame of one) to read; WorkerFailure when the
+            deadline passes or the worker dies or outgrows its memory."""
+            while True:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    self._kill()
+                    raise WorkerFailure(f"timed out after {total or timeout:.0f}s" + (f" (sending {what})" if what
+                                                                                       else ""), stage, timed_out=True)
+                if self._conn.poll(min(remaining, 0.5)):
+                    return
+                self._check_alive(stage)
 
-                try:
-                    message, got = wire.receive(self._conn, self.message_limit, wait)
-                    kind, value = message
-                except WorkerFailure:
-                    raise
-                except (EOFError, ConnectionError):
-                    self._proc.join(5)
-                    code = self._proc.exitcode
-                    self._kill()
-                    raise WorkerFailure(f"the evaluation process died ({_describe_exit(code)})", stage) from None
-                except Exception as e:  # noqa: BLE001
-                    self._kill()
-                    raise WorkerFailure(f"the evaluation process sent something that is not data "
-                                        f"({type(e).__name__}: {str(e)[:160]})", stage) from None
-                finally:
-                    self.spent["transfer"] += time.perf_counter() - t0
-                    self.received_bytes += got
-                return kind, value
-            self._check_alive(stage)
+        wait()
+        t0 = time.perf_counter()
+        got = 0
+        try:
+            message, got = wire.receive(self._conn, self.message_limit, wait)
+            kind, value = message
+        except WorkerFailure:
+            raise
+        except (EOFError, ConnectionError):
+            self._proc.join(5)
+            code = self._proc.exitcode
+            self._kill()
+            raise WorkerFailure(f"the evaluation process died ({_describe_exit(code)})", stage) from None
+        except Exception as e:  # noqa: BLE001
+            self._kill()
+            raise WorkerFailure(f"the evaluation process sent something that is not data "
+                                f"({type(e).__name__}: {str(e)[:160]})", stage) from None
+        finally:
+            self.spent["transfer"] += time.perf_counter() - t0
+            self.received_bytes += got
+        return kind, value
 
     def _check_alive(self, stage: str) -> None:
         """WorkerFailure (the worker ended) where the worker has died or grown past the memory limit."""

@@ -118,7 +118,13 @@ def _module(session: Any, device: str) -> tuple[Any, Any]:
     state every gate call starts from, its floating parameters, buffers and tensor attributes in float64."""
     if not hasattr(session.module, "double"):
         return _copy(session, device, None, None)
-    return _copy(session, device, lambda m: copy.deepcopy(m).to(device).double(), lambda v: _to(v, device))
+    return _copy(session, device, lambda m: float64_copy(m, device), None)
+
+
+def float64_copy(module: Any, device: str) -> Any:
+    """A copy of ``module`` on ``device`` with its floating parameters, buffers and plain tensor attributes in
+    float64."""
+    return _with_attributes(copy.deepcopy(module).to(device).double(), lambda v: _to(v, device))
 
 
 def _native_module(session: Any, device: str) -> tuple[Any, Any]:
