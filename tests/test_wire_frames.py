@@ -26,7 +26,21 @@ def pipe():
     b.close()
 
 
-def _roundtrip(pipe, obj, limit=1 << 30, threads=True):
+@pytest.fixture(params=["memfd", "bytes"])
+def via(request, monkeypatch):
+    """Both transports: sealed memfds where Linux has them, raw bytes through the socket elsewhere."""
+    a, b = mp.Pipe()
+    able = wire.memfd_frames(a)
+    a.close()
+    b.close()
+    if request.param == "memfd" and not able:
+        pytest.skip("no sealed memfds on this platform")
+    if request.param == "bytes":
+        monkeypatch.setattr(wire, "memfd_frames", lambda conn: False)
+    return request.param
+
+
+def _roundtrip(pipe, obj, limit=1 << 30):
     """Send from a thread (the sender blocks until the receiver reads, as between processes)."""
     import threading
 
@@ -52,7 +66,7 @@ def _guard(err, fn):
         err.append(e)
 
 
-def test_large_tensors_travel_as_frames_and_keep_values_dtypes_and_layouts(pipe):
+def test_large_tensors_travel_as_frames_and_keep_values_dtypes_and_layouts(pipe, via):
     g = torch.Generator().manual_seed(0)
     base = torch.randn(4, 64, 32, 32, generator=g)
     tensors = {
@@ -90,8 +104,8 @@ def _header(frames, value):
     return buf.getvalue()
 
 
-def _meta(shape, stride, dtype="float32"):
-    return {"dtype": dtype, "shape": list(shape), "stride": list(stride)}
+def _meta(shape, stride, dtype="float32", via="bytes"):
+    return {"dtype": dtype, "shape": list(shape), "stride": list(stride), "via": via}
 
 
 @pytest.mark.parametrize("frames,value,payloads,match", [
@@ -100,7 +114,10 @@ def _meta(shape, stride, dtype="float32"):
     ([_meta((4, 4), (8, 1))], {"__kernelopt_frame__": 0}, [], "do not describe a dense tensor"),
     ([_meta((4,), (-1,))], {"__kernelopt_frame__": 0}, [], "non-negative integers"),
     ([_meta((4,), (1,), dtype="object")], {"__kernelopt_frame__": 0}, [], "dtype 'object'"),
-    ([{"dtype": "float32", "shape": [4], "stride": [1], "path": "/etc/passwd"}], 0, [], "is not {dtype, shape"),
+    ([{"dtype": "float32", "shape": [4], "stride": [1], "via": "bytes", "path": "/etc/passwd"}], 0, [],
+     "is not {dtype, shape"),
+    ([_meta((4,), (1,), via="/etc/passwd")], {"__kernelopt_frame__": 0}, [], "sent via '/etc/passwd'"),
+    ([_meta((0,), (1,))], {"__kernelopt_frame__": 0}, [], "an empty frame"),
     ([_meta((4,), (1,))], {"__kernelopt_frame__": 0}, [b"\0" * 12], "12 bytes where its header says 16"),
     ([_meta((4,), (1,))], [{"__kernelopt_frame__": 0}, {"__kernelopt_frame__": 0}], [b"\0" * 16],
      "names no frame"),
@@ -136,3 +153,102 @@ def test_a_message_longer_than_the_limit_is_not_read_and_a_missing_frame_is_wait
     assert waited == ["frame 1 of 1"]
     a2.close()
     b2.close()
+
+
+# --------------------------------------------------------------------------- frames as sealed memfds
+
+
+def _memfd(data: bytes, seals: bool = True):
+    import fcntl
+    import os
+
+    fd = os.memfd_create("test-frame", os.MFD_ALLOW_SEALING)
+    os.write(fd, data)
+    if seals:
+        fcntl.fcntl(fd, fcntl.F_ADD_SEALS, wire._SEALS())
+    return fd
+
+
+def _send_memfd_frame(a, fds, data=b"F"):
+    import os
+    import socket
+
+    a.send_bytes(_header([_meta((4,), (1,), via="memfd")], {"__kernelopt_frame__": 0}))
+    with socket.socket(fileno=os.dup(a.fileno())) as s:
+        socket.send_fds(s, [data], fds)
+
+
+def _open_fds():
+    import os
+
+    return len(os.listdir("/proc/self/fd"))
+
+
+@pytest.fixture
+def memfd_pipe(pipe):
+    if not wire.memfd_frames(pipe[0]):
+        pytest.skip("no sealed memfds on this platform")
+    return pipe
+
+
+def test_a_memfd_frame_is_the_senders_no_more_and_the_receivers_to_change(memfd_pipe):
+    """After sending, the sender cannot write the frame (sealed); the receiver's tensor is its own to change
+    (mapped copy-on-write) and the sender's bytes stay as they were."""
+    import os
+
+    a, b = memfd_pipe
+    fd = _memfd(torch.arange(4.0).numpy().tobytes())
+    _send_memfd_frame(a, [fd])
+    t, _ = wire.receive(b, MIB)
+    assert torch.equal(t, torch.arange(4.0))
+    with pytest.raises(PermissionError):
+        os.pwrite(fd, b"\xff" * 16, 0)
+    with pytest.raises(PermissionError):
+        os.ftruncate(fd, 0)
+    t.add_(1)
+    assert os.pread(fd, 16, 0) == torch.arange(4.0).numpy().tobytes()
+    os.close(fd)
+
+
+@pytest.mark.parametrize("make,match", [
+    (lambda: [_memfd(b"\0" * 16, seals=False)], "not sealed against writes"),
+    (lambda: [_memfd(b"\0" * 12)], "12 bytes where its header says 16"),
+    (lambda: [_memfd(b"\0" * 4096)], "4096 bytes where its header says 16"),
+    (lambda: [_memfd(b"\0" * 16), _memfd(b"\0" * 16)], "2 file descriptor"),
+    (lambda: [], "0 file descriptor"),
+    (lambda: [__import__("os").open("/proc/self/status", __import__("os").O_RDONLY)], "not a memfd"),
+    (lambda: [__import__("os").dup(0)], "not a memfd"),
+])
+def test_a_memfd_frame_the_protocol_does_not_allow_is_refused_and_its_descriptors_closed(memfd_pipe, make, match):
+    import os
+
+    a, b = memfd_pipe
+    before = _open_fds()
+    fds = make()
+    _send_memfd_frame(a, fds)
+    for fd in fds:
+        os.close(fd)
+    with pytest.raises(wire.WireError, match=match):
+        wire.receive(b, MIB)
+    assert _open_fds() == before, "a descriptor the sender passed is still open in the receiver"
+
+
+def test_a_memfd_frame_where_bytes_were_due_is_not_read_as_bytes(memfd_pipe):
+    """A frame announced as bytes followed by a memfd: the receiver reads the one byte of that message as the start
+    of a length, waits for the rest (the caller's deadline ends that; here the sender hangs up) and refuses it;
+    the descriptor never reaches it (read without a control buffer, the kernel drops it)."""
+    import os
+
+    a, b = memfd_pipe
+    before = _open_fds()
+    fd = _memfd(b"\0" * 16)
+    a.send_bytes(_header([_meta((4,), (1,))], {"__kernelopt_frame__": 0}))
+    import socket
+
+    with socket.socket(fileno=os.dup(a.fileno())) as s:
+        socket.send_fds(s, [b"F"], [fd])
+    os.close(fd)
+    a.close()
+    with pytest.raises((wire.WireError, OSError, EOFError)):
+        wire.receive(b, MIB)
+    assert _open_fds() == before - 1  # the sender's end, closed
