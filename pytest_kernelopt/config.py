@@ -275,7 +275,8 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     _spec("isolate", "judge candidates in worker processes, one per candidate (a crash or hang rejects the "
                      "candidate only); verify mode judges a cache entry so the first time this machine sees it. "
                      "false judges in the test process: only for your own trusted kernels", commands=_GATES),
-    _spec("timeout", "seconds a candidate evaluation may take in the worker", low=0, low_open=True, commands=_GATES),
+    _spec("timeout", "seconds a candidate evaluation may take in the worker (the baseline's float64 truths: each "
+                     "seed's)", low=0, low_open=True, commands=_GATES),
     _spec("max_candidates", "candidates gated per kernel", low=0, commands=_BENCH),
     _spec("max_turns", "LLM turns per kernel", low=0, commands=_BENCH),
     _spec("kernel_time_budget", "seconds of search per kernel", low=0, commands=_BENCH),

@@ -476,7 +476,8 @@ class IsolatedEvaluator:
 
     def truths(self) -> Any:
         """The float64 truth on the plan's seeds, from a clean worker (collected once per evaluator); each
-        candidate's worker records the baseline runs itself.
+        candidate's worker records the baseline runs itself.  The ``timeout`` setting bounds each seed's truth
+        (and what follows the last), not all of them together.
 
         Each seed's truth arrives as its own message.  The first one's size sets how many seeds' records this
         process can hold (:func:`record_budget`): a truth, a baseline run and a candidate run per correctness
@@ -501,6 +502,9 @@ class IsolatedEvaluator:
             while True:
                 kind, value = self._receive(max(0.0, deadline - time.perf_counter()), "", self.settings.timeout)
                 if kind == "truth":
+                    # the baseline's own module, making progress: the time limit applies to each seed's truth
+                    # (a multi-GiB module's float64 truths of every seed together took longer than one limit)
+                    deadline = time.perf_counter() + self.settings.timeout
                     seed, run = value["seed"], value["run"]
                     if limit is None and run is not None:
                         limit = self._fit(_nbytes(run))

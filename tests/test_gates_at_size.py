@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 
@@ -437,3 +438,30 @@ def test_the_isolated_judge_takes_its_statistics_on_the_gpu_only_for_the_cuda_ba
     ev._judge_on_device()
     ev._judge_on_device()  # once per evaluator
     assert len(calls) == expected
+
+
+def test_the_timeout_bounds_each_seeds_float64_truth_not_all_of_them(tmp_path):
+    """groupnorm_big on the H200 (7 GiB input): its float64 truths of every seed together outlasted the 300 s
+    timeout, each far within it.  A module whose float64 run takes 1.5 s: five seeds' truths take longer than
+    the 5 s timeout, and are collected; a float64 run longer than the timeout still ends the collection."""
+    from pytest_kernelopt.isolate import IsolatedEvaluator
+    from pytest_kernelopt.problems import ProblemSpec
+
+    def problem(seconds):
+        path = tmp_path / f"slow_truth_{str(seconds).replace('.', '_')}.py"
+        path.write_text(
+            "import time\n\nimport torch\n\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
+            f"        if x.dtype == torch.float64:\n            time.sleep({seconds})\n"
+            "        return torch.relu(x) * 2.0\n\n\ndef get_inputs():\n    return [torch.randn(64, 64)]\n\n\n"
+            "def get_init_inputs():\n    return []\n")
+        return ProblemSpec.from_file(path)
+
+    with IsolatedEvaluator(problem(1.5), Settings(seeds=5, base_seed=3, timeout=5.0)) as ev:
+        t0 = time.perf_counter()
+        rec = ev.truths()
+        took = time.perf_counter() - t0
+        assert len([s for s in rec.truths.values() if s is not None]) == len(ev.plan.seeds) >= 5
+        assert took > 5.0, f"the truths took {took:.1f}s: within one timeout, this tests nothing"
+    with IsolatedEvaluator(problem(8), Settings(seeds=2, base_seed=3, timeout=5.0)) as ev:
+        with pytest.raises(RuntimeError, match="float64 truth of .* could not be collected: timed out after 5s"):
+            ev.truths()
