@@ -180,14 +180,15 @@ def fresh_like(example: tuple, seed: int) -> tuple:
     """
     import torch
 
+    from .gates.runner import in_layout
+
     gen = torch.Generator(device="cpu").manual_seed(seed)
     out = []
     for x in example:
         if isinstance(x, torch.Tensor) and x.is_floating_point():
             fresh = torch.randn(x.shape, generator=gen, dtype=torch.float32).to(dtype=x.dtype, device=x.device)
-            if x.stride() != fresh.stride() and x.dim() > 0:
-                fresh = torch.empty_strided(x.shape, x.stride(), dtype=x.dtype, device=x.device).copy_(fresh)
-            out.append(fresh.requires_grad_(x.requires_grad))
+            fresh = in_layout(x, fresh)  # strides kept, expanded ones too
+            out.append(fresh.requires_grad_(x.requires_grad) if fresh.is_leaf else fresh)
         else:
             out.append(x)
     return tuple(out)

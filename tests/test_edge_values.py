@@ -1,5 +1,6 @@
 """Red team 11: kernels wrong only on values no seed held -- exactly 1.0, -0.0 and subnormals, non-integers above
-1000 -- were verified.  The special seed now carries them (seed_values.EDGE_VALUES) beside its NaN and Inf."""
+1000 -- were verified.  The special seed now carries them (seed_values.EDGE_VALUES) beside its NaN and Inf, and
+(red team 18) runs of small whole numbers."""
 
 from __future__ import annotations
 
@@ -62,3 +63,18 @@ def test_the_honest_kernel_still_passes_on_the_edge_values(session):
     ((graph, name),) = session.captured.triton_kernels
     res = session.evaluate(Candidate((name,), graph.kernels[name].source), perf=False)
     assert res.decision == "verified", res.reason
+
+
+def test_a_kernel_wrong_only_where_neighbours_are_small_whole_numbers_is_rejected(session):
+    """Red team 18: +1 wherever an element and its neighbour are whole numbers with 3 <= |x| < 32 was verified
+    (the integer seed's whole numbers sit on a large offset; edge values are single elements)."""
+    cand = _wrong_where(session, "_w0 & _w1", "tmp0 * 2.0 + 2.0")
+    load = re.search(r"\n(\s+)(tmp0 = tl\.load\(in_ptr0 \+ \((x\d+)\), ([^)]*)\))\n", cand.source)
+    indent, index = load.group(1), load.group(3)
+    extra = "".join(f"\n{indent}{line}" for line in (
+        f"_nb = tl.load(in_ptr0 + ({index} ^ 1), xmask)",  # an even count of elements: the pair is in bounds
+        "_w0 = (tmp0 == tmp0.to(tl.int32).to(tl.float32)) & (tl.abs(tmp0) >= 3.0) & (tl.abs(tmp0) < 32.0)",
+        "_w1 = (_nb == _nb.to(tl.int32).to(tl.float32)) & (tl.abs(_nb) >= 3.0) & (tl.abs(_nb) < 32.0)"))
+    src = cand.source[:load.end(2)] + extra + cand.source[load.end(2):]
+    res = session.evaluate(Candidate(cand.replaces, src), perf=False)
+    assert res.decision == "rejected", res.reason

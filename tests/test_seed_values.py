@@ -108,6 +108,27 @@ def _reference():
         return _floating_map(inputs, lambda x: _rounded_to(x.clamp_min(0), torch.bfloat16))
 
 
+    def whole_runs(inputs: tuple, seed: int) -> tuple:
+        """Session 16 (red team 18): in the non-negative seed, runs of 32 elements set to whole numbers 0..32, one
+        run per 2048 elements (1 to 16), from a generator of the seed shared by the tensors in order."""
+        import torch
+
+        gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
+        out = []
+        for x in inputs:
+            if isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel() >= 64:
+                y = x.detach().clone(memory_format=torch.contiguous_format)
+                runs = max(1, min(16, y.numel() // 2048))
+                starts = torch.randint(0, y.numel() - 31, (runs,), generator=gen)
+                vals = torch.randint(0, 33, (runs, 32), generator=gen).to(torch.float64)
+                for k in range(runs):
+                    lo = int(starts[k])
+                    y.view(-1)[lo:lo + 32] = vals[k].to(y.dtype)
+                out.append(y.requires_grad_(x.requires_grad))
+            else:
+                out.append(x)
+        return tuple(out)
+
     def sorted_rows(inputs: tuple) -> tuple:
         """Floating inputs sorted along their last dimension."""
         return _floating_map(inputs, lambda x: _four_kinds(x.sort(dim=-1).values) if x.dim() else x)
@@ -157,7 +178,7 @@ def reference_inputs(original, plan, seed):
     if plan.half_rounded(seed):
         drawn = r["half_rounded"](drawn)
     if plan.nonnegative(seed):
-        drawn = r["nonnegative"](drawn)
+        drawn = r["whole_runs"](r["nonnegative"](drawn), seed)
     if plan.sorted_rows(seed):
         drawn = r["sorted_rows"](drawn)
     if plan.special(seed):
@@ -201,6 +222,9 @@ def test_the_structured_seeds_are_what_they_say(monkeypatch):
     assert torch.equal(half[:, 0], (x[:, 0] * OUTLIER_FACTOR * plan.scales[1]).half().float())
     (nonneg,) = [v for k, v in by.items() if "ReLU" in k]
     assert (nonneg >= 0).all() and (nonneg == 0).float().mean() > 0.3
+    flat = nonneg.reshape(-1)
+    small_whole = (flat == flat.round()) & (flat >= 3) & (flat < 32)
+    assert (small_whole[1:] & small_whole[:-1]).sum() >= 8, "neighbouring small whole numbers (red team 18)"
     (srt,) = [v for k, v in by.items() if "sorted" in k]
     assert (srt.isnan() | srt.isinf()).any(), "the sorted seed also carries NaN and Inf"
     edges = torch.tensor(edge_values(srt.dtype), dtype=srt.dtype)
@@ -220,7 +244,7 @@ def test_the_structured_seeds_are_what_they_say(monkeypatch):
             assert (srt[r][ok[r]] == srt[r][ok[r]][0]).all() and srt[r][ok[r]][0] != 0, r
         else:
             assert (srt[r][ok[r]] == 0).all(), r
-    (whole,) = [v for k, v in by.items() if "whole" in k]
+    (whole,) = [v for k, v in by.items() if "whole numbers on an offset" in k]
     assert torch.equal(whole, whole.round()) and whole.mean() > OFFSET_SPREADS * 0.5
 
 

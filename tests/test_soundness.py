@@ -173,10 +173,15 @@ class Strided(torch.nn.Module):
 
 
 @pytest.mark.parametrize("make", [lambda d: torch.randn(16, 128, device=d)[:, :64],  # rows with gaps
-                                  lambda d: torch.randn(48, 32, device=d).t()])  # transposed
+                                  lambda d: torch.randn(48, 32, device=d).t(),  # transposed
+                                  lambda d: torch.randn(50, 1, device=d).expand(50, 80),  # broadcast (stride 0)
+                                  lambda d: torch.randn(4, 1, 16, device=d).expand(4, 8, 16).transpose(0, 2)],
+                         ids=["gaps", "transposed", "expanded", "expanded-transposed"])
 def test_inputs_keep_their_layout_through_every_seed_and_clone(backend, make):
     """Red team 9: a module whose input is a strided view could not be judged at all: the seed transforms and
-    the clones made the input contiguous, the module recompiled, and even the A/A was refused."""
+    the clones made the input contiguous, the module recompiled, and even the A/A was refused.  Red team 18: the
+    same for an expanded (stride-0) input; its seeds' values repeat along the expanded dimension, as a
+    broadcast input's do."""
     from pytest_kernelopt.gates.runner import clone_inputs
 
     x = make(backend.device)
@@ -184,6 +189,9 @@ def test_inputs_keep_their_layout_through_every_seed_and_clone(backend, make):
     for seed in session.plan.seeds:
         (got,) = session.inputs(seed)
         assert got.shape == x.shape and got.stride() == x.stride(), seed
+        if 0 in x.stride():
+            d = x.stride().index(0)
+            assert torch.allclose(got, got.narrow(d, 0, 1).expand(x.shape), rtol=0, atol=0, equal_nan=True)
         (again,) = clone_inputs((got,))
         assert again.stride() == x.stride() and torch.allclose(again, got, rtol=0, atol=0, equal_nan=True)
     kernel = _only_kernel(session)

@@ -28,13 +28,26 @@ def in_layout(like, t):
     """``t``'s values with ``like``'s sizes and strides (a view with gaps between its rows, say: ``clone`` and
     arithmetic make such a tensor contiguous, and a module compiled for the view would recompile for it).  The
     storage is new and its gaps hold NaN (or the dtype's largest value), so nothing a kernel leaves there
-    survives into another call.  ``t`` itself where the layouts already agree or ``like`` overlaps itself."""
+    survives into another call.  Where ``like`` is expanded (stride 0 along a dimension of size > 1), ``t``'s
+    first slice along it is laid out and expanded the same way: a broadcast input's values repeat along that
+    dimension, and a module compiled for a stride-0 input recompiles for a dense one (red team 18: every
+    candidate of such a module was refused, "the candidate kernel never ran").  ``t`` itself where the layouts
+    already agree or ``like`` overlaps itself otherwise."""
     import torch
 
     if not (isinstance(like, torch.Tensor) and isinstance(t, torch.Tensor)) or like.shape != t.shape:
         return t
     if t.stride() == like.stride() or t.numel() == 0:
         return t
+    expanded = [d for d, (n, st) in enumerate(zip(like.shape, like.stride())) if n > 1 and st == 0]
+    if expanded:
+        base_like, base_t = like, t
+        for d in expanded:
+            base_like, base_t = base_like.narrow(d, 0, 1), base_t.narrow(d, 0, 1)
+        base = in_layout(base_like, base_t.detach().clone())
+        with torch.no_grad():
+            out = base.expand(like.shape)
+        return out.requires_grad_(t.requires_grad) if not out.requires_grad else out
     try:
         out = torch.empty_strided(like.size(), like.stride(), dtype=t.dtype, device=t.device)
         whole = torch.empty(0, dtype=t.dtype, device=t.device).set_(out.untyped_storage())

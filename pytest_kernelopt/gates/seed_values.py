@@ -142,6 +142,28 @@ def specials_(ys: list, seed: int) -> None:
     _sprinkle_(ys, gen, 400, 256, edge_values, each=True)
 
 
+#: runs of this many consecutive elements (row-major) hold small whole numbers in the non-negative seed, about
+#: one run per this many elements (1 to 16 runs a tensor), values 0 to WHOLE_MAX
+WHOLE_RUN, WHOLE_RUN_EVERY, WHOLE_MAX = 32, 2048, 32
+
+
+def whole_runs_(y: Any, gen: Any) -> None:
+    """Runs of :data:`WHOLE_RUN` consecutive elements of the contiguous ``y`` set to whole numbers in [0,
+    WHOLE_MAX] (non-negative, exact in bfloat16): the integer seed's whole numbers sit on a large offset and the
+    edge values are single elements, so a kernel wrong only where neighbouring elements are small whole numbers
+    (3 <= |x| < 32) was verified (red team 18)."""
+    import torch
+
+    if y.numel() < 2 * WHOLE_RUN:
+        return
+    runs = max(1, min(16, y.numel() // WHOLE_RUN_EVERY))
+    starts = torch.randint(0, y.numel() - WHOLE_RUN + 1, (runs,), generator=gen)
+    vals = torch.randint(0, WHOLE_MAX + 1, (runs, WHOLE_RUN), generator=gen).to(torch.float64)
+    flat = y.view(-1)
+    for k, lo in enumerate(starts.tolist()):
+        flat[lo:lo + WHOLE_RUN] = vals[k].to(dtype=y.dtype, device=y.device)
+
+
 def _sprinkle_(ys: list, gen: Any, share: int, most: int, values: Callable[[Any], list[float]],
                each: bool = False) -> None:
     """In every tensor of ``ys`` (None: skipped), ``numel // share`` positions (1 to ``most``) drawn from ``gen``
@@ -177,7 +199,8 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
     if plan.half_rounded(seed):
         out += [outlier_channel_, lambda y: rounded_to_(y, torch.float16)]
     if plan.nonnegative(seed):
-        out += [clamp_min_zero_, lambda y: rounded_to_(y, torch.bfloat16)]
+        gen = torch.Generator(device="cpu").manual_seed(seed + 314159)  # the tensors in order draw from it
+        out += [clamp_min_zero_, lambda y: rounded_to_(y, torch.bfloat16), lambda y: whole_runs_(y, gen)]
     if plan.sorted_rows(seed):
         out.append(sort_rows_)
     return out

@@ -131,9 +131,10 @@ class SeedPlan:
         if self.far_counters(seed):
             parts.append("integer counters (if any) advanced far")
         parts += [text for cond, text in (
-            (self.special(seed), "with NaN/Inf, signed zeros, subnormals, exact 1, 2 and 0.5, large fractions"), (self.integral(seed), "whole numbers on an offset"),
+            (self.special(seed), "with NaN/Inf, signed zeros, subnormals, exact 1, 2 and 0.5, large fractions"),
+            (self.integral(seed), "whole numbers on an offset"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
-            (self.nonnegative(seed), "ReLU outputs in bfloat16 values"),
+            (self.nonnegative(seed), "ReLU outputs in bfloat16 values, runs of small whole numbers"),
             (self.sorted_rows(seed), "rows sorted up, down, constant and zero")) if cond]
         return ", ".join(parts)
 
