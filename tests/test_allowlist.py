@@ -251,3 +251,47 @@ def test_every_inductor_kernel_in_the_corpus_passes_as_its_own_candidate():
         except AllowlistError as e:
             failures.append(f"{ident}: {e}")
     assert not failures, "\n".join(failures[:20])
+
+
+HELPERS = {
+    "itself": '''
+@triton.jit
+def helper(x, n: tl.constexpr):
+    return helper(x + 0.0, n + 1)
+''',
+    "a-pair": '''
+@triton.jit
+def ping(x, n: tl.constexpr):
+    return pong(x, n + 1)
+
+
+@triton.jit
+def pong(x, n: tl.constexpr):
+    return ping(x, n + 1)
+''',
+}
+
+
+@pytest.mark.parametrize("name", sorted(HELPERS))
+def test_recursive_functions_are_refused_before_compiling(name):
+    """Red team 18: a helper recursing on an unbounded constexpr held the static gate's compile until the
+    timeout (300 s by default); refused at once now, a cycle of calls among the module's functions."""
+    entry = "helper" if name == "itself" else "ping"
+    source = HEADER + HELPERS[name] + KERNEL.replace("    # BODY", f"    tmp2 = {entry}(tmp2, 0)")
+    t0 = time.perf_counter()
+    reason = refused(source, "recursive functions", entry)
+    assert time.perf_counter() - t0 < 5, reason
+
+
+def test_helpers_that_call_each_other_without_a_cycle_pass():
+    source = HEADER + '''
+@triton.jit
+def inner(x):
+    return x * 2.0
+
+
+@triton.jit
+def outer(x):
+    return inner(x) + inner(x + 1.0)
+''' + KERNEL.replace("    # BODY", "    tmp2 = outer(tmp2)")
+    check_source(source)

@@ -681,6 +681,36 @@ def check_functions(tree: ast.Module) -> str | None:
         r = check_signature(fn) or _BodyChecker(fn, set(names), constants, modules).stmts(fn.body)
         if r:
             return r
+    return _recursion(fns)
+
+
+def _recursion(fns: list[ast.FunctionDef]) -> str | None:
+    """A cycle among the module's functions (one naming itself, or f -> g -> f, called or passed as a combine
+    function): Triton inlines every call, so its compile never ends (red team 18's recursing helper held the
+    static gate until the timeout).  Inductor writes none."""
+    names = {f.name for f in fns}
+    uses = {f.name: {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and n.id in names} for f in fns}
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+
+    def visit(name: str, path: list[str]) -> list[str] | None:
+        state[name] = 1
+        for callee in sorted(uses[name]):
+            if state.get(callee) == 1:
+                return path + [name, callee]
+            if callee not in state:
+                found = visit(callee, path + [name])
+                if found:
+                    return found
+        state[name] = 2
+        return None
+
+    for f in fns:
+        if f.name not in state:
+            cycle = visit(f.name, [])
+            if cycle:
+                start = cycle.index(cycle[-1])
+                return (f"recursive functions ({' -> '.join(cycle[start:])}): Triton inlines every call, so "
+                        "their compile would not end")
     return None
 
 
