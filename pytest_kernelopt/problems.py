@@ -188,7 +188,7 @@ def fresh_like(example: tuple, seed: int) -> tuple:
         if isinstance(x, torch.Tensor) and x.is_floating_point():
             fresh = torch.randn(x.shape, generator=gen, dtype=torch.float32).to(dtype=x.dtype, device=x.device)
             fresh = in_layout(x, fresh)  # strides kept, expanded ones too
-            out.append(fresh.requires_grad_(x.requires_grad) if fresh.is_leaf else fresh)
+            out.append(fresh.requires_grad_(x.requires_grad))
         else:
             out.append(x)
     return tuple(out)

@@ -45,9 +45,7 @@ def in_layout(like, t):
         for d in expanded:
             base_like, base_t = base_like.narrow(d, 0, 1), base_t.narrow(d, 0, 1)
         base = in_layout(base_like, base_t.detach().clone())
-        with torch.no_grad():
-            out = base.expand(like.shape)
-        return out.requires_grad_(t.requires_grad) if not out.requires_grad else out
+        return base.expand(like.shape).requires_grad_(t.requires_grad)  # base is a detached copy: a leaf
     try:
         out = torch.empty_strided(like.size(), like.stride(), dtype=t.dtype, device=t.device)
         whole = torch.empty(0, dtype=t.dtype, device=t.device).set_(out.untyped_storage())
