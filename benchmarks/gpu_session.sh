@@ -4,7 +4,9 @@
 # activity modes.
 #   modes     `kernelopt bench --compare-modes` over MODES_PROBS (default benchmarks/problems) into MODES_OUT
 #             (default benchmarks/results/compare_modes, in the working tree: copy it back from $OUT after
-#             each call and the next call resumes where this one stopped; --stop-after MODES_STOP seconds)
+#             each call and the next call resumes where this one stopped; --stop-after MODES_STOP seconds);
+#             the suite's kernel cache MODES_CACHE (default benchmarks/kernels_cache) comes back as
+#             bench_kernels_cache/: copy it back too, and a re-run re-verifies instead of searching
 #   demo      the issue's two runs: `pytest --kernelopt --kernelopt-problems examples/problems` (optimize,
 #             writes kernels_cache/), then the same without --kernelopt, served from the cache; timed
 #             CACHE_DIR=DIR runs both against DIR (e.g. an empty one under $W) instead of kernels_cache/
@@ -67,7 +69,9 @@ activity) echo "== where a gated candidate's time goes (benchmarks/gate_activity
 modes) MO=${MODES_OUT:-benchmarks/results/compare_modes}
   echo "== kernelopt bench --compare-modes, resuming from $MO" | tee -a $log
   timed timeout ${T_MODES:-560} python3 -m pytest_kernelopt.cli bench ${MODES_PROBS:-benchmarks/problems} \
-    --compare-modes --out $MO --stop-after ${MODES_STOP:-300} ${MODES_ARGS:-} > $W/modes.log 2>&1
+    --compare-modes --out $MO --cache-dir ${MODES_CACHE:-benchmarks/kernels_cache} --stop-after ${MODES_STOP:-300} \
+    ${MODES_ARGS:-} > $W/modes.log 2>&1
   grep -v Warning $W/modes.log | tail -40 | tee -a $log
-  mkdir -p $W/compare_modes && cp $MO/* $W/compare_modes/ ;;
+  mkdir -p $W/compare_modes && cp $MO/* $W/compare_modes/
+  rm -rf $W/bench_kernels_cache && cp -r ${MODES_CACHE:-benchmarks/kernels_cache} $W/bench_kernels_cache ;;
 esac; pack; done

@@ -1,0 +1,76 @@
+# kernelopt cache entry e75812f0cd4a2bc56af9c75b7ff65b558844d77d24ecf4183c47c636054743e8
+# Replaces: triton_red_fused__native_batch_norm_legit_repeat_view_0 (baseline sha256 f4c1ef072bd997b0)
+# Speedup: 1.147x (99.1667% CI 1.091x-1.186x) on NVIDIA H200 (cuda:sm90)
+# Found by: tuner
+# Problem: benchmarks/problems/instancenorm2d.py
+# Launch configs: [{"R0_BLOCK": 8192, "XBLOCK": 1, "num_stages": 1, "num_warps": 32}]
+# Everything below the marker is the accepted candidate verbatim; its sha256 is in entry.json.
+# --- end of kernelopt header ---
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_gpu()
+
+@triton_heuristics.reduction(
+    size_hints={'x': 4096, 'r0_': 65536},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'in_ptr2': '*fp32', 'out_ptr2': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr', 'R0_BLOCK': 'constexpr'}, 'device': DeviceProperties(type='cuda', index=0, multi_processor_count=132, cc=90, major=9, regs_per_multiprocessor=65536, max_threads_per_multi_processor=2048, max_threads_per_block=1024, warp_size=32), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (1,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]], (5,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'autotune_hints': set(), 'kernel_name': 'triton_red_fused__native_batch_norm_legit_repeat_view_0', 'mutated_arg_names': [], 'optimize_mem': True, 'no_x_dim': False, 'atomic_add_found': False, 'num_load': 4, 'num_store': 1, 'num_reduction': 2, 'backend_hash': '91D1D1166449D9E2EB66EB9770C9E2C3B0FEB787341F27FEB4D3F0338DA50336', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': False, 'are_deterministic_algorithms_enabled': False, 'tiling_scores': {'x': 512, 'r0_': 3221225472}}
+)
+@triton.jit
+def triton_red_fused__native_batch_norm_legit_repeat_view_0(in_ptr0, in_ptr1, in_ptr2, out_ptr2, xnumel, r0_numel, XBLOCK : tl.constexpr, R0_BLOCK : tl.constexpr):
+    xnumel = 4096
+    r0_numel = 65536
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_base = tl.arange(0, R0_BLOCK)[None, :]
+    rbase = r0_base
+    x0 = xindex
+    tmp2_mean = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp2_m2 = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    tmp2_weight = tl.zeros([XBLOCK, R0_BLOCK], tl.float32)
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp0 = tl.load(in_ptr0 + (r0_1 + 65536*x0), None, eviction_policy='evict_last')
+        tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+        tmp2_mean_next, tmp2_m2_next, tmp2_weight_next = triton_helpers.welford_reduce(
+            tmp1, tmp2_mean, tmp2_m2, tmp2_weight, roffset == 0
+        )
+        tmp2_mean = tmp2_mean_next
+        tmp2_m2 = tmp2_m2_next
+        tmp2_weight = tmp2_weight_next
+    tmp3, tmp4, tmp5 = triton_helpers.welford(tmp2_mean, tmp2_m2, tmp2_weight, 1)
+    tmp2 = tmp3[:, None]
+    tmp6 = tmp4[:, None]
+    tmp7 = tmp5[:, None]
+    tmp16 = tl.load(in_ptr1 + ((x0 % 64)), None, eviction_policy='evict_last')
+    tmp18 = tl.load(in_ptr2 + ((x0 % 64)), None, eviction_policy='evict_last')
+    for r0_offset in tl.range(0, r0_numel, R0_BLOCK):
+        r0_index = r0_offset + r0_base
+        r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+        roffset = r0_offset
+        rindex = r0_index
+        r0_1 = r0_index
+        tmp8 = tl.load(in_ptr0 + (r0_1 + 65536*x0), None, eviction_policy='evict_first')
+        tmp9 = tmp8 - tmp2
+        tmp10 = tl.full([1, 1], 65536.0, tl.float32)
+        tmp11 = (tmp6 / tmp10)
+        tmp12 = tl.full([1, 1], 1e-05, tl.float32)
+        tmp13 = tmp11 + tmp12
+        tmp14 = libdevice.rsqrt(tmp13)
+        tmp15 = tmp9 * tmp14
+        tmp17 = tmp15 * tmp16
+        tmp19 = tmp17 + tmp18
+        tl.store(out_ptr2 + (r0_1 + 65536*x0), tmp19, None)
