@@ -14,7 +14,8 @@ with another mode), is compiled with Inductor's config patched by ``torch._induc
 compile and the first call (where lazy compilation and autotuning happen) and with Inductor's caches off
 (``force_disable_caches``: cold compile times, comparable across modes and runs).  All modes are then timed
 interleaved with the performance gate's timer (:func:`pytest_kernelopt.gates.perf.time_interleaved`: CUDA
-events, L2 flushed, ABBA order) under ``fail_on_recompile`` (a mode that would recompile while timed is an
+events, L2 flushed, each timed call after an untimed one of the same mode, the order rotating so that every mode
+takes every slot), the default column twice (the timer's A/A control: ``timer_aa``), under ``fail_on_recompile`` (a mode that would recompile while timed is an
 error of that mode, never a silent measurement of something else).  A mode that fails (out of memory, a
 compile error) is recorded and the others go on; a problem that fails is recorded and the run goes on.
 
@@ -50,6 +51,9 @@ LABELS = {"eager": "eager", "default": "compile default", "max-autotune": "max-a
           "max-autotune+cd": "max-autotune + coordinate descent", "ours": "ours"}
 SHORT = {"eager": "eager", "default": "default", "max-autotune": "MA", "max-autotune+cd": "MA+CD", "ours": "ours"}
 NOT_MEASURED = "not measured"
+#: the timer's A/A control: the default column's own function timed again in a slot of its own; its "speedup"
+#: over the default column is the timer's error on that problem (1.0x when slots are fair)
+AA = "default A/A"
 DEFAULT_OUT = "benchmarks/results/compare_modes"
 RESULTS = "compare_modes"
 #: the issue-14 bar against max-autotune: never below this on any problem
@@ -271,7 +275,10 @@ def time_modes(variants: dict[str, tuple[Callable, Callable]], settings: Any, ba
                errors: dict[str, str]) -> dict[str, list[float]]:
     """Every variant timed interleaved with the gate's timer, in rounds until precise enough (:data:`PRECISION`);
     a variant that raises (out of memory, a recompile) is dropped with its error in ``errors`` and the others are
-    timed again without it."""
+    timed again without it.  Each timed call follows an untimed call of its own variant (``prime``) and the order
+    rotates (``rotate``): on the H200 the plain ABBA order had the default column, always in the middle of eager,
+    default and max-autotune, 6% slower than max-autotune's with the same kernel source and launch config
+    (maxpool1d, session 17)."""
     import torch
 
     from .gates.perf import time_interleaved
@@ -280,11 +287,13 @@ def time_modes(variants: dict[str, tuple[Callable, Callable]], settings: Any, ba
     while live:
         names = list(live)
         times: dict[str, list[float]] = {m: [] for m in names}
+        turn = 2 * len(names)  # a whole number of rotations: every variant in every slot equally often
+        samples = -(-max(2, settings.perf_samples) // turn) * turn
         try:
             for _ in range(MAX_ROUNDS):
                 with torch.no_grad(), no_recompiles():
                     got = time_interleaved([(sel, guarded(m, call)) for m, (sel, call) in live.items()], 1,
-                                           max(2, settings.perf_samples), settings.perf_warmup)
+                                           samples, settings.perf_warmup, prime=True, rotate=True)
                 for m, t in zip(names, got):
                     times[m].extend(t)
                 if widest_interval(times, settings.confidence) <= PRECISION:
@@ -305,7 +314,7 @@ def widest_interval(times: dict[str, list[float]], confidence: float) -> float:
     ours = times.get("ours") or times.get("default")
     widest = 0.0
     for m, t in times.items():
-        if m != "eager" and t is not ours and t and ours:
+        if m not in ("eager", AA) and t is not ours and t and ours:
             _, lo, hi = speedup_interval(t, ours, confidence)
             widest = max(widest, hi / lo - 1 if lo > 0 else math.inf)
     return widest
@@ -474,6 +483,8 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
         variants["ours"] = (off, lambda i: run(*x))
     for m, fn in compiled.items():
         variants[m] = (off, (lambda f: (lambda i: f(*x)))(fn))
+    if "default" in variants:  # the timer's own A/A: the default column's function again, in a slot of its own
+        variants[AA] = variants["default"]
     errors: dict[str, str] = {}
     before = swap.launches if swap is not None else 0
     try:
@@ -483,6 +494,7 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
     if swap is not None and "ours" in times and swap.launches == before:
         times.pop("ours")
         errors["ours"] = "our kernels never ran while timed"
+    aa_error = errors.pop(AA, None)
     for m, err in errors.items():
         modes[m]["error"] = err
     if modes["max-autotune+cd"].get("same_as") and "max-autotune" in errors:
@@ -507,6 +519,11 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
         else:
             speed[b] = {"error": modes["ours"].get("error") or modes[b].get("error") or "not timed"}
     rec["speedup"] = speed
+    if times.get(AA) and times.get("default"):
+        x_, lo, hi = speedup_interval(times["default"], times[AA], settings.confidence)
+        rec["timer_aa"] = {"x": round(x_, 4), "ci": [round(lo, 4), round(hi, 4)]}
+    elif aa_error:
+        rec["timer_aa"] = {"error": aa_error}
     # 6. where ours and max-autotune differ: the launch config its autotuner picked for each kernel, beside the
     #    default's and ours (a capture resets Dynamo: last, after every mode was timed)
     if any(m in compiled for m in AUTOTUNE_MODES):
@@ -653,6 +670,30 @@ def _cell_correct(rec: dict[str, Any]) -> str:
     return text.replace("|", "/")
 
 
+def _cell_aa(rec: dict[str, Any]) -> str:
+    aa = rec.get("timer_aa")
+    if not isinstance(aa, dict):
+        return "-"  # not timed, or timed before the A/A control existed
+    if "x" not in aa:
+        return f"failed ({aa.get('error', '?')[:60]})"
+    return _cell_speed(aa)
+
+
+def aa_summary(records: list[dict[str, Any]]) -> str | None:
+    """One line on the timer's A/A control across the problems that have one (None where none has)."""
+    rows = [(r["name"], r["timer_aa"]) for r in records if r.get("status") == "done"
+            and isinstance(r.get("timer_aa"), dict) and "x" in r["timer_aa"]]
+    if not rows:
+        return None
+    worst = max(rows, key=lambda t: abs(math.log(t[1]["x"])))
+    excl = [n for n, a in rows if not a["ci"][0] <= 1.0 <= a["ci"][1]]
+    return (f"- the timer's A/A (the default column's function timed again in a slot of its own): geomean "
+            f"{geomean([a['x'] for _, a in rows]):.3f}x across {len(rows)} problem(s), farthest from 1.0x "
+            f"{worst[1]['x']:.3f}x ({worst[0]}); "
+            + (f"its interval excludes 1.0x on {len(excl)}: {', '.join(excl)}" if excl
+               else "every interval includes 1.0x"))
+
+
 def _cfg(c: Any) -> str:
     if not c:
         return "-" if c is None else "kept"
@@ -680,7 +721,10 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
                         f"mode is wider than {meta['precision']:.0%} (each problem's count: `modes.*.samples` in the "
                         f"JSON)" if meta.get("rounds") else "")
                      + f", median ms; speedups are ours over the baseline with a {meta.get('confidence', 0.95):.0%} "
-                       "paired-bootstrap interval")
+                       "paired-bootstrap interval; each timed call follows an untimed call of its own mode and the "
+                       "order rotates, so every mode takes every slot (records without a timer A/A cell were timed "
+                       "before that, in plain ABBA order: on the H200 the default column, always in the middle, "
+                       "timed up to 6% behind max-autotune's with the same kernels)")
         if meta.get("compile_mode", "default") == "default":
             lines.append(f"- {KEPT_NOTE}")
         if meta.get("max_autotune_includes_cd"):
@@ -697,8 +741,8 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
         lines.append(f"- {others} record(s) of another backend are kept in the JSON and not shown here")
     lines += ["", "| problem | Triton kernels | ours applied | search s | compile s default / MA / MA+CD | "
                   "eager ms | default ms | MA ms | MA+CD ms | ours ms | ours vs eager | ours vs default | "
-                  "ours vs MA | ours vs MA+CD | correctness |",
-              "|---" * 15 + "|"]
+                  "ours vs MA | ours vs MA+CD | timer A/A | correctness |",
+              "|---" * 16 + "|"]
     for r in done:
         m = r["modes"]
         comp = " / ".join(_cell_s(m[k].get("compile_s")) if not m[k].get("error") else "failed"
@@ -706,7 +750,7 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
         lines.append("| " + " | ".join([
             r["name"], str(r.get("triton_kernels", "-")), str(len(r.get("applied", []))), _cell_s(r.get("search_s")),
             comp, *(_cell_ms(m[k].get("ms")) for k in MODES),
-            *(_cell_speed(r.get("speedup", {}).get(b)) for b in BASELINES), _cell_correct(r)]) + " |")
+            *(_cell_speed(r.get("speedup", {}).get(b)) for b in BASELINES), _cell_aa(r), _cell_correct(r)]) + " |")
     lines += ["", "## Geometric means of ours over each baseline", ""]
     summary = summarize(records)
     for b in BASELINES:
@@ -724,6 +768,8 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
         lines.append(text)
     if summary["default"] != NOT_MEASURED and meta.get("compile_mode", "default") == "default":
         lines.append(f"- kept baselines count 1.0x over default compile ({KEPT_NOTE})")
+    if (aa_line := aa_summary(records)) is not None:
+        lines.append(aa_line)
     picks = [(r["name"], p) for r in done for p in r.get("autotune_picks") or ()
              if p.get("max-autotune") != p.get("default")]
     if picks:

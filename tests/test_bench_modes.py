@@ -116,12 +116,17 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
     from pytest_kernelopt import bench_modes
     from pytest_kernelopt.config import Settings
 
-    def wall_clock(variants, n_inputs, samples, warmup, after=None):
+    seen = []
+
+    def wall_clock(variants, n_inputs, samples, warmup, after=None, prime=False, rotate=False):
+        seen.append((len(variants), samples, prime, rotate))
         times = [[] for _ in variants]
         for i in range(samples):
-            for j in (range(len(variants)) if i % 2 == 0 else reversed(range(len(variants)))):
+            for j in perf.interleave_order(len(variants), i, rotate):
                 select, call = variants[j]
                 select()
+                if prime:
+                    call(0)
                 t = time.perf_counter()
                 call(0)
                 times[j].append((time.perf_counter() - t) * 1e3)
@@ -149,10 +154,18 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
     assert bench_modes.run_compare_modes(args, settings, timed, [FAST[0]], "none") == 0
     rec = records(tmp_path)["pointwise_chain"]
     m = rec["modes"]
-    rounds = m["eager"]["samples"] // 5  # as many rounds of 5 as the wall clock's noise asked for
-    assert 1 <= rounds <= bench_modes.MAX_ROUNDS and m["eager"]["samples"] == 5 * rounds
+    # eager, default, MA, MA+CD and the default's A/A slot: each round primed, rotating, a whole number of
+    # turns (5 samples asked, 10 taken: every variant in each of the 5 slots twice); MA's OOM drops it and the
+    # other four are timed again (8 a round)
+    assert all(prime and rotate and samples % (2 * n) == 0 and samples >= 5 for n, samples, prime, rotate in seen)
+    assert seen[0][:2] == (5, 10) and seen[-1][:2] == (4, 8)
+    per_round = 8
+    rounds = m["eager"]["samples"] // per_round  # as many rounds as the wall clock's noise asked for
+    assert 1 <= rounds <= bench_modes.MAX_ROUNDS and m["eager"]["samples"] == per_round * rounds
     for mode in ("eager", "default", "max-autotune+cd", "ours"):
-        assert isinstance(m[mode]["ms"], float) and m[mode]["samples"] == 5 * rounds, mode
+        assert isinstance(m[mode]["ms"], float) and m[mode]["samples"] == per_round * rounds, mode
+    aa = rec["timer_aa"]  # the default column's function again, in a slot of its own
+    assert aa["ci"][0] <= aa["x"] <= aa["ci"][1] and bench_modes.AA not in m
     for mode in ("default", "max-autotune", "max-autotune+cd"):
         assert isinstance(m[mode]["compile_s"], float), mode
     assert m["max-autotune"]["ms"] is None and "out of memory" in m["max-autotune"]["error"]
@@ -164,6 +177,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
     assert sp["max-autotune+cd"]["ci"][0] <= sp["max-autotune+cd"]["x"] <= sp["max-autotune+cd"]["ci"][1]
     md = (tmp_path / "compare_modes.md").read_text()
     assert "1.000x (kept)" in md and "MA failed: while timed: out of memory" in md
+    assert "| timer A/A |" in md and "the timer's A/A (the default column's function timed again" in md
     assert "over max-autotune-no-cudagraphs: not measured" in md and "over compile default: **1.000x**" in md
     summary = bench_modes.summarize([rec])
     assert summary["default"]["geomean"] == 1.0 and summary["max-autotune"] == NM
@@ -211,7 +225,10 @@ def test_ours_can_start_from_the_max_autotune_compile(tmp_path, monkeypatch, bac
     from pytest_kernelopt import bench_modes, capture as capture_mod
     from pytest_kernelopt.config import Settings
 
-    def wall_clock(variants, n_inputs, samples, warmup, after=None):
+    per_round = []
+
+    def wall_clock(variants, n_inputs, samples, warmup, after=None, prime=False, rotate=False):
+        per_round.append(samples)
         times = [[] for _ in variants]
         for _ in range(samples):
             for j, (select, call) in enumerate(variants):
@@ -244,7 +261,8 @@ def test_ours_can_start_from_the_max_autotune_compile(tmp_path, monkeypatch, bac
     assert m["ours"]["correct"] is True and m["default"]["correct"] is True
     for mode in ("eager", "default", "ours"):
         assert isinstance(m[mode]["ms"], float) and m[mode]["samples"] == m["eager"]["samples"], mode
-        assert m[mode]["samples"] in range(5, 5 * bench_modes.MAX_ROUNDS + 1, 5), mode  # rounds of 5
+        assert m[mode]["samples"] == sum(per_round) and len(set(per_round)) == 1, mode  # equal rounds
+    assert 1 <= len(per_round) <= bench_modes.MAX_ROUNDS and per_round[0] >= 5
     sp = rec["speedup"]["default"]
     assert "ci" in sp and sp["kept"] is True  # an interval, not a kept 1.0x
     md = (tmp_path / "compare_modes.md").read_text()
@@ -286,7 +304,8 @@ def test_modes_are_timed_in_rounds_until_the_interval_is_narrow(monkeypatch):
     calls = []
 
     def timer(spread):
-        def stand_in(variants, n_inputs, samples, warmup, after=None):
+        def stand_in(variants, n_inputs, samples, warmup, after=None, prime=False, rotate=False):
+            assert prime and rotate
             calls.append(samples)
             k = len(calls)
             # ours steady; the other compiled mode (and eager) alternate by ``spread`` around 1 ms
@@ -301,8 +320,8 @@ def test_modes_are_timed_in_rounds_until_the_interval_is_narrow(monkeypatch):
         calls.clear()
         monkeypatch.setattr(perf, "time_interleaved", timer(spread))
         times = bench_modes.time_modes(variants, settings, None, {})
-        assert calls == [10] * rounds, spread
-        assert all(len(t) == 10 * rounds for t in times.values())
+        assert calls == [12] * rounds, spread  # 10 asked, rounded up to whole turns of 2 x 3 variants
+        assert all(len(t) == 12 * rounds for t in times.values())
     assert bench_modes.widest_interval({"eager": [1.0, 3.0] * 20, "ours": [1.0] * 40}, 0.95) == 0.0
     wide = bench_modes.widest_interval({"max-autotune": [0.8, 1.2] * 20, "ours": [1.0] * 40}, 0.95)
     assert wide > bench_modes.PRECISION

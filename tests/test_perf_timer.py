@@ -283,3 +283,40 @@ def test_the_gate_on_its_own_times_as_the_cascade_does(backend, fake_cuda, monke
     result = PerfGate().check(session, swap)
     assert result.numbers["measured"] is True and result.numbers["rounds"] > 1, result.reason
     assert result.numbers["samples"] in perf.schedule(session.settings)
+
+
+def test_primed_samples_follow_a_call_of_their_own_variant(fake_cuda):
+    """``prime``: every timed call comes right after an untimed call of the same variant on the same input
+    (the bench's compiled modes: whatever the order, no timed call follows another mode's)."""
+    log, starts = [], []
+    real_record = FakeEvent.record
+
+    def record(self):
+        starts.append(len(log))
+        real_record(self)
+
+    variants = [(lambda: None, _recording_call(log, w)) for w in "ABC"]
+    try:
+        FakeEvent.record = record
+        times = perf.time_interleaved(variants, 1, 6, 0, prime=True, rotate=True)
+    finally:
+        FakeEvent.record = real_record
+    assert [len(t) for t in times] == [6, 6, 6]
+    assert len(log) == 2 * 18, "one untimed and one timed call a sample"
+    timed_at = starts[::2]  # start.record() is called just before each timed call
+    for k in timed_at:
+        assert log[k][0] == log[k - 1][0], "the call before a timed one is its own variant's"
+    assert not any(enabled for _, _, enabled in log)
+
+
+def test_rotated_order_puts_every_variant_in_every_slot():
+    for n in (3, 4, 5):
+        orders = [perf.interleave_order(n, i, rotate=True) for i in range(2 * n)]
+        assert all(sorted(o) == list(range(n)) for o in orders)
+        for slot in range(n):
+            assert sorted(o[slot] for o in orders) == sorted(list(range(n)) * 2), (n, slot)
+    # plain ABBA: the middle variant of three never leaves the middle
+    assert {perf.interleave_order(3, i)[1] for i in range(6)} == {1}
+    # two variants: the gate's ABBA, rotated or not
+    assert [perf.interleave_order(2, i, rotate=True) for i in range(4)] == [perf.interleave_order(2, i)
+                                                                           for i in range(4)]

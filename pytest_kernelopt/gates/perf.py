@@ -118,10 +118,23 @@ def _flush_buffer() -> Any:
     return torch.empty(flush_bytes(), dtype=torch.int8, device="cuda")
 
 
+def interleave_order(n: int, i: int, rotate: bool = False) -> list[int]:
+    """The variants' order in sample ``i``: ABBA (reversed every other sample), or with ``rotate`` turned by
+    ``i`` slots and reversed every other full turn (each variant in each slot equally often over ``2 * n``
+    samples)."""
+    order = list(range(n))
+    if not rotate or n < 3:
+        return order[::-1] if i % 2 else order
+    k = i % n
+    order = order[k:] + order[:k]
+    return order[::-1] if (i // n) % 2 else order
+
+
 def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any]]], n_inputs: int, samples: int,
                      warmup: int, after: Callable[[int, int, Any], None] | None = None,
                      rewarm: Callable[[Any], None] | None = None,
-                     before: Callable[[], None] | None = None) -> list[list[float]]:
+                     before: Callable[[], None] | None = None, prime: bool = False,
+                     rotate: bool = False) -> list[list[float]]:
     """Milliseconds per call for each ``(select, call)`` variant; CUDA events, L2 flushed before every sample.
 
     ``select()`` switches the variant in (outside the timed region); ``call(i)``
@@ -137,7 +150,13 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
     of its variant on the next input set (never the one about to be timed), the
     output handed to ``rewarm`` (the gate scrubs it).  ``before()``, if given, runs
     before every call, outside the timed region (the gate puts back the module
-    state a call changes: every call then starts from the same state).  On the H200 the output
+    state a call changes: every call then starts from the same state).  ``prime=True`` makes every sample start
+    with an untimed call of its own variant on the input about to be timed, its output dropped (for trusted
+    modules only, the bench's compiled modes: a candidate could remember the input): each timed call then
+    follows a call of its own variant, whatever the order, as in a loop that calls one module.
+    ``rotate=True`` turns the order by one variant each sample (and reverses it every other full turn), so
+    that with more than two variants each one takes every slot equally often; plain ABBA keeps a middle
+    variant in the middle.  On the H200 the output
     checks between samples had made the timed calls of a 0.09 ms module 35%
     slower and five times noisier (layernorm_gelu, A/A); a real win was diluted
     into the noise (``benchmarks/results/h200_s7_timing_study.json``).
@@ -164,9 +183,7 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
     gc.disable()
     try:
         for i in range(samples):
-            order = list(range(len(variants)))
-            if i % 2:
-                order.reverse()
+            order = interleave_order(len(variants), i, rotate)
             for j in order:
                 select, call = variants[j]
                 select()
@@ -174,6 +191,10 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
                     if before is not None:
                         before()
                     rewarm(call((i + 1) % n_inputs))
+                elif prime:
+                    if before is not None:
+                        before()
+                    call(i % n_inputs)  # its output dropped at once
                 if before is not None:
                     before()
                 flush.zero_()
