@@ -249,3 +249,29 @@ def test_the_note_says_when_max_autotunes_picks_are_not_known(graphs):
     out = Optimizer(ev, Settings(proposer="tuner")).run()
     tuned = [k for k in out.kernels if k.screened]
     assert tuned and all("max-autotune's picks not known (the module has no spec" in k.note for k in tuned)
+
+
+def test_the_screening_times_primed_and_rotating(captured, graphs, backend, monkeypatch):
+    """With many configs the screening's plain ABBA kept the reference first and the configs in the middle;
+    it now primes every sample with its own variant and rotates the order (the calls, not the clock, checked:
+    the CPU has no CUDA timer)."""
+    from types import SimpleNamespace
+
+    import pytest_kernelopt.gates.perf as perf
+    from pytest_kernelopt.tuner import propose_configs
+
+    seen = {}
+
+    def stand_in(variants, n_inputs, samples, warmup, **kw):
+        seen.update(kw, n=len(variants), n_inputs=n_inputs)
+        return [[1.0] * samples for _ in variants]
+
+    monkeypatch.setattr(perf, "time_interleaved", stand_in)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda: None)
+    g = graphs[0]
+    cands = propose_configs(g, list(g.kernels)[0], limit=4)
+    x = torch.randn(4, 64, device=backend.device)
+    session = SimpleNamespace(captured=captured, training=False, inputs=lambda seed: (x,))
+    base, times = perf.rank_candidates(session, cands, 4)
+    assert seen["prime"] is True and seen["rotate"] is True and seen["n_inputs"] == 3
+    assert seen["n"] == 1 + len([t for t in times if t is not None]) and base == 1.0

@@ -320,3 +320,13 @@ def test_rotated_order_puts_every_variant_in_every_slot():
     # two variants: the gate's ABBA, rotated or not
     assert [perf.interleave_order(2, i, rotate=True) for i in range(4)] == [perf.interleave_order(2, i)
                                                                            for i in range(4)]
+
+
+def test_priming_with_several_input_sets_never_replays_the_timed_input(fake_cuda):
+    log = []
+    variants = [(lambda: None, _recording_call(log, w)) for w in "ABC"]
+    perf.time_interleaved(variants, 3, 6, 0, prime=True, rotate=True)
+    pairs = list(zip(log[::2], log[1::2]))  # (untimed, timed) per sample and variant
+    assert len(pairs) == 18
+    for (w1, warm, _), (w2, timed, _) in pairs:
+        assert w1 == w2 and warm == (timed + 1) % 3

@@ -150,10 +150,10 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
     of its variant on the next input set (never the one about to be timed), the
     output handed to ``rewarm`` (the gate scrubs it).  ``before()``, if given, runs
     before every call, outside the timed region (the gate puts back the module
-    state a call changes: every call then starts from the same state).  ``prime=True`` makes every sample start
-    with an untimed call of its own variant on the input about to be timed, its output dropped (for trusted
-    modules only, the bench's compiled modes: a candidate could remember the input): each timed call then
-    follows a call of its own variant, whatever the order, as in a loop that calls one module.
+    state a call changes: every call then starts from the same state).  ``prime=True`` (without ``rewarm``) makes
+    every sample start with an untimed call of its own variant, its output dropped, on the next input set (the
+    one about to be timed only where there is one set: the bench's compiled modes, trusted code): each timed
+    call then follows a call of its own variant, whatever the order, as in a loop that calls one module.
     ``rotate=True`` turns the order by one variant each sample (and reverses it every other full turn), so
     that with more than two variants each one takes every slot equally often; plain ABBA keeps a middle
     variant in the middle.  On the H200 the output
@@ -194,7 +194,7 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
                 elif prime:
                     if before is not None:
                         before()
-                    call(i % n_inputs)  # its output dropped at once
+                    call((i + 1) % n_inputs)  # its output dropped at once
                 if before is not None:
                     before()
                 flush.zero_()
@@ -616,7 +616,9 @@ def rank_candidates(session: Any, candidates: list, samples: int) -> tuple[float
     base = swaps.pop(0) if ref is not None else None  # None: no reference, or it failed: the unswapped module
     variants = [(select(base), call)] + [(select(s), call) for s in swaps if s is not None]
     try:
-        times = time_interleaved(variants, len(inputs), samples, 2)
+        # primed and rotating: in plain ABBA the reference, first, follows itself every other sample and the
+        # configs in the middle never do (the bias the bench's modes showed on the H200, session 17)
+        times = time_interleaved(variants, len(inputs), samples, 2, prime=True, rotate=True)
     finally:
         select(None)()
     meds = [statistics.median(t) for t in times]
