@@ -133,7 +133,8 @@ class Judge:
 
     def correct(self, baseline: BaselineRecord, rec: Any, progress: ProgressFn | None = None) -> bool:
         """Gates 2 and 3 on the records; True when both passed (the caller then times, or stops)."""
-        corr = CorrectnessGate().judge(self.settings, baseline, rec, arrival_order=self.arrival_order)
+        corr = CorrectnessGate().judge(self.settings, baseline, rec, arrival_order=self.arrival_order,
+                                       reorder=bool(self.reorder))
         self.gates.append(corr)
         if not corr.passed:
             return False

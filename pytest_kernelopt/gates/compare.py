@@ -34,6 +34,9 @@ class Comparison:
     worst: str = ""
     tiny_outputs: list[int] = field(default_factory=list)
     zeros: list[int] = field(default_factory=list)  # tiny outputs the candidate returns as all zeros
+    #: outputs whose NaN/Inf positions differ, where the caller deferred that to the float64 gate (a certified
+    #: reorder only: :func:`special_positions`)
+    special: list[int] = field(default_factory=list)
 
 
 def _l2_ratio(num: float, denom: float) -> float:
@@ -171,8 +174,12 @@ def _float_stats(x, y, rtol: float, atol: float) -> tuple[list, list]:
 
 
 def compare_outputs(cand: Any, base: Any, tolerance, *, tiny_factor: float, tiny_rel_tol: float,
-                    label: str = "output") -> Comparison:
-    """Compare two nested outputs; ``tolerance(dtype_name) -> (rtol, atol)``."""
+                    label: str = "output", defer_special: bool = False) -> Comparison:
+    """Compare two nested outputs; ``tolerance(dtype_name) -> (rtol, atol)``.  ``defer_special``: NaN or Inf
+    positions that differ are no hard failure but recorded in ``special`` (and the output is beyond
+    tolerance), for the float64 gate to judge position by position -- only for a candidate the judge certified
+    as Inductor's own kernel under another launch config, whose products and sums can overflow in another
+    order (inf * 0 = NaN in one, a zero product in the other)."""
     import torch
 
     c, b = flatten(cand), flatten(base)
@@ -216,6 +223,10 @@ def compare_outputs(cand: Any, base: Any, tolerance, *, tiny_factor: float, tiny
         rtol, atol = tolerance(str(y.dtype).replace("torch.", ""))
         (nan_x, nan_y, nan_diff, inf_diff, n_finite, ss_diff, ss_y, n_beyond), \
             (max_abs, mag, rel, max_x) = _float_stats(x, y, rtol, atol)
+        if (nan_diff or inf_diff) and defer_special:
+            res.special.append(i)
+            res.within_tolerance = False
+            continue
         if nan_diff:
             res.hard_failure = f"{name}: NaN positions differ ({int(nan_x)} NaN, baseline {int(nan_y)})"
             return res
@@ -244,6 +255,45 @@ def compare_outputs(cand: Any, base: Any, tolerance, *, tiny_factor: float, tiny
         if n_beyond:
             res.within_tolerance = False
     return res
+
+
+def _right(v: Any, t: Any, t_dt: Any, rtol: float, atol: float) -> Any:
+    """Where ``v`` is right against the float64 truth ``t`` (``t_dt``: ``t`` in ``v``'s dtype): finite and within
+    tolerance of a finite truth, or an Inf equal to a truth that overflows the dtype."""
+    import torch
+
+    near = torch.isfinite(t_dt) & ((v.double() - t).abs() <= atol + rtol * t.abs())
+    return torch.where(torch.isfinite(v), near, torch.isinf(t_dt) & (v == t_dt))
+
+
+def special_positions(x: Any, y: Any, t: Any, rtol: float, atol: float) -> dict[str, int]:
+    """Where candidate ``x`` and baseline ``y`` differ in NaN or Inf (or an Inf's sign), each judged against the
+    float64 truth ``t`` rounded to the output's dtype, a chunk at a time.  A value is *right* there when it is
+    finite and within ``atol + rtol * |t|`` of a finite truth, or an Inf equal to a truth that overflows the
+    dtype.  Counts: ``differ`` (such positions), ``better`` (the candidate right, the baseline not),
+    ``both_wrong`` (both NaN or Inf, neither right: a float64 truth that is NaN itself lands here) and
+    ``worse``: the candidate not right where the baseline is, or not right with a finite value where the
+    baseline has none, or NaN or Inf where the baseline has a number.  Only ``worse`` is a finding: a reorder
+    may be wrong where the baseline is wrong too, never where it is not."""
+    import torch
+
+    dev = compute_device(x, y, t)
+    acc = torch.zeros(4, dtype=torch.int64, device=dev)
+    for xc, yc, tc in chunks(x, y, t, device=dev):
+        xn, yn, xi, yi = torch.isnan(xc), torch.isnan(yc), torch.isinf(xc), torch.isinf(yc)
+        differ = (xn != yn) | (xi != yi) | (xi & yi & (xc != yc))
+        if not bool(differ.any()):
+            continue
+        xs, ys, ts = xc[differ], yc[differ], tc[differ].double()
+        t_dt = ts.to(xc.dtype)  # the truth as the output's dtype holds it: beyond its range, an Inf
+        c_right, b_right = _right(xs, ts, t_dt, rtol, atol), _right(ys, ts, t_dt, rtol, atol)
+        c_fin, b_fin = torch.isfinite(xs), torch.isfinite(ys)
+        worse = ~c_right & (b_right | (c_fin != b_fin))
+        better = c_right & ~b_right
+        acc += torch.stack([differ.sum(), better.sum(), (~c_right & ~b_right & ~c_fin & ~b_fin).sum(), worse.sum()])
+        del xn, yn, xi, yi, differ, xs, ys, ts, t_dt
+    differ, better, both_wrong, worse = (int(v) for v in acc.tolist())
+    return {"differ": differ, "better": better, "both_wrong": both_wrong, "worse": worse}
 
 
 def same_values(a: Any, b: Any) -> bool:

@@ -234,6 +234,10 @@ class Fp64Gate:
                                    "bias_sigmas": BIAS_SIGMAS, "bias_tol_fraction": BIAS_TOL_FRACTION}
         if reorder:
             numbers["reorder_of_inductor"] = list(reorder)
+        if correctness.numbers.get("special_deferred"):
+            verdict = self._special(s, baseline, rec, correctness, numbers, bool(reorder))
+            if verdict is not None:
+                return verdict
         if not within:
             verdict = self._fallback(s, baseline, rec, correctness, seeds, numbers, bool(reorder))
             if verdict is not None:
@@ -287,6 +291,48 @@ class Fp64Gate:
                           f"(ratio {worst_ratio:.3g} > {bound:.3g}: fp64_factor {s.fp64_factor:g} plus a "
                           f"{NOISE_MARGIN:.0%} margin for rounding noise)",
                           numbers)
+
+    @staticmethod
+    def _special(s: Any, baseline: Any, rec: Any, correctness: GateResult, numbers: dict,
+                 reorder: bool) -> GateResult | None:
+        """NaN or Inf positions that differ from the baseline's (deferred by the correctness gate for a certified
+        reorder): each judged against the float64 truth (:func:`.compare.special_positions`); a failing result
+        where the candidate is wrong where the baseline is not, else None (the rest of the gate goes on)."""
+        import torch
+
+        from .compare import special_positions
+
+        seeds = sorted({sd for sd, _, _ in correctness.numbers["special_deferred"]})
+        if not reorder:  # only the judge's own certification defers these; anything else is a hard failure
+            return GateResult("fp64", "fail", f"seeds {seeds}: NaN or Inf positions differ from the baseline's, "
+                              "and the candidate is not Inductor's own kernel under another launch config",
+                              numbers)
+        missing = [sd for sd in seeds if baseline.truths.get(sd) is None]
+        if missing:
+            why = baseline.truth_errors.get(missing[0], "not computed")
+            numbers.update(fp64_available=False, fp64_skipped=why)
+            return GateResult("fp64", "fail", f"seed {missing[0]}: NaN or Inf positions differ from the baseline's "
+                              f"and could not be judged against a float64 truth (a limit of this run, not a finding "
+                              f"against the candidate): {why}", numbers)
+        total = {"differ": 0, "better": 0, "both_wrong": 0, "worse": 0}
+        for seed in seeds:
+            truth = baseline.truths[seed]
+            for i, (c, b, t) in enumerate(zip(_values(rec.runs[seed]), _values(baseline.runs[seed]),
+                                              _values(truth))):
+                if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel()):
+                    continue
+                rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
+                got = special_positions(c, b, t, rtol, atol)
+                for k in total:
+                    total[k] += got[k]
+                if got["worse"]:
+                    numbers["special_positions"] = {**got, "seed": seed, "value": i}
+                    return GateResult("fp64", "fail", f"seed {seed}: NaN or Inf positions differ from the "
+                                      f"baseline's, and at {got['worse']} of {got['differ']} such positions of "
+                                      f"output value {i} the candidate is wrong against the float64 truth where "
+                                      "the baseline is not (or NaN or Inf where the baseline has a number)", numbers)
+        numbers["special_positions"] = total
+        return None
 
     @staticmethod
     def _elements(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
