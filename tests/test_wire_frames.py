@@ -252,3 +252,51 @@ def test_a_memfd_frame_where_bytes_were_due_is_not_read_as_bytes(memfd_pipe):
     with pytest.raises((wire.WireError, OSError, EOFError)):
         wire.receive(b, MIB)
     assert _open_fds() == before - 1  # the sender's end, closed
+
+
+class _FakeCudart:
+    def __init__(self, result):
+        self.result, self.calls = result, []
+
+    def cudaHostRegister(self, ptr, size, flags):  # noqa: N802 - CUDA's name
+        self.calls.append(("register", ptr, size))
+        if isinstance(self.result, Exception):
+            raise self.result
+        return self.result
+
+    def cudaHostUnregister(self, ptr):  # noqa: N802
+        self.calls.append(("unregister", ptr))
+        return 0
+
+
+@pytest.mark.parametrize("result, pinned", [(0, True), (1, False), (RuntimeError("no CUDA"), False)])
+def test_a_large_gpu_frame_is_copied_into_registered_memory_or_else_plainly(monkeypatch, result, pinned):
+    """The memfd's mapping is registered with CUDA (page-locked) for the copy from a GPU and unregistered after;
+    where registering fails the copy goes on unpinned.  (The calls, not the speed: no GPU here.)"""
+    from types import SimpleNamespace
+
+    fake = _FakeCudart(result)
+    monkeypatch.setattr(torch.cuda, "cudart", lambda: fake)
+    monkeypatch.setattr(torch.cuda, "synchronize", lambda device=None: fake.calls.append(("sync",)))
+    dst = torch.empty(wire.PIN_MIN, dtype=torch.uint8)
+    src = SimpleNamespace(device=torch.device("cuda", 0))
+    with wire._pinned(dst, src) as got:
+        assert got is pinned
+    expected = [("register", dst.data_ptr(), wire.PIN_MIN)]
+    if pinned:
+        expected += [("sync",), ("unregister", dst.data_ptr())]
+    assert fake.calls == expected
+
+
+def test_small_or_host_frames_are_never_registered(monkeypatch):
+    from types import SimpleNamespace
+
+    fake = _FakeCudart(0)
+    monkeypatch.setattr(torch.cuda, "cudart", lambda: fake)
+    small = torch.empty(wire.PIN_MIN - 1, dtype=torch.uint8)
+    with wire._pinned(small, SimpleNamespace(device=torch.device("cuda", 0))) as got:
+        assert got is False
+    big = torch.empty(wire.PIN_MIN, dtype=torch.uint8)
+    with wire._pinned(big, big) as got:  # a host tensor: nothing to pin for
+        assert got is False
+    assert fake.calls == []
