@@ -929,6 +929,14 @@ def run_compare_modes(args: argparse.Namespace, settings: Any, backend: Any, pro
     done_before = {r["problem"]: r.get("status") for r in doc["problems"] if r.get("backend") == backend.name
                    and r.get("ours_compile_mode", "default") == settings.compile_mode}
     skip = {"done"} | ({"failed"} if args.skip_failed else set())
+    redo = {n.strip() for v in (getattr(args, "redo", None) or ()) for n in v.split(",") if n.strip()}
+    unknown = sorted(redo - {p.stem for p in problems})
+    if unknown:
+        print(f"kernelopt bench --compare-modes: --redo names no problem given: {', '.join(unknown)}", file=sys.stderr)
+        return 2
+    for p in problems:
+        if p.stem in redo:
+            done_before.pop(key_of(p), None)
     todo = [p for p in problems if done_before.get(key_of(p)) not in skip]
     print(f"compare modes: {len(problems) - len(todo)} of {len(problems)} problem(s) already in {json_path} "
           f"(skipped); {len(todo)} to run" + ("" if measured else f"; {NOT_MEASURED}: {not_measured}"), flush=True)

@@ -253,6 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="--compare-modes: on a rerun, skip the problems recorded as failed too (default: retried)")
     p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",
                    help="--compare-modes: start no further problem after this many seconds (a rerun resumes)")
+    p.add_argument("--redo", action="append", default=None, metavar="NAME[,NAME...]",
+                   help="--compare-modes: measure these problems (file stems) again even where they are done in "
+                        "--out (their records are replaced); repeatable")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("judge", help="judge one candidate kernel through the four gates on a problem file "

@@ -41,12 +41,12 @@ def get_init_inputs():
 NM = "not measured"
 
 
-def compare_modes(*paths: Path, out: Path, cwd: Path) -> subprocess.CompletedProcess:
+def compare_modes(*paths: Path, out: Path, cwd: Path, extra: tuple = ()) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                KERNELOPT_PROBLEM_SCALE="small")
     return subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", "bench", "--backend", "cpu", "--no-cache",
                            "--proposer", "none", "--no-isolate", "--seeds", "1", "--compare-modes", "--out", str(out),
-                           *map(str, paths)], capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
+                           *extra, *map(str, paths)], capture_output=True, text=True, cwd=cwd, env=env, timeout=300)
 
 
 def records(out: Path) -> dict[str, dict]:
@@ -99,7 +99,22 @@ def test_compare_modes_on_the_cpu_resumes_and_records_a_broken_problem(tmp_path)
     doc = json.loads((out / "compare_modes.json").read_text())
     assert doc["meta"]["complete"] is False and "no GPU" in doc["meta"]["not_measured"]
     assert "2 done, 1 failed" in (out / "compare_modes.md").read_text()
-    print(f"two subprocess runs: {time.perf_counter() - t0:.1f}s")
+
+    # --redo measures a done problem again (its record replaced); --skip-failed leaves the broken one alone
+    for r in doc["problems"]:
+        r["marker"] = "before --redo"
+    (out / "compare_modes.json").write_text(json.dumps(doc))
+    third = compare_modes(FAST[0], FAST[1], broken, out=out, cwd=tmp_path,
+                          extra=("--redo", "pointwise_chain", "--skip-failed"))
+    assert third.returncode == 1, third.stdout + third.stderr  # the broken problem is still recorded as failed
+    assert "[1/3]" in third.stdout and "[2/3]" not in third.stdout and "[3/3]" not in third.stdout
+    redone = records(out)
+    assert redone["reduce_sum_dim1"]["marker"] == redone["broken"]["marker"] == "before --redo"
+    check_not_measured(redone["pointwise_chain"])
+    assert "marker" not in redone["pointwise_chain"]  # a new record
+    typo = compare_modes(FAST[0], out=out, cwd=tmp_path, extra=("--redo", "pointwise_chian"))
+    assert typo.returncode == 2 and "--redo names no problem given: pointwise_chian" in typo.stderr
+    print(f"four subprocess runs: {time.perf_counter() - t0:.1f}s")
 
 
 def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, backend, capsys):
