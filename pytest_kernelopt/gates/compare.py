@@ -144,6 +144,26 @@ def finite_max_errors(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, 
     return int(n), worst, over
 
 
+def beyond_counts(x, y, t, rtol: float, atol: float) -> tuple[int, int, int]:
+    """Over the positions where ``x``, ``y`` and the truth ``t`` are all finite, a chunk at a time: (their count,
+    positions where ``y`` is beyond ``atol + rtol * |t|`` of ``t``, positions where ``x`` is beyond it and ``y``
+    is not)."""
+    import torch
+
+    dev = compute_device(x, y, t)
+    acc = torch.zeros(3, dtype=torch.int64, device=dev)
+    for xc, yc, tc in chunks(x, y, t, device=dev):
+        ok = torch.isfinite(xc) & torch.isfinite(yc) & torch.isfinite(tc)
+        td = torch.where(ok, tc.double(), 0.0)
+        tol = atol + rtol * td.abs()
+        y_out = ok & ((torch.where(ok, yc.double(), 0.0) - td).abs() > tol)
+        x_out = ok & ~y_out & ((torch.where(ok, xc.double(), 0.0) - td).abs() > tol)
+        acc += torch.stack([ok.sum(), y_out.sum(), x_out.sum()])
+        del ok, td, tol, y_out, x_out
+    n, y_out, x_out = (int(v) for v in acc.tolist())
+    return n, y_out, x_out
+
+
 def _float_stats(x, y, rtol: float, atol: float) -> tuple[list, list]:
     """One chunked pass over floating ``x`` (candidate) and ``y`` (baseline) on their device.
 

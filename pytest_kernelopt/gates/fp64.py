@@ -83,6 +83,17 @@ def noise_k(noise: float, norm: float, eps: float) -> float:
     if not norm > 0:
         return NOISE_K
     return min(NOISE_K, max(NOISE_K_WELL, noise / (norm * eps)))
+#: beside the L2 ratio, the fallback counts positions: among the positions where the baseline is within tolerance
+#: of the truth, a candidate that is not Inductor's own kernel (:mod:`.reorder`) may be beyond it at no more than
+#: POSITIONS_FACTOR times the share of positions where the baseline is beyond it, plus POSITIONS_SLACK of them.
+#: The L2 ratio is a whole-output figure: red team 19's kernel wrote exact values where the baseline was wrong
+#: (2% of positions, an ill-conditioned (x + 1e8) - 1e8) and values 2-10% off at 76% of the rest, where the
+#: baseline, eager and the truth agree exactly, and was verified.  An honest kernel's errors against the truth are
+#: spread like the baseline's: its share beyond the tolerance where the baseline is within it is about the
+#: baseline's own share.  An ``fp64_factor`` above 1 multiplies the allowance.  (Not for a certified reorder: Inductor's own arithmetic, whose ill-conditioned outputs
+#: would be judged by chance.)
+POSITIONS_FACTOR = 3.0
+POSITIONS_SLACK = 0.01
 #: beside the L2 ratio, the fallback bounds single elements: a candidate's largest excess over the tolerance
 #: against the truth may be at most this many times (or ``fp64_factor`` x 1.25, if larger) the larger of the baseline's largest error against the
 #: truth and NOISE_K times the rounding noise per element (the noise floor's RMS).  On an ill-conditioned
@@ -280,6 +291,10 @@ class Fp64Gate:
             element = Fp64Gate._elements(s, baseline, rec, beyond, numbers)
             if element is not None:
                 return element
+            if not reorder:
+                spread = Fp64Gate._positions(s, baseline, rec, beyond, numbers)
+                if spread is not None:
+                    return spread
             numbers["fallback"] = (f"differs from the baseline but is as close to the float64 truth "
                                    f"(error ratio {worst_ratio:.3g} <= {bound:.3g}, against the larger of the "
                                    f"baseline's error and the noise floor: fp64_factor {s.fp64_factor:g} plus a "
@@ -332,6 +347,42 @@ class Fp64Gate:
                                       f"output value {i} the candidate is wrong against the float64 truth where "
                                       "the baseline is not (or NaN or Inf where the baseline has a number)", numbers)
         numbers["special_positions"] = total
+        return None
+
+    @staticmethod
+    def _positions(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
+        """A failing result where the candidate is beyond the tolerance against the truth at many positions where
+        the baseline is within it (:data:`POSITIONS_FACTOR`); None otherwise."""
+        import torch
+
+        from .compare import beyond_counts
+
+        worst = 0.0
+        for seed in seeds:
+            truth = baseline.truths[seed]
+            pairs = zip(_values(rec.runs[seed]), _values(baseline.runs[seed]), _values(truth))
+            for i, (c, b, t) in enumerate(pairs):
+                if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel()):
+                    continue
+                rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
+                n, base_out, cand_out = beyond_counts(c, b, t, rtol, atol)
+                if not n or n == base_out:
+                    continue
+                share_b, share_c = base_out / n, cand_out / (n - base_out)
+                # a lenient fp64_factor (lower precision allowed on purpose) widens the count as much
+                allowed = max(1.0, s.fp64_factor) * (POSITIONS_FACTOR * share_b + POSITIONS_SLACK)
+                worst = max(worst, share_c / allowed)
+                if share_c > allowed:
+                    numbers.update(positions_beyond=cand_out, positions_baseline_within=n - base_out,
+                                   positions_baseline_beyond=base_out, positions_allowed_share=allowed, seed=seed)
+                    return GateResult("fp64", "fail", f"seed {seed}: output value {i} is beyond the tolerance "
+                                      f"against the float64 truth at {cand_out} of the {n - base_out} positions "
+                                      f"where the baseline is within it ({share_c:.1%}; the baseline is beyond it "
+                                      f"at {share_b:.1%} of all positions; at most {allowed:.1%} is allowed: "
+                                      f"{POSITIONS_FACTOR:g} times that plus {POSITIONS_SLACK:.0%}, times "
+                                      "fp64_factor where it is above 1): accurate where the baseline is not, wrong "
+                                      "where it is right", numbers)
+        numbers["positions_ratio"] = worst
         return None
 
     @staticmethod
