@@ -18,7 +18,7 @@ torch = pytest.importorskip("torch")
 
 from pytest_kernelopt.gates import chunked  # noqa: E402
 from pytest_kernelopt.gates.runner import in_layout  # noqa: E402
-from pytest_kernelopt.gates.seed_values import OFFSET_SPREADS, OUTLIER_FACTOR, edge_values, seed_inputs  # noqa: E402
+from pytest_kernelopt.gates.seed_values import HALF_RUN, OFFSET_SPREADS, OUTLIER_FACTOR, edge_values, seed_inputs  # noqa: E402
 from pytest_kernelopt.gates.trials import SeedPlan  # noqa: E402
 
 
@@ -95,10 +95,18 @@ def _reference():
 
 
     def half_rounded(inputs: tuple) -> tuple:
-        """Floating inputs with an outlier channel, rounded to float16 values where a float16 can hold them."""
+        """Floating inputs with an outlier channel, rounded to float16 values where a float16 can hold them, in
+        alternate runs of HALF_RUN elements (red team 20: wholly float16-valued, the seed could be recognised)."""
         import torch
 
-        return _floating_map(inputs, lambda x: _rounded_to(_outlier_channel(x), torch.float16))
+        from pytest_kernelopt.gates.seed_values import HALF_RUN
+
+        def runs(x):
+            y = _outlier_channel(x).contiguous()
+            keep = (torch.arange(y.numel()).reshape(y.shape) // HALF_RUN) % 2 == 0
+            return torch.where(keep, _rounded_to(y, torch.float16), y)
+
+        return _floating_map(inputs, runs)
 
 
     def nonnegative(inputs: tuple) -> tuple:
@@ -218,7 +226,9 @@ def test_the_structured_seeds_are_what_they_say(monkeypatch):
     x = torch.randn(16, 64, generator=torch.Generator().manual_seed(1))
     by = {plan.describe(s): seed_inputs((x,), plan, s)[0] for s in plan.seeds}
     (half,) = [v for k, v in by.items() if "outlier" in k]
-    assert torch.equal(half, half.half().float())
+    runs = half.reshape(-1, HALF_RUN)
+    assert torch.equal(runs[0::2], runs[0::2].half().float()), "alternate runs hold float16 values"
+    assert (runs[1::2] != runs[1::2].half().float()).float().mean() > 0.9, "the others plain float32 values"
     assert torch.equal(half[:, 0], (x[:, 0] * OUTLIER_FACTOR * plan.scales[1]).half().float())
     (nonneg,) = [v for k, v in by.items() if "ReLU" in k]
     assert (nonneg >= 0).all() and (nonneg == 0).float().mean() > 0.3

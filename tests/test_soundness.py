@@ -135,7 +135,9 @@ def test_some_seeds_carry_structure_a_kernel_could_be_wrong_on(backend):
     session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=5)
     plan = session.plan
     x = {i: session.inputs(plan.seeds[i])[0] for i in range(5)}
-    assert torch.equal(x[1], x[1].half().float()) and bool((x[1] != x[1].round()).any())
+    half = x[1].reshape(-1, 32)  # float16 values in alternate runs of 32, plain float32 values between
+    assert torch.equal(half[0::2], half[0::2].half().float()) and bool((x[1] != x[1].round()).any())
+    assert bool((half[1::2] != half[1::2].half().float()).any())
     assert float(x[1][:, 0].abs().mean()) > 10 * float(x[1][:, 1:].abs().mean()), "an outlier channel"
     assert bool((x[2] >= 0).all()) and bool((x[2] == 0).any()) and bool((x[2] != x[2].round()).any())
     assert torch.equal(x[2], x[2].bfloat16().float())
