@@ -87,6 +87,11 @@ def _nbytes(run: Any) -> int:
     return sum(t.numel() * t.element_size() for t in values(run.outputs, run.grads) if hasattr(t, "element_size"))
 
 
+def _mask_bytes(run: Any) -> int:
+    """A float64 truth's calm masks (a byte per position of each floating value)."""
+    return sum(m.numel() * m.element_size() for m in getattr(run, "calm", None) or () if hasattr(m, "element_size"))
+
+
 # --------------------------------------------------------------------------- the worker
 
 
@@ -507,7 +512,7 @@ class IsolatedEvaluator:
                     deadline = time.perf_counter() + self.settings.timeout
                     seed, run = value["seed"], value["run"]
                     if limit is None and run is not None:
-                        limit = self._fit(_nbytes(run))
+                        limit = self._fit(_nbytes(run), _mask_bytes(run))
                     if limit is not None and len(got) >= limit:
                         continue  # beyond what this process can hold: dropped, and said so
                     got[seed] = run
@@ -529,11 +534,12 @@ class IsolatedEvaluator:
         self._truths = rec
         return rec
 
-    def _fit(self, truth_bytes: int) -> int:
+    def _fit(self, truth_bytes: int, mask_bytes: int = 0) -> int:
         """How many correctness seeds' records fit (and trim the timing input sets first); sets the plan."""
         budget = record_budget()
         seeds, timing = len(self.plan.seeds), len(self.plan.timing)
-        per_seed, per_set = 2 * truth_bytes, truth_bytes  # fp64 truth + two fp32 runs; two fp32 outputs
+        # fp64 truth and its calm masks + two fp32 runs; two fp32 outputs
+        per_seed, per_set = 2 * truth_bytes + mask_bytes, truth_bytes
         if seeds * per_seed + timing * per_set > budget:
             timing = 1
             seeds = max(1, min(seeds, int((budget - per_set) // per_seed)))

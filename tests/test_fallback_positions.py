@@ -88,3 +88,74 @@ def test_beyond_counts_ignores_positions_not_finite_everywhere():
     y = torch.tensor([1.0, 2.5, 3.0, float("inf"), 5.0])
     x = torch.tensor([1.5, 2.0, 3.0, 4.0, 5.0])
     assert beyond_counts(x, y, t, 1e-4, 1e-4) == (3, 1, 1)
+
+
+# --------------------------------------------------------------------------- calm positions
+
+
+def _judge_calm(truth, base, cand, calm, factor=1.0):
+    noise = float((base.double() - truth).norm())
+    run = SimpleNamespace(outputs=[truth], grads={}, noise=[noise], calm=[calm])
+    baseline = SimpleNamespace(plan=SimpleNamespace(seeds=[3]), dtype_name="float32", runs={3: _run(base)},
+                               truths={3: run}, truth_errors={})
+    corr = GateResult("correctness", "pass", numbers={"within_tolerance": False, "seeds_beyond_tolerance": [3]})
+    return Fp64Gate().judge(Settings(fp64_factor=factor), baseline, SimpleNamespace(runs={3: _run(cand)}), corr)
+
+
+def _amplified(err, share):
+    """Red team 20: the baseline 32768 off under a 2% mask (not calm there), the candidate exact there and
+    ``err`` off at ``share`` of the calm positions (within the position count's allowance)."""
+    g = torch.Generator().manual_seed(20)
+    truth = torch.randn(N, generator=g, dtype=torch.float64)
+    mask = torch.rand(N, generator=g) < 0.02
+    base = truth.float().clone()
+    base[mask] += 32768.0 * (1 - 2 * (torch.rand(int(mask.sum()), generator=g) < 0.5).float())
+    cand = truth.float().clone()
+    pick = ~mask & (torch.rand(N, generator=g) < share)
+    sign = 1 - 2 * (torch.arange(N) % 2)
+    cand[pick] = (truth[pick] + sign[pick] * err).float()
+    return truth, base, cand, ~mask
+
+
+def test_a_large_error_at_calm_positions_is_refused_however_few():
+    truth, base, cand, calm = _amplified(1e4, 0.028)
+    assert "positions_beyond" not in _judge(truth, base, cand).numbers  # the count alone let it through
+    res = _judge_calm(truth, base, cand, calm)
+    assert res.status == "fail" and "an error rounding cannot make" in res.reason, res.reason
+    assert res.numbers["calm_far"] == pytest.approx(0.028 * 0.98 * N, rel=0.1)
+
+
+def test_at_calm_positions_a_few_tolerances_pass_and_fp64_factor_widens_it():
+    # 5x the tolerance (|truth| ~ 1: about 1e-3) at 2.8% of calm positions: not refused by the calm check
+    truth, base, cand, calm = _amplified(5e-4, 0.028)
+    res = _judge_calm(truth, base, cand, calm)
+    assert "calm_far" not in res.numbers and res.numbers["calm_positions_checked"] == int(calm.sum())
+    truth, base, cand, calm = _amplified(5e-3, 0.028)  # ~25x: refused, unless fp64_factor allows 2.5x that
+    assert _judge_calm(truth, base, cand, calm).status == "fail"
+    assert "calm_far" not in _judge_calm(truth, base, cand, calm, factor=100.0).numbers
+
+
+def test_the_truth_marks_calm_positions_from_its_honest_runs(backend):
+    """Where the float32 module loses x's digits (under the mask) no position is calm; elsewhere every one is."""
+    from pytest_kernelopt.gates import fp64_place
+    from pytest_kernelopt.gates.cascade import EvaluationSession
+    from pytest_kernelopt.problems import problem_from_objects
+
+    class Masked(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.register_buffer("mask", (torch.rand(16, 64, generator=torch.Generator().manual_seed(0)) < 0.1)
+                                 .to(torch.int32))
+
+        def forward(self, x):
+            b = self.mask * 1.0e8
+            return (x + b) - b
+
+    module = Masked().to(backend.device)
+    session = EvaluationSession(problem_from_objects(module, (torch.randn(16, 64, device=backend.device),),
+                                                     name="masked"), Settings(seeds=1, base_seed=3), backend)
+    _, _, noise = fp64_place.truth_on(session, session.plan.seeds[0], "cpu")
+    (calm,) = fp64_place.calm_masks(noise)
+    under = module.mask.reshape(-1).bool().cpu()
+    assert calm.dtype == torch.bool and calm.numel() == 16 * 64
+    assert not calm[under].any() and calm[~under].all()

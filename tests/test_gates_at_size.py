@@ -268,7 +268,7 @@ def test_the_isolated_judge_keeps_the_seeds_its_memory_budget_allows(monkeypatch
         "import torch\n\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
         "        return torch.softmax(x * 2.0, dim=-1)\n\n\ndef get_inputs():\n    return [torch.randn(64, 512)]\n\n\n"
         "def get_init_inputs():\n    return []\n")
-    per_seed_gib = 64 * 512 * 8 * 2 / 2**30  # a float64 truth and two float32 runs
+    per_seed_gib = 64 * 512 * (8 + 1 + 2 * 4) / 2**30  # a float64 truth with its calm mask, two float32 runs
     monkeypatch.setenv("KERNELOPT_RECORD_BUDGET_GB", str(2.5 * per_seed_gib))
     with IsolatedEvaluator(ProblemSpec.from_file(problem), Settings(seeds=5, base_seed=11)) as ev:
         (graph,) = ev.graphs

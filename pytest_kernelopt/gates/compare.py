@@ -144,6 +144,27 @@ def finite_max_errors(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, 
     return int(n), worst, over
 
 
+def far_at(x, t, mask, rtol: float, atol: float) -> tuple[int, int]:
+    """Over the positions where the flat bool ``mask`` is set (in :func:`.chunked.piece` order), a chunk at a
+    time: (their count, how many of them have ``x`` farther than ``atol + rtol * |t|`` from ``t``, or not
+    finite where ``t`` is)."""
+    import torch
+
+    from .chunked import piece, spans
+
+    dev = compute_device(x, t)
+    acc = torch.zeros(2, dtype=torch.int64, device=dev)
+    for lo, hi in spans(t.numel()):
+        m = mask[lo:hi].to(dev)
+        xc, tc = piece(x, lo, hi).to(dev), piece(t, lo, hi).to(dev).double()
+        fin = torch.isfinite(tc)
+        far = m & fin & ~((xc.double() - tc).abs() <= atol + rtol * tc.abs())
+        acc += torch.stack([(m & fin).sum(), far.sum()])
+        del m, xc, tc, fin, far
+    n, far = (int(v) for v in acc.tolist())
+    return n, far
+
+
 def beyond_counts(x, y, t, rtol: float, atol: float) -> tuple[int, int, int]:
     """Over the positions where ``x``, ``y`` and the truth ``t`` are all finite, a chunk at a time: (their count,
     positions where ``y`` is beyond ``atol + rtol * |t|`` of ``t``, positions where ``x`` is beyond it and ``y``

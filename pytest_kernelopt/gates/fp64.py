@@ -94,6 +94,13 @@ def noise_k(noise: float, norm: float, eps: float) -> float:
 #: would be judged by chance.)
 POSITIONS_FACTOR = 3.0
 POSITIONS_SLACK = 0.01
+#: ... and at *calm* positions (every honest run of the noise floor within a tenth of the tolerance of the truth:
+#: :data:`.fp64_place.CALM_FRACTION`) an uncertified candidate may be at most this many times the tolerance from
+#: the truth (times ``fp64_factor`` above 1), at all but CALM_SLACK of them: rounding cannot take an honest
+#: computation there, and the count above bounds how many positions are wrong, not by how much (red team 20: 1e4
+#: off on unit-scale values at 2.8% of positions, beside a baseline 32768 off under a mask, was verified)
+CALM_MAX = 10.0
+CALM_SLACK = 1e-5
 #: beside the L2 ratio, the fallback bounds single elements: a candidate's largest excess over the tolerance
 #: against the truth may be at most this many times (or ``fp64_factor`` x 1.25, if larger) the larger of the baseline's largest error against the
 #: truth and NOISE_K times the rounding noise per element (the noise floor's RMS).  On an ill-conditioned
@@ -293,6 +300,8 @@ class Fp64Gate:
                 return element
             if not reorder:
                 spread = Fp64Gate._positions(s, baseline, rec, beyond, numbers)
+                if spread is None:
+                    spread = Fp64Gate._calm(s, baseline, rec, beyond, numbers)
                 if spread is not None:
                     return spread
             numbers["fallback"] = (f"differs from the baseline but is as close to the float64 truth "
@@ -383,6 +392,36 @@ class Fp64Gate:
                                       "fp64_factor where it is above 1): accurate where the baseline is not, wrong "
                                       "where it is right", numbers)
         numbers["positions_ratio"] = worst
+        return None
+
+    @staticmethod
+    def _calm(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
+        """A failing result where the candidate is far from the truth at calm positions (:data:`CALM_MAX`); None
+        otherwise, and where the truth has no calm masks (said in the numbers)."""
+        import torch
+
+        from .compare import far_at
+
+        factor = CALM_MAX * max(1.0, s.fp64_factor)
+        checked = 0
+        for seed in seeds:
+            truth = baseline.truths[seed]
+            masks = getattr(truth, "calm", None) or []
+            for i, (c, t) in enumerate(zip(_values(rec.runs[seed]), _values(truth))):
+                m = masks[i] if i < len(masks) else None
+                if m is None or not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel() == m.numel()):
+                    continue
+                rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
+                calm, far = far_at(c, t, m, factor * rtol, factor * atol)
+                checked += calm
+                if far > int(CALM_SLACK * calm):
+                    numbers.update(calm_positions=calm, calm_far=far, calm_max=factor, seed=seed)
+                    return GateResult("fp64", "fail", f"seed {seed}: output value {i} is more than {factor:g} times "
+                                      f"the tolerance from the float64 truth at {far} of the {calm} positions where "
+                                      "every honest run (the compiled and the eager module, on the inputs and on "
+                                      "inputs moved by one rounding step) lands within a tenth of it: an error "
+                                      "rounding cannot make", numbers)
+        numbers["calm_positions_checked"] = checked
         return None
 
     @staticmethod

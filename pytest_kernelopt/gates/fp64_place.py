@@ -218,6 +218,41 @@ def split_noise(noise: list) -> tuple[list, list]:
     return [None if n is None else n[0] for n in noise], [None if n is None else n[1] for n in noise]
 
 
+def calm_masks(noise: list) -> list:
+    """:func:`noise_floor`'s per-position masks (:data:`CALM_FRACTION`), one per value (None where not floating
+    or not computed)."""
+    return [None if n is None or len(n) < 3 else n[2] for n in noise]
+
+
+#: a position is *calm* where every honest run of the noise floor (compiled and eager, on the seed's inputs and
+#: on inputs moved by one rounding step) lands within this fraction of the tolerance of the truth: rounding
+#: cannot move it there, and the float64 gate holds a candidate to the tolerance at such positions
+#: (:data:`pytest_kernelopt.gates.fp64.CALM_MAX`) whatever the output's other positions allow
+CALM_FRACTION = 0.1
+
+
+def _calm_(masks: list, got: list, truth: list, tolerance: Any) -> None:
+    """``masks`` (one host bool per position of each floating truth value) cleared where ``got`` is not finite or
+    farther than :data:`CALM_FRACTION` of the tolerance from the truth, a chunk at a time."""
+    import torch
+
+    from .chunked import piece, spans
+
+    for m, t, q in zip(masks, truth, got):
+        if m is None:
+            continue
+        if not isinstance(q, torch.Tensor) or q.numel() != t.numel() or not q.is_floating_point():
+            m.zero_()
+            continue
+        rtol, atol = tolerance(str(q.dtype).replace("torch.", ""))
+        for lo, hi in spans(t.numel()):
+            qc = piece(q, lo, hi)
+            tc = piece(t, lo, hi).to(qc.device).double()
+            ok = torch.isfinite(qc) & ((qc.double() - tc).abs() <= CALM_FRACTION * (atol + rtol * tc.abs()))
+            m[lo:hi] &= ok.to(m.device)
+            del qc, tc, ok
+
+
 def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     """The eager module in float64 on ``device`` for ``seed``'s inputs: (outputs, grads) on the host, and the
     noise floor of every value (None where not floating, see :func:`noise_floor`; :func:`split_noise`)."""
@@ -266,7 +301,8 @@ def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = Non
     eager = _floor_runs(session, seed, truth, inputs if local else _moved(inputs, device), module, module, state,
                         local=local)
     return [None if a is None or b is None else
-            (max(a[0], b[0]), {d: max(a[1].get(d, 0.0), b[1].get(d, 0.0)) for d in set(a[1]) | set(b[1])})
+            (max(a[0], b[0]), {d: max(a[1].get(d, 0.0), b[1].get(d, 0.0)) for d in set(a[1]) | set(b[1])},
+             a[2] & b[2])
             for a, b in zip(compiled, eager)]
 
 
@@ -289,10 +325,15 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
 
     target = target_for(session, seed)
     dists = []
+    masks = [torch.ones(t.numel(), dtype=torch.bool) if isinstance(t, torch.Tensor) and t.is_floating_point()
+             and t.numel() else None for t in truth]
+    tolerance = session.settings.tolerance
     state.start(target)
     r = run_once(fn, module, inputs, training=session.training, seed=seed)
-    dists.append(_distances(values(r.outputs, {**r.grads, **state.end()[1]}), truth))
-    del r
+    got = values(r.outputs, {**r.grads, **state.end()[1]})
+    dists.append(_distances(got, truth))
+    _calm_(masks, got, truth, tolerance)
+    del r, got
     # the perturbed floating inputs are this call's own copies: not cloned again (one input's size less on the
     # device); where other tensors (indices, masks) are the seed's own, everything is cloned as usual
     perturbed = tuple(_perturbed(x, gen(x)) if isinstance(x, torch.Tensor) and x.is_floating_point() else x
@@ -302,9 +343,11 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     state.start(target)
     r = run_once(fn, module, perturbed, training=session.training, seed=seed, clone=shared)
     del perturbed
-    dists.append(_distances(values(r.outputs, {**r.grads, **state.end()[1]}), truth))
-    del r
-    return [_rms(a, b) for a, b in zip(*dists)]
+    got = values(r.outputs, {**r.grads, **state.end()[1]})
+    dists.append(_distances(got, truth))
+    _calm_(masks, got, truth, tolerance)
+    del r, got
+    return [None if (rms := _rms(a, b)) is None else (*rms, m) for a, b, m in zip(*dists, masks)]
 
 
 def _perturbed(x: Any, gen: Any) -> Any:

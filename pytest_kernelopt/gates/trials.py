@@ -287,6 +287,9 @@ class Run:
     #: (float64 truths only) the same per decade of |truth| (:func:`pytest_kernelopt.gates.compare.decade_sums`):
     #: the float64 gate's per-decade precision check
     noise_decades: list[dict[int, float] | None] | None = None
+    #: (float64 truths only) per value, a bool per position (flat, row-major): *calm*, every honest run of the
+    #: noise floor within a tenth of the tolerance of the truth there (:func:`.fp64_place.calm_masks`)
+    calm: list[Any] | None = None
     state_changed: dict[str, str] = field(default_factory=dict)
 
 
@@ -500,10 +503,10 @@ def _describe(session: Any, rec: BaselineRecord, first_run: Run) -> None:
 
 def _truth_run(outputs: Any, grads: Any, noise: list) -> Run:
     """A float64 truth's Run, its noise floor (:func:`.fp64_place.noise_floor`) kept whole and per decade."""
-    from .fp64_place import split_noise
+    from .fp64_place import calm_masks, split_noise
 
     whole, per_decade = split_noise(noise)
-    return Run(outputs, grads, (), noise=whole, noise_decades=per_decade)
+    return Run(outputs, grads, (), noise=whole, noise_decades=per_decade, calm=calm_masks(noise))
 
 
 def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None, str], None] | None = None,
