@@ -88,7 +88,7 @@ def _nbytes(run: Any) -> int:
 
 
 def _mask_bytes(run: Any) -> int:
-    """A float64 truth's calm masks (a byte per position of each floating value)."""
+    """A float64 truth's levels (a byte per position of each floating value)."""
     return sum(m.numel() * m.element_size() for m in getattr(run, "calm", None) or () if hasattr(m, "element_size"))
 
 
@@ -538,7 +538,7 @@ class IsolatedEvaluator:
         """How many correctness seeds' records fit (and trim the timing input sets first); sets the plan."""
         budget = record_budget()
         seeds, timing = len(self.plan.seeds), len(self.plan.timing)
-        # fp64 truth and its calm masks + two fp32 runs; two fp32 outputs
+        # fp64 truth and its levels + two fp32 runs; two fp32 outputs
         per_seed, per_set = 2 * truth_bytes + mask_bytes, truth_bytes
         if seeds * per_seed + timing * per_set > budget:
             timing = 1

@@ -144,23 +144,26 @@ def finite_max_errors(x, t, rtol: float = 0.0, atol: float = 0.0) -> tuple[int, 
     return int(n), worst, over
 
 
-def far_at(x, t, mask, rtol: float, atol: float) -> tuple[int, int]:
-    """Over the positions where the flat bool ``mask`` is set (in :func:`.chunked.piece` order), a chunk at a
-    time: (their count, how many of them have ``x`` farther than ``atol + rtol * |t|`` from ``t``, or not
-    finite where ``t`` is)."""
+def far_at(x, t, levels, rtol: float, atol: float, floor: float, factor: float) -> tuple[int, int]:
+    """Over the positions where the truth ``t`` is finite, a chunk at a time (:func:`.chunked.piece` order):
+    (their count, how many have ``x`` farther from ``t`` than ``max(floor, factor * honest)`` tolerances
+    ``atol + rtol * |t|``, or not finite), ``honest`` the distance the flat uint8 ``levels`` stand for
+    (:func:`.fp64_place.level_bound`)."""
     import torch
 
     from .chunked import piece, spans
+    from .fp64_place import level_bound
 
     dev = compute_device(x, t)
     acc = torch.zeros(2, dtype=torch.int64, device=dev)
     for lo, hi in spans(t.numel()):
-        m = mask[lo:hi].to(dev)
+        lv = levels[lo:hi].to(dev)
         xc, tc = piece(x, lo, hi).to(dev), piece(t, lo, hi).to(dev).double()
         fin = torch.isfinite(tc)
-        far = m & fin & ~((xc.double() - tc).abs() <= atol + rtol * tc.abs())
-        acc += torch.stack([(m & fin).sum(), far.sum()])
-        del m, xc, tc, fin, far
+        allowed = torch.clamp_min(factor * level_bound(lv), floor) * (atol + rtol * tc.abs())
+        far = fin & ~((xc.double() - tc).abs() <= allowed)
+        acc += torch.stack([fin.sum(), far.sum()])
+        del lv, xc, tc, fin, allowed, far
     n, far = (int(v) for v in acc.tolist())
     return n, far
 

@@ -219,38 +219,58 @@ def split_noise(noise: list) -> tuple[list, list]:
 
 
 def calm_masks(noise: list) -> list:
-    """:func:`noise_floor`'s per-position masks (:data:`CALM_FRACTION`), one per value (None where not floating
-    or not computed)."""
+    """:func:`noise_floor`'s per-position levels (:func:`level_codes`), one uint8 tensor per value (None where not
+    floating or not computed)."""
     return [None if n is None or len(n) < 3 else n[2] for n in noise]
 
 
-#: a position is *calm* where every honest run of the noise floor (compiled and eager, on the seed's inputs and
-#: on inputs moved by one rounding step) lands within this fraction of the tolerance of the truth: rounding
-#: cannot move it there, and the float64 gate holds a candidate to the tolerance at such positions
-#: (:data:`pytest_kernelopt.gates.fp64.CALM_MAX`) whatever the output's other positions allow
+#: the honest runs' distance from the truth at a position, in tolerances, is kept as a byte: 0 up to CALM_FRACTION
+#: (a *calm* position: rounding cannot move it there), then LEVEL_STEPS codes per doubling, up to 255
 CALM_FRACTION = 0.1
+LEVEL_STEPS = 8
 
 
-def _calm_(masks: list, got: list, truth: list, tolerance: Any) -> None:
-    """``masks`` (one host bool per position of each floating truth value) cleared where ``got`` is not finite or
-    farther than :data:`CALM_FRACTION` of the tolerance from the truth, a chunk at a time."""
+def level_codes(err_in_tol: Any) -> Any:
+    """uint8 codes of distances in tolerances: 0 where at most :data:`CALM_FRACTION`, else the smallest code whose
+    :func:`level_bound` is at least the distance (255 for anything larger or not finite)."""
+    import torch
+
+    r = err_in_tol.double() / CALM_FRACTION
+    code = torch.ceil(LEVEL_STEPS * torch.log2(r.clamp_min(1.0)))
+    code = torch.where(torch.isfinite(code), code, torch.full_like(code, 255.0))
+    return code.clamp_(0, 255).to(torch.uint8)
+
+
+def level_bound(code: Any) -> Any:
+    """The largest distance in tolerances a code stands for (float64; 255 reads as unbounded)."""
+    import torch
+
+    bound = CALM_FRACTION * torch.exp2(code.double() / LEVEL_STEPS)
+    return torch.where(code >= 255, torch.full_like(bound, float("inf")), bound)
+
+
+def _calm_(levels: list, got: list, truth: list, tolerance: Any) -> None:
+    """``levels`` (one host uint8 per position of each floating truth value) raised to the code of ``got``'s
+    distance from the truth in tolerances (:func:`level_codes`; 255 where ``got`` is not finite), a chunk at a
+    time: after every honest run, the farthest of them."""
     import torch
 
     from .chunked import piece, spans
 
-    for m, t, q in zip(masks, truth, got):
+    for m, t, q in zip(levels, truth, got):
         if m is None:
             continue
         if not isinstance(q, torch.Tensor) or q.numel() != t.numel() or not q.is_floating_point():
-            m.zero_()
+            m.fill_(255)
             continue
         rtol, atol = tolerance(str(q.dtype).replace("torch.", ""))
         for lo, hi in spans(t.numel()):
             qc = piece(q, lo, hi)
             tc = piece(t, lo, hi).to(qc.device).double()
-            ok = torch.isfinite(qc) & ((qc.double() - tc).abs() <= CALM_FRACTION * (atol + rtol * tc.abs()))
-            m[lo:hi] &= ok.to(m.device)
-            del qc, tc, ok
+            dist = (qc.double() - tc).abs() / (atol + rtol * tc.abs())
+            code = level_codes(torch.where(torch.isfinite(qc), dist, torch.full_like(dist, float("inf"))))
+            torch.maximum(m[lo:hi], code.to(m.device), out=m[lo:hi])
+            del qc, tc, dist, code
 
 
 def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
@@ -292,6 +312,8 @@ def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = Non
     so do they (a copy of the module in its own precision, the inputs moved in theirs), since the eager
     module's intermediates are not the compiled module's (on the H200 they had taken the gates to 3.5x the
     module's peak: a 2 GiB pointwise chain, 14 GiB)."""
+    import torch
+
     device = device or session.backend.device
     inputs = session.inputs(seed) if inputs is None else inputs
     compiled = _floor_runs(session, seed, truth, inputs, session.captured.compiled, session.module, session.state,
@@ -302,7 +324,7 @@ def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = Non
                         local=local)
     return [None if a is None or b is None else
             (max(a[0], b[0]), {d: max(a[1].get(d, 0.0), b[1].get(d, 0.0)) for d in set(a[1]) | set(b[1])},
-             a[2] & b[2])
+             torch.maximum(a[2], b[2]))
             for a, b in zip(compiled, eager)]
 
 
@@ -325,7 +347,7 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
 
     target = target_for(session, seed)
     dists = []
-    masks = [torch.ones(t.numel(), dtype=torch.bool) if isinstance(t, torch.Tensor) and t.is_floating_point()
+    masks = [torch.zeros(t.numel(), dtype=torch.uint8) if isinstance(t, torch.Tensor) and t.is_floating_point()
              and t.numel() else None for t in truth]
     tolerance = session.settings.tolerance
     state.start(target)

@@ -287,8 +287,8 @@ class Run:
     #: (float64 truths only) the same per decade of |truth| (:func:`pytest_kernelopt.gates.compare.decade_sums`):
     #: the float64 gate's per-decade precision check
     noise_decades: list[dict[int, float] | None] | None = None
-    #: (float64 truths only) per value, a bool per position (flat, row-major): *calm*, every honest run of the
-    #: noise floor within a tenth of the tolerance of the truth there (:func:`.fp64_place.calm_masks`)
+    #: (float64 truths only) per value, a uint8 per position (flat, row-major): how far the farthest honest run
+    #: of the noise floor lands from the truth there, in tolerances (:func:`.fp64_place.level_codes`)
     calm: list[Any] | None = None
     state_changed: dict[str, str] = field(default_factory=dict)
 
