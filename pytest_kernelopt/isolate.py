@@ -87,9 +87,9 @@ def _nbytes(run: Any) -> int:
     return sum(t.numel() * t.element_size() for t in values(run.outputs, run.grads) if hasattr(t, "element_size"))
 
 
-def _mask_bytes(run: Any) -> int:
+def _level_bytes(run: Any) -> int:
     """A float64 truth's levels (a byte per position of each floating value)."""
-    return sum(m.numel() * m.element_size() for m in getattr(run, "calm", None) or () if hasattr(m, "element_size"))
+    return sum(m.numel() * m.element_size() for m in getattr(run, "levels", None) or () if hasattr(m, "element_size"))
 
 
 # --------------------------------------------------------------------------- the worker
@@ -512,7 +512,7 @@ class IsolatedEvaluator:
                     deadline = time.perf_counter() + self.settings.timeout
                     seed, run = value["seed"], value["run"]
                     if limit is None and run is not None:
-                        limit = self._fit(_nbytes(run), _mask_bytes(run))
+                        limit = self._fit(_nbytes(run), _level_bytes(run))
                     if limit is not None and len(got) >= limit:
                         continue  # beyond what this process can hold: dropped, and said so
                     got[seed] = run

@@ -104,7 +104,7 @@ def _levels(truth, honest):
 def _judge_calm(truth, base, cand, calm, factor=1.0):
     noise = float((base.double() - truth).norm())
     levels = calm if calm.dtype == torch.uint8 else torch.where(calm, 0, 255).to(torch.uint8)
-    run = SimpleNamespace(outputs=[truth], grads={}, noise=[noise], calm=[levels])
+    run = SimpleNamespace(outputs=[truth], grads={}, noise=[noise], levels=[levels])
     baseline = SimpleNamespace(plan=SimpleNamespace(seeds=[3]), dtype_name="float32", runs={3: _run(base)},
                                truths={3: run}, truth_errors={})
     corr = GateResult("correctness", "pass", numbers={"within_tolerance": False, "seeds_beyond_tolerance": [3]})
@@ -164,7 +164,7 @@ def test_the_truth_marks_calm_positions_from_its_honest_runs(backend):
     session = EvaluationSession(problem_from_objects(module, (torch.randn(16, 64, device=backend.device),),
                                                      name="masked"), Settings(seeds=1, base_seed=3), backend)
     _, _, noise = fp64_place.truth_on(session, session.plan.seeds[0], "cpu")
-    (levels,) = fp64_place.calm_masks(noise)
+    (levels,) = fp64_place.noise_levels(noise)
     under = module.mask.reshape(-1).bool().cpu()
     assert levels.dtype == torch.uint8 and levels.numel() == 16 * 64
     assert (levels[~under] == 0).all(), "exact everywhere else: calm"

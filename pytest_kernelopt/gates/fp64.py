@@ -90,8 +90,8 @@ def noise_k(noise: float, norm: float, eps: float) -> float:
 #: (2% of positions, an ill-conditioned (x + 1e8) - 1e8) and values 2-10% off at 76% of the rest, where the
 #: baseline, eager and the truth agree exactly, and was verified.  An honest kernel's errors against the truth are
 #: spread like the baseline's: its share beyond the tolerance where the baseline is within it is about the
-#: baseline's own share.  An ``fp64_factor`` above 1 multiplies the allowance.  (Not for a certified reorder: Inductor's own arithmetic, whose ill-conditioned outputs
-#: would be judged by chance.)
+#: baseline's own share.  An ``fp64_factor`` above 1 multiplies the allowance.  (Not for a certified reorder:
+#: Inductor's own arithmetic, whose ill-conditioned outputs would be judged by chance.)
 POSITIONS_FACTOR = 3.0
 POSITIONS_SLACK = 0.01
 #: ... and position by position: an uncertified candidate may be at most CALM_MAX tolerances from the truth, or
@@ -306,7 +306,7 @@ class Fp64Gate:
             if not reorder:
                 spread = Fp64Gate._positions(s, baseline, rec, beyond, numbers)
                 if spread is None:
-                    spread = Fp64Gate._calm(s, baseline, rec, beyond, numbers)
+                    spread = Fp64Gate._levels(s, baseline, rec, beyond, numbers)
                 if spread is not None:
                     return spread
             numbers["fallback"] = (f"differs from the baseline but is as close to the float64 truth "
@@ -400,7 +400,7 @@ class Fp64Gate:
         return None
 
     @staticmethod
-    def _calm(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
+    def _levels(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
         """A failing result where the candidate is far from the truth against the honest runs' own distance there
         (:data:`LEVEL_FACTOR`); None otherwise, and where the truth has no levels."""
         import torch
@@ -411,7 +411,7 @@ class Fp64Gate:
         checked = 0
         for seed in seeds:
             truth = baseline.truths[seed]
-            levels = getattr(truth, "calm", None) or []
+            levels = getattr(truth, "levels", None) or []
             for i, (c, t) in enumerate(zip(_values(rec.runs[seed]), _values(truth))):
                 lv = levels[i] if i < len(levels) else None
                 if lv is None or not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel() == lv.numel()):

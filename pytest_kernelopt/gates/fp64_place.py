@@ -218,7 +218,7 @@ def split_noise(noise: list) -> tuple[list, list]:
     return [None if n is None else n[0] for n in noise], [None if n is None else n[1] for n in noise]
 
 
-def calm_masks(noise: list) -> list:
+def noise_levels(noise: list) -> list:
     """:func:`noise_floor`'s per-position levels (:func:`level_codes`), one uint8 tensor per value (None where not
     floating or not computed)."""
     return [None if n is None or len(n) < 3 else n[2] for n in noise]
@@ -249,7 +249,7 @@ def level_bound(code: Any) -> Any:
     return torch.where(code >= 255, torch.full_like(bound, float("inf")), bound)
 
 
-def _calm_(levels: list, got: list, truth: list, tolerance: Any) -> None:
+def _raise_levels_(levels: list, got: list, truth: list, tolerance: Any) -> None:
     """``levels`` (one host uint8 per position of each floating truth value) raised to the code of ``got``'s
     distance from the truth in tolerances (:func:`level_codes`; 255 where ``got`` is not finite), a chunk at a
     time: after every honest run, the farthest of them."""
@@ -347,14 +347,14 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
 
     target = target_for(session, seed)
     dists = []
-    masks = [torch.zeros(t.numel(), dtype=torch.uint8) if isinstance(t, torch.Tensor) and t.is_floating_point()
+    levels = [torch.zeros(t.numel(), dtype=torch.uint8) if isinstance(t, torch.Tensor) and t.is_floating_point()
              and t.numel() else None for t in truth]
     tolerance = session.settings.tolerance
     state.start(target)
     r = run_once(fn, module, inputs, training=session.training, seed=seed)
     got = values(r.outputs, {**r.grads, **state.end()[1]})
     dists.append(_distances(got, truth))
-    _calm_(masks, got, truth, tolerance)
+    _raise_levels_(levels, got, truth, tolerance)
     del r, got
     # the perturbed floating inputs are this call's own copies: not cloned again (one input's size less on the
     # device); where other tensors (indices, masks) are the seed's own, everything is cloned as usual
@@ -367,9 +367,9 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     del perturbed
     got = values(r.outputs, {**r.grads, **state.end()[1]})
     dists.append(_distances(got, truth))
-    _calm_(masks, got, truth, tolerance)
+    _raise_levels_(levels, got, truth, tolerance)
     del r, got
-    return [None if (rms := _rms(a, b)) is None else (*rms, m) for a, b, m in zip(*dists, masks)]
+    return [None if (rms := _rms(a, b)) is None else (*rms, m) for a, b, m in zip(*dists, levels)]
 
 
 def _perturbed(x: Any, gen: Any) -> Any:

@@ -289,7 +289,7 @@ class Run:
     noise_decades: list[dict[int, float] | None] | None = None
     #: (float64 truths only) per value, a uint8 per position (flat, row-major): how far the farthest honest run
     #: of the noise floor lands from the truth there, in tolerances (:func:`.fp64_place.level_codes`)
-    calm: list[Any] | None = None
+    levels: list[Any] | None = None
     state_changed: dict[str, str] = field(default_factory=dict)
 
 
@@ -503,10 +503,10 @@ def _describe(session: Any, rec: BaselineRecord, first_run: Run) -> None:
 
 def _truth_run(outputs: Any, grads: Any, noise: list) -> Run:
     """A float64 truth's Run, its noise floor (:func:`.fp64_place.noise_floor`) kept whole and per decade."""
-    from .fp64_place import calm_masks, split_noise
+    from .fp64_place import noise_levels, split_noise
 
     whole, per_decade = split_noise(noise)
-    return Run(outputs, grads, (), noise=whole, noise_decades=per_decade, calm=calm_masks(noise))
+    return Run(outputs, grads, (), noise=whole, noise_decades=per_decade, levels=noise_levels(noise))
 
 
 def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None, str], None] | None = None,
