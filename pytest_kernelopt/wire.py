@@ -21,7 +21,6 @@ GiB/s on the H200's host (cumsum's candidate: 48-87 s of its gates); raw bytes t
 from __future__ import annotations
 
 import contextlib
-
 import dataclasses
 import functools
 import io

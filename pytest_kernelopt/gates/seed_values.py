@@ -73,24 +73,9 @@ def outlier_channel_(y: Any) -> None:
         y[..., 0] *= OUTLIER_FACTOR
 
 
-def rounded_to_(y: Any, dtype: Any) -> None:
-    """Every value a ``dtype`` can hold replaced by its nearest ``dtype`` value (larger ones kept)."""
-    import torch
-
-    top = torch.finfo(dtype).max
-    for c in _flat_chunks(y):
-        c.copy_(torch.where(c.abs() < top, c.to(dtype).to(c.dtype), c))
-
-
-#: the float16-valued seed rounds alternate runs of this many elements (row-major) and leaves the others plain:
-#: wholly float16-valued, the seed could be told from real inputs, and a kernel wrong on plain float32 values
-#: above 5 (where only this seed's x100 reaches) skipped it and was verified (red team 20)
-HALF_RUN = 32
-
-
-def rounded_in_runs_(y: Any, dtype: Any) -> None:
-    """:func:`rounded_to_` on alternate runs of :data:`HALF_RUN` elements of the contiguous ``y`` (the first,
-    third, ... run rounded), the others left as they are."""
+def rounded_to_(y: Any, dtype: Any, run: int | None = None) -> None:
+    """Every value a ``dtype`` can hold replaced by its nearest ``dtype`` value (larger ones kept); with ``run``,
+    only in alternate runs of that many elements of the contiguous ``y`` (the first, third, ...)."""
     import torch
 
     from .chunked import spans
@@ -99,8 +84,16 @@ def rounded_in_runs_(y: Any, dtype: Any) -> None:
     flat = y.view(-1)
     for lo, hi in spans(flat.numel()):
         c = flat[lo:hi]
-        runs = (torch.arange(lo, hi, device=c.device) // HALF_RUN) % 2 == 0
-        c.copy_(torch.where(runs & (c.abs() < top), c.to(dtype).to(c.dtype), c))
+        keep = c.abs() < top
+        if run is not None:
+            keep &= (torch.arange(lo, hi, device=c.device) // run) % 2 == 0
+        c.copy_(torch.where(keep, c.to(dtype).to(c.dtype), c))
+
+
+#: the float16-valued seed rounds alternate runs of this many elements (row-major) and leaves the others plain:
+#: wholly float16-valued, the seed could be told from real inputs, and a kernel wrong on plain float32 values
+#: above 5 (where only this seed's x100 reaches) skipped it and was verified (red team 20)
+HALF_RUN = 32
 
 
 def clamp_min_zero_(y: Any) -> None:
@@ -218,7 +211,7 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
     if plan.integral(seed):
         out += [round_, offset_]
     if plan.half_rounded(seed):
-        out += [outlier_channel_, lambda y: rounded_in_runs_(y, torch.float16)]
+        out += [outlier_channel_, lambda y: rounded_to_(y, torch.float16, HALF_RUN)]
     if plan.nonnegative(seed):
         gen = torch.Generator(device="cpu").manual_seed(seed + 314159)  # the tensors in order draw from it
         out += [clamp_min_zero_, lambda y: rounded_to_(y, torch.bfloat16), lambda y: whole_runs_(y, gen)]
