@@ -306,6 +306,34 @@ def test_distances_are_the_same_in_chunks(monkeypatch):
     assert small[2][0] == pytest.approx(huge[2][0], rel=1e-12)
 
 
+def test_levels_are_raised_in_the_same_pass_and_the_same_in_chunks(monkeypatch):
+    """The per-position levels ride along :func:`_distances`' chunks: the same codes in 7-element chunks as in one,
+    the farthest of two runs, 255 where a run is not finite or is not a floating value of the truth's size."""
+    from pytest_kernelopt.gates.fp64_place import level_codes
+
+    cand, base = _pair(7)
+    truth = base.double()
+    cand.view(-1)[3] = float("inf")
+    tolerance = Settings().tolerance
+    rtol, atol = tolerance("float32")
+
+    def run():
+        levels = [torch.zeros(truth.numel(), dtype=torch.uint8), None, torch.zeros(4, dtype=torch.uint8)]
+        t2 = torch.ones(4, dtype=torch.float64)
+        for got in ([base, torch.arange(3), torch.arange(4)], [cand.t().contiguous().t(), torch.arange(3), None]):
+            dists = _distances(got, [truth, torch.arange(3), t2], levels, tolerance)
+        return levels, dists
+
+    small, huge = both(monkeypatch, run)
+    assert torch.equal(small[0][0], huge[0][0]) and small[0][1] is None
+    far = torch.maximum((base.double() - truth).abs(), (cand.double() - truth).abs()) / (atol + rtol * truth.abs())
+    want = level_codes(far.reshape(-1))
+    want[3] = 255
+    assert torch.equal(small[0][0], want)
+    assert (small[0][2] == 255).all() and small[1][2] is None  # an int run, then none at all: unbounded
+    assert small[1][0][0] == pytest.approx(huge[1][0][0], rel=1e-12)
+
+
 def test_the_perturbation_is_drawn_a_chunk_at_a_time(monkeypatch):
     monkeypatch.setattr(chunked, "CHUNK", SMALL)
     real_rand = torch.rand

@@ -95,28 +95,43 @@ def decade_sums(t, *xs) -> dict[int, list[float]]:
 
 
 def _decade_sums(t, *xs) -> dict[int, list[float]]:
+    acc = None
+    for cs in chunks(t, *xs):
+        acc = add_decade_part(acc, decade_part(*cs))
+    return decade_dict(acc)
+
+
+def decade_part(tc, *xcs):
+    """:func:`decade_sums` of one chunk (aligned 1-D slices on one device), as a tensor of one column per bin, or
+    None where no position is finite in all; callers sum the parts (:func:`add_decade_part`) under
+    :func:`any_order` and read them with :func:`decade_dict`."""
     import torch
 
     lo, hi = DECADES
-    bins = hi - lo + 2
-    acc = None
-    for cs in chunks(t, *xs):
-        tc = cs[0]
-        ok = torch.isfinite(tc)
-        for xc in cs[1:]:
-            ok &= torch.isfinite(xc)
-        td = tc[ok].double()
-        if not td.numel():
-            continue
-        a = td.abs()
-        idx = torch.where(a > 0, torch.floor(torch.log10(a)).clamp_(lo, hi) - lo + 1, 0.0).long()
-        weights = [torch.ones_like(td)] + [(xc[ok].double() - td) ** 2 for xc in cs[1:]] + [td * td]
-        part = torch.stack([torch.bincount(idx, weights=w, minlength=bins) for w in weights])
-        acc = part if acc is None else acc.to(part.device) + part
-        del ok, td, a, idx, weights, part
+    ok = torch.isfinite(tc)
+    for xc in xcs:
+        ok &= torch.isfinite(xc)
+    td = tc[ok].double()
+    if not td.numel():
+        return None
+    a = td.abs()
+    idx = torch.where(a > 0, torch.floor(torch.log10(a)).clamp_(lo, hi) - lo + 1, 0.0).long()
+    weights = [torch.ones_like(td)] + [(xc[ok].double() - td) ** 2 for xc in xcs] + [td * td]
+    return torch.stack([torch.bincount(idx, weights=w, minlength=hi - lo + 2) for w in weights])
+
+
+def add_decade_part(acc, part):
+    """Running sum of :func:`decade_part` results (None counts as nothing)."""
+    if part is None:
+        return acc
+    return part if acc is None else acc.to(part.device) + part
+
+
+def decade_dict(acc) -> dict[int, list[float]]:
+    """Summed :func:`decade_part` results as :func:`decade_sums` returns them."""
     if acc is None:
         return {}
-    return {d + lo - 1: r for d, r in enumerate(acc.t().tolist()) if r[0]}
+    return {d + DECADES[0] - 1: r for d, r in enumerate(acc.t().tolist()) if r[0]}
 
 
 def decade_errors(x, y, t) -> list[tuple[int, int, float, float, float]]:

@@ -26,7 +26,7 @@ Two checks, both on records (:mod:`.trials`):
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Iterator
 
 from .chunked import chunks
 from .compare import finite_l2
@@ -158,6 +158,18 @@ def _ratio(ec: float, eb: float, floor: float) -> float:
 
 def _values(run: Any) -> list:
     return values(run.outputs, run.grads)
+
+
+def _floating(s: Any, baseline: Any, rec: Any, seeds: list) -> Iterator[tuple]:
+    """The per-position checks' loop: ``(seed, i, candidate, baseline, truth, rtol, atol)`` for each non-empty
+    floating value ``i`` of the candidate's run of each seed, with the tolerance of its dtype."""
+    import torch
+
+    for seed in seeds:
+        for i, (c, b, t) in enumerate(zip(_values(rec.runs[seed]), _values(baseline.runs[seed]),
+                                          _values(baseline.truths[seed]))):
+            if isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel():
+                yield (seed, i, c, b, t, *s.tolerance(str(c.dtype).replace("torch.", "")))
 
 
 def _error_moments(cand: Any, base: Any, truth: Any) -> tuple[int, tuple, tuple, float, tuple]:
@@ -327,8 +339,6 @@ class Fp64Gate:
         """NaN or Inf positions that differ from the baseline's (deferred by the correctness gate for a certified
         reorder): each judged against the float64 truth (:func:`.compare.special_positions`); a failing result
         where the candidate is wrong where the baseline is not, else None (the rest of the gate goes on)."""
-        import torch
-
         from .compare import special_positions
 
         seeds = sorted({sd for sd, _, _ in correctness.numbers["special_deferred"]})
@@ -344,22 +354,16 @@ class Fp64Gate:
                               f"and could not be judged against a float64 truth (a limit of this run, not a finding "
                               f"against the candidate): {why}", numbers)
         total = {"differ": 0, "better": 0, "both_wrong": 0, "worse": 0}
-        for seed in seeds:
-            truth = baseline.truths[seed]
-            for i, (c, b, t) in enumerate(zip(_values(rec.runs[seed]), _values(baseline.runs[seed]),
-                                              _values(truth))):
-                if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel()):
-                    continue
-                rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
-                got = special_positions(c, b, t, rtol, atol)
-                for k in total:
-                    total[k] += got[k]
-                if got["worse"]:
-                    numbers["special_positions"] = {**got, "seed": seed, "value": i}
-                    return GateResult("fp64", "fail", f"seed {seed}: NaN or Inf positions differ from the "
-                                      f"baseline's, and at {got['worse']} of {got['differ']} such positions of "
-                                      f"output value {i} the candidate is wrong against the float64 truth where "
-                                      "the baseline is not (or NaN or Inf where the baseline has a number)", numbers)
+        for seed, i, c, b, t, rtol, atol in _floating(s, baseline, rec, seeds):
+            got = special_positions(c, b, t, rtol, atol)
+            for k in total:
+                total[k] += got[k]
+            if got["worse"]:
+                numbers["special_positions"] = {**got, "seed": seed, "value": i}
+                return GateResult("fp64", "fail", f"seed {seed}: NaN or Inf positions differ from the "
+                                  f"baseline's, and at {got['worse']} of {got['differ']} such positions of "
+                                  f"output value {i} the candidate is wrong against the float64 truth where "
+                                  "the baseline is not (or NaN or Inf where the baseline has a number)", numbers)
         numbers["special_positions"] = total
         return None
 
@@ -367,35 +371,27 @@ class Fp64Gate:
     def _positions(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
         """A failing result where the candidate is beyond the tolerance against the truth at many positions where
         the baseline is within it (:data:`POSITIONS_FACTOR`); None otherwise."""
-        import torch
-
         from .compare import beyond_counts
 
         worst = 0.0
-        for seed in seeds:
-            truth = baseline.truths[seed]
-            pairs = zip(_values(rec.runs[seed]), _values(baseline.runs[seed]), _values(truth))
-            for i, (c, b, t) in enumerate(pairs):
-                if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel()):
-                    continue
-                rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
-                n, base_out, cand_out = beyond_counts(c, b, t, rtol, atol)
-                if not n or n == base_out:
-                    continue
-                share_b, share_c = base_out / n, cand_out / (n - base_out)
-                # a lenient fp64_factor (lower precision allowed on purpose) widens the count as much
-                allowed = max(1.0, s.fp64_factor) * (POSITIONS_FACTOR * share_b + POSITIONS_SLACK)
-                worst = max(worst, share_c / allowed)
-                if share_c > allowed:
-                    numbers.update(positions_beyond=cand_out, positions_baseline_within=n - base_out,
-                                   positions_baseline_beyond=base_out, positions_allowed_share=allowed, seed=seed)
-                    return GateResult("fp64", "fail", f"seed {seed}: output value {i} is beyond the tolerance "
-                                      f"against the float64 truth at {cand_out} of the {n - base_out} positions "
-                                      f"where the baseline is within it ({share_c:.1%}; the baseline is beyond it "
-                                      f"at {share_b:.1%} of all positions; at most {allowed:.1%} is allowed: "
-                                      f"{POSITIONS_FACTOR:g} times that plus {POSITIONS_SLACK:.0%}, times "
-                                      "fp64_factor where it is above 1): accurate where the baseline is not, wrong "
-                                      "where it is right", numbers)
+        for seed, i, c, b, t, rtol, atol in _floating(s, baseline, rec, seeds):
+            n, base_out, cand_out = beyond_counts(c, b, t, rtol, atol)
+            if not n or n == base_out:
+                continue
+            share_b, share_c = base_out / n, cand_out / (n - base_out)
+            # a lenient fp64_factor (lower precision allowed on purpose) widens the count as much
+            allowed = max(1.0, s.fp64_factor) * (POSITIONS_FACTOR * share_b + POSITIONS_SLACK)
+            worst = max(worst, share_c / allowed)
+            if share_c > allowed:
+                numbers.update(positions_beyond=cand_out, positions_baseline_within=n - base_out,
+                               positions_baseline_beyond=base_out, positions_allowed_share=allowed, seed=seed)
+                return GateResult("fp64", "fail", f"seed {seed}: output value {i} is beyond the tolerance "
+                                  f"against the float64 truth at {cand_out} of the {n - base_out} positions "
+                                  f"where the baseline is within it ({share_c:.1%}; the baseline is beyond it "
+                                  f"at {share_b:.1%} of all positions; at most {allowed:.1%} is allowed: "
+                                  f"{POSITIONS_FACTOR:g} times that plus {POSITIONS_SLACK:.0%}, times "
+                                  "fp64_factor where it is above 1): accurate where the baseline is not, wrong "
+                                  "where it is right", numbers)
         numbers["positions_ratio"] = worst
         return None
 
@@ -403,31 +399,26 @@ class Fp64Gate:
     def _levels(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
         """A failing result where the candidate is far from the truth against the honest runs' own distance there
         (:data:`LEVEL_FACTOR`); None otherwise, and where the truth has no levels."""
-        import torch
-
         from .compare import far_at
 
         factor = max(1.0, s.fp64_factor)
         checked = 0
-        for seed in seeds:
-            truth = baseline.truths[seed]
-            levels = getattr(truth, "levels", None) or []
-            for i, (c, t) in enumerate(zip(_values(rec.runs[seed]), _values(truth))):
-                lv = levels[i] if i < len(levels) else None
-                if lv is None or not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel() == lv.numel()):
-                    continue
-                rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
-                n, far = far_at(c, t, lv, rtol, atol, factor * CALM_MAX, factor * LEVEL_FACTOR)
-                checked += n
-                if far > int(LEVEL_SLACK * n):
-                    numbers.update(level_positions=n, level_far=far, level_factor=factor * LEVEL_FACTOR,
-                                   calm_max=factor * CALM_MAX, seed=seed)
-                    return GateResult("fp64", "fail", f"seed {seed}: output value {i} is farther from the float64 "
-                                      f"truth than {factor * LEVEL_FACTOR:g} times the farthest honest run there "
-                                      f"(and than {factor * CALM_MAX:g} tolerances) at {far} of {n} positions (at "
-                                      f"most {LEVEL_SLACK:.1%} allowed; the honest runs: the compiled and the eager "
-                                      "module, on the inputs and on inputs moved by one rounding step): an error "
-                                      "rounding cannot make", numbers)
+        for seed, i, c, _, t, rtol, atol in _floating(s, baseline, rec, seeds):
+            levels = getattr(baseline.truths[seed], "levels", None) or []
+            lv = levels[i] if i < len(levels) else None
+            if lv is None or c.numel() != lv.numel():
+                continue
+            n, far = far_at(c, t, lv, rtol, atol, factor * CALM_MAX, factor * LEVEL_FACTOR)
+            checked += n
+            if far > int(LEVEL_SLACK * n):
+                numbers.update(level_positions=n, level_far=far, level_factor=factor * LEVEL_FACTOR,
+                               calm_max=factor * CALM_MAX, seed=seed)
+                return GateResult("fp64", "fail", f"seed {seed}: output value {i} is farther from the float64 "
+                                  f"truth than {factor * LEVEL_FACTOR:g} times the farthest honest run there "
+                                  f"(and than {factor * CALM_MAX:g} tolerances) at {far} of {n} positions (at "
+                                  f"most {LEVEL_SLACK:.1%} allowed; the honest runs: the compiled and the eager "
+                                  "module, on the inputs and on inputs moved by one rounding step): an error "
+                                  "rounding cannot make", numbers)
         numbers["level_positions_checked"] = checked
         return None
 
@@ -435,36 +426,28 @@ class Fp64Gate:
     def _elements(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
         """A failing result when some element of the candidate is far beyond the tolerance against the truth
         where the baseline's elements are not (:data:`ELEMENT_RATIO`); None otherwise."""
-        import torch
-
         from .compare import finite_max_errors
 
         limit = max(ELEMENT_RATIO, s.fp64_factor * (1.0 + NOISE_MARGIN))
         worst = 0.0
-        for seed in seeds:
-            truth = baseline.truths[seed]
-            noise = truth.noise or []
-            pairs = zip(_values(rec.runs[seed]), _values(baseline.runs[seed]), _values(truth))
-            for i, (c, b, t) in enumerate(pairs):
-                if not (isinstance(c, torch.Tensor) and c.is_floating_point() and c.numel()):
-                    continue
-                rtol, atol = s.tolerance(str(c.dtype).replace("torch.", ""))
-                n, _, over = finite_max_errors(c, t, rtol, atol)
-                if over <= 0.0:
-                    continue
-                _, base_worst, _ = finite_max_errors(b, t, rtol, atol)
-                rms_noise = (noise[i] / math.sqrt(n)) if i < len(noise) and noise[i] is not None and n else 0.0
-                ref = max(base_worst, NOISE_K * rms_noise)
-                ratio = over / ref if ref > 0 else math.inf
-                worst = max(worst, ratio)
-                if ratio > limit:
-                    numbers.update(element_ratio=ratio, element_excess=over, baseline_worst_element=base_worst,
-                                   element_noise=NOISE_K * rms_noise, seed=seed)
-                    return GateResult("fp64", "fail", f"seed {seed}: an element is {over:.3g} beyond the tolerance "
-                                      f"against the float64 truth, {ratio:.3g}x the larger of the baseline's worst "
-                                      f"element error ({base_worst:.3g}) and the rounding noise per element "
-                                      f"({NOISE_K * rms_noise:.3g}; at most {limit:g}x): an error "
-                                      "concentrated in a few elements", numbers)
+        for seed, i, c, b, t, rtol, atol in _floating(s, baseline, rec, seeds):
+            n, _, over = finite_max_errors(c, t, rtol, atol)
+            if over <= 0.0:
+                continue
+            _, base_worst, _ = finite_max_errors(b, t, rtol, atol)
+            noise = baseline.truths[seed].noise or []
+            rms_noise = (noise[i] / math.sqrt(n)) if i < len(noise) and noise[i] is not None and n else 0.0
+            ref = max(base_worst, NOISE_K * rms_noise)
+            ratio = over / ref if ref > 0 else math.inf
+            worst = max(worst, ratio)
+            if ratio > limit:
+                numbers.update(element_ratio=ratio, element_excess=over, baseline_worst_element=base_worst,
+                               element_noise=NOISE_K * rms_noise, seed=seed)
+                return GateResult("fp64", "fail", f"seed {seed}: an element is {over:.3g} beyond the tolerance "
+                                  f"against the float64 truth, {ratio:.3g}x the larger of the baseline's worst "
+                                  f"element error ({base_worst:.3g}) and the rounding noise per element "
+                                  f"({NOISE_K * rms_noise:.3g}; at most {limit:g}x): an error "
+                                  "concentrated in a few elements", numbers)
         numbers["element_ratio"] = worst
         return None
 

@@ -187,21 +187,46 @@ def values(outputs: Any, grads: dict) -> list:
     return flatten(outputs) + [grads[k] for k in sorted(grads)]
 
 
-def _distances(got: Any, truth: list) -> list:
+def _distances(got: Any, truth: list, levels: list | None = None, tolerance: Any = None) -> list:
     """For each floating value of ``got`` (None where not floating), over the positions finite in both, a chunk
     at a time on ``got``'s device (the truth, on the host, is moved there a chunk at a time): (sum of squared
-    distances to the truth, the same per decade of |truth| (:func:`.compare.decade_sums`))."""
+    distances to the truth, the same per decade of |truth| (:func:`.compare.decade_sums`)).
+
+    ``levels`` (one host uint8 per position of each floating truth value, None elsewhere): raised in the same
+    pass to the code of ``got``'s distance from the truth in ``tolerance(dtype)``s (:func:`level_codes`; 255
+    where ``got`` is not finite, or not a floating value of the truth's size): after every honest run, the
+    farthest of them."""
     import torch
 
-    from .compare import decade_sums
+    from .chunked import chunks, spans
+    from .compare import add_decade_part, any_order, decade_dict, decade_part
 
+    levels = levels if levels is not None else [None] * len(truth)
     out: list = []
-    for t, q in zip(truth, got):
-        if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel() and isinstance(q, torch.Tensor):
-            per = {d: r[1] for d, r in decade_sums(t, q).items()}
-            out.append((sum(per.values()), per))
-        else:
+    for t, q, m in zip(truth, got, levels):
+        floating = isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel()
+        if not (floating and isinstance(q, torch.Tensor)):
+            if m is not None:
+                m.fill_(255)
             out.append(None)
+            continue
+        coded = m is not None and q.is_floating_point() and q.numel() == t.numel()
+        if m is not None and not coded:
+            m.fill_(255)
+        rtol, atol = tolerance(str(q.dtype).replace("torch.", "")) if coded else (0.0, 0.0)
+        acc = None
+        with any_order():
+            for (lo, hi), (tc, qc) in zip(spans(t.numel()), chunks(t, q)):
+                acc = add_decade_part(acc, decade_part(tc, qc))
+                if coded:
+                    td = tc.double()
+                    dist = (qc.double() - td).abs() / (atol + rtol * td.abs())
+                    code = level_codes(torch.where(torch.isfinite(qc), dist, torch.full_like(dist, float("inf"))))
+                    torch.maximum(m[lo:hi], code.to(m.device), out=m[lo:hi])
+                    del td, dist, code
+                del tc, qc
+        per = {d: r[1] for d, r in decade_dict(acc).items()}
+        out.append((sum(per.values()), per))
     return out
 
 
@@ -247,30 +272,6 @@ def level_bound(code: Any) -> Any:
 
     bound = CALM_FRACTION * torch.exp2(code.double() / LEVEL_STEPS)
     return torch.where(code >= 255, torch.full_like(bound, float("inf")), bound)
-
-
-def _raise_levels_(levels: list, got: list, truth: list, tolerance: Any) -> None:
-    """``levels`` (one host uint8 per position of each floating truth value) raised to the code of ``got``'s
-    distance from the truth in tolerances (:func:`level_codes`; 255 where ``got`` is not finite), a chunk at a
-    time: after every honest run, the farthest of them."""
-    import torch
-
-    from .chunked import piece, spans
-
-    for m, t, q in zip(levels, truth, got):
-        if m is None:
-            continue
-        if not isinstance(q, torch.Tensor) or q.numel() != t.numel() or not q.is_floating_point():
-            m.fill_(255)
-            continue
-        rtol, atol = tolerance(str(q.dtype).replace("torch.", ""))
-        for lo, hi in spans(t.numel()):
-            qc = piece(q, lo, hi)
-            tc = piece(t, lo, hi).to(qc.device).double()
-            dist = (qc.double() - tc).abs() / (atol + rtol * tc.abs())
-            code = level_codes(torch.where(torch.isfinite(qc), dist, torch.full_like(dist, float("inf"))))
-            torch.maximum(m[lo:hi], code.to(m.device), out=m[lo:hi])
-            del qc, tc, dist, code
 
 
 def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
@@ -353,8 +354,7 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     state.start(target)
     r = run_once(fn, module, inputs, training=session.training, seed=seed)
     got = values(r.outputs, {**r.grads, **state.end()[1]})
-    dists.append(_distances(got, truth))
-    _raise_levels_(levels, got, truth, tolerance)
+    dists.append(_distances(got, truth, levels, tolerance))
     del r, got
     # the perturbed floating inputs are this call's own copies: not cloned again (one input's size less on the
     # device); where other tensors (indices, masks) are the seed's own, everything is cloned as usual
@@ -366,8 +366,7 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     r = run_once(fn, module, perturbed, training=session.training, seed=seed, clone=shared)
     del perturbed
     got = values(r.outputs, {**r.grads, **state.end()[1]})
-    dists.append(_distances(got, truth))
-    _raise_levels_(levels, got, truth, tolerance)
+    dists.append(_distances(got, truth, levels, tolerance))
     del r, got
     return [None if (rms := _rms(a, b)) is None else (*rms, m) for a, b, m in zip(*dists, levels)]
 
