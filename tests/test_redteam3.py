@@ -47,7 +47,7 @@ def _fresh_dynamo():
 def _session(path: Path, backend) -> EvaluationSession:
     if path not in _SESSIONS:
         problem = build_problem(ProblemSpec.from_file(path), backend.device, 0)
-        _SESSIONS[path] = EvaluationSession(problem, Settings(mode="optimize", seeds=5), backend)
+        _SESSIONS[path] = EvaluationSession(problem, Settings(mode="optimize", seeds=6), backend)
     return _SESSIONS[path]
 
 

@@ -28,25 +28,31 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-#: input magnitudes cycled over the seeds: the example's own scale, large values (overflow without the usual
-#: max subtraction, blocks with large values) and small ones (underflow, tiny outputs)
-SCALES: tuple[float, ...] = (1.0, 100.0, 0.001)
+#: input magnitudes cycled over the seeds: the example's own scale (the first two seeds), large values (overflow
+#: without the usual max subtraction, blocks with large values) and small ones (underflow, tiny outputs)
+SCALES: tuple[float, ...] = (1.0, 1.0, 100.0, 0.001)
+#: the seed (by index) whose module is used as it is: its inputs exactly as ``get_inputs()`` draws them (no
+#: structure, x1) and its state as found.  Every other seed is told apart from real use by something a kernel
+#: can read (the first one's state is varied; the others' inputs are structured), so without it a kernel that
+#: checks for "weights exactly as initialised and inputs with no structure" was wrong on every real call and
+#: verified on every seed (red team 22: a LayerNorm as built, 99.99% of positions 2.18 off)
+PLAIN_SEED_INDEX = 1
 #: the seed (by index) whose floating inputs also get a few NaN, +Inf and -Inf: the candidate must treat them
 #: as the baseline does (a kernel that turns NaN inputs into zeros is invisible on finite inputs); and a few
 #: edge values: exact 0, -0, 1, -1, 2, 0.5, subnormals, large non-integers (seed_values.EDGE_VALUES)
-SPECIAL_SEED_INDEX = 3
+SPECIAL_SEED_INDEX = 4
 #: the seed (by index) whose floating inputs are rounded to whole numbers (counts, pixels, one-hot): a kernel
 #: that treats integer-valued inputs differently is invisible on standard normal ones (red team 3)
-INTEGER_SEED_INDEX = 4
+INTEGER_SEED_INDEX = 5
 #: structure given to some seeds' floating inputs, because kernels wrong only on such inputs passed on
-#: symmetric normal ones (red teams 8 and 9): the second seed's are float16 values with an outlier channel
-#: (the last dimension's first column 50x the rest: LLM activations); the third's are ReLU outputs (half exact
-#: zeros, the rest positive) rounded to bfloat16 values; the fourth's rows are sorted (before its NaN / Inf);
-#: the fifth's whole numbers sit on an offset of 100x their spread (a one-pass variance, E[x^2] - E[x]^2,
+#: symmetric normal ones (red teams 8 and 9): the third seed's are float16 values with an outlier channel
+#: (the last dimension's first column 50x the rest: LLM activations); the fourth's are ReLU outputs (half exact
+#: zeros, the rest positive) rounded to bfloat16 values; the fifth's rows are sorted (before its NaN / Inf);
+#: the sixth's whole numbers sit on an offset of 100x their spread (a one-pass variance, E[x^2] - E[x]^2,
 #: loses its digits there and nowhere else)
-HALF_SEED_INDEX = 1
-NONNEGATIVE_SEED_INDEX = 2
-SORTED_SEED_INDEX = 3
+HALF_SEED_INDEX = 2
+NONNEGATIVE_SEED_INDEX = 3
+SORTED_SEED_INDEX = 4
 #: the seed (by index) whose calls start from a varied module state (parameters, buffers, tensor attributes:
 #: :func:`pytest_kernelopt.gates.module_state.varied_values`): modules are judged at their initialisation, where
 #: a LayerNorm kernel dropping its weight (1) and bias (0) is invisible (red team 11).  The first seed, so that a
@@ -54,7 +60,7 @@ SORTED_SEED_INDEX = 3
 VARIED_STATE_INDEX = 0
 #: the seed whose calls start with the module's integer counters advanced far (1e3 to 1e9 steps), its floating
 #: state as found (:data:`pytest_kernelopt.gates.module_state.FAR_COUNTER_DECADES`)
-FAR_COUNTER_INDEX = 4
+FAR_COUNTER_INDEX = 5
 #: (the transforms themselves, and their factors, are in :mod:`pytest_kernelopt.gates.seed_values`)
 #: seeds past the fixed magnitudes get one drawn log-uniformly in this range, so that no magnitude between
 #: them is safe for a kernel that misbehaves only there (red team 3: rows with RMS between 5 and 25)
@@ -95,6 +101,10 @@ class SeedPlan:
     def scale(self, seed: int) -> float:
         return dict(zip(self.seeds, self.scales)).get(seed, 1.0)
 
+    def plain(self, seed: int) -> bool:
+        """Whether ``seed`` is the module used as it is: inputs as drawn, state as found (:data:`PLAIN_SEED_INDEX`)."""
+        return self._at(PLAIN_SEED_INDEX, seed)
+
     def special(self, seed: int) -> bool:
         """Whether ``seed``'s floating inputs carry injected NaN / +Inf / -Inf values."""
         return len(self.seeds) > SPECIAL_SEED_INDEX and seed == self.seeds[SPECIAL_SEED_INDEX]
@@ -126,6 +136,8 @@ class SeedPlan:
     def describe(self, seed: int) -> str:
         """``seed``'s inputs in words (the correctness gate's messages)."""
         parts = [f"inputs x{self.scale(seed):g}"]
+        if self.plain(seed):
+            parts.append("as drawn, state as found")
         if self.varied_state(seed):
             parts.append("parameters and state varied")
         if self.far_counters(seed):
