@@ -43,3 +43,47 @@ def test_a_softmax_rounded_to_16_mantissa_bits_is_rejected_and_the_honest_one_ve
     res = session.evaluate(_rounded(kernel, 7), perf=False)  # 23 - 7 = 16 mantissa bits
     assert res.decision == "rejected", res.reason
     assert res.failed_gate.gate == "fp64" and "lower-precision" in res.reason, res.reason
+
+
+class HalfActivation(torch.nn.Module):
+    """``tanh(x) / 2 + x / 4`` in bfloat16 or float16, in and out."""
+
+    def forward(self, x):
+        return torch.tanh(x) * 0.5 + x * 0.25
+
+
+def _half_session(backend, dtype):
+    x = torch.randn(64, 128, device=backend.device).to(dtype)
+    session = EvaluationSession(problem_from_objects(HalfActivation(), (x,), "half"), Settings(seeds=6), backend)
+    ((graph, name),) = session.captured.triton_kernels
+    kernel = graph.kernels[name]
+    m = re.search(r"    tl\.store\((out_ptr0 \+ \(\w+\)), (tmp\d+), ([^)]*)\)", kernel.source)
+    t = re.search(r"(tmp\d+) = libdevice\.tanh\((tmp\d+)\)", kernel.source)
+    assert m and t, kernel.source
+    return session, kernel, m, t
+
+
+@pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
+def test_a_half_precision_output_made_sloppy_within_tolerance_is_rejected(backend, dtype):
+    """Red team 22: the precision check started at 8 epsilons of relative error, beyond bfloat16's tolerance
+    (8 eps = 6.25%, rtol 2%), so a bfloat16 kernel 3.8% off at the median (18x the baseline's error) was verified.
+    For half-precision outputs it starts at one epsilon against the honest runs' own distance.  A kernel that
+    rounds after every operation, as the eager module does, is as precise as the honest runs and is verified."""
+    dt = getattr(torch, dtype)
+    session, kernel, m, t = _half_session(backend, dt)
+    rtol, atol = Settings().tolerance(dtype)
+    y = m.group(2)
+    off = (f"tl.where(tl.abs({y}) < 4.0, tl.minimum(0.6 * ({atol} + {rtol} * tl.abs({y})), 0.05 * tl.abs({y})), 0.0)"
+           f" * tl.where(((xindex + xindex // 128) % 2) == 0, 1.0, -1.0)")
+    sloppy = kernel.source.replace(m.group(0), f"    tl.store({m.group(1)}, {y} + {off}, {m.group(3)})")
+    res = session.evaluate(Candidate((kernel.name,), sloppy), perf=False)
+    assert res.gate("correctness").numbers["within_tolerance"], "within tolerance everywhere: only fp64 can tell"
+    assert res.decision == "rejected" and "lower-precision" in res.reason, res.reason
+    # the eager module's rounding: tanh rounded to the half type before the arithmetic
+    eager_like = kernel.source.replace(t.group(0), f"{t.group(1)} = libdevice.tanh({t.group(2)})"
+                                                   f".to(tl.{dtype}).to(tl.float32)")
+    assert eager_like != kernel.source
+    for src in (kernel.source, eager_like):
+        ok = session.evaluate(Candidate((kernel.name,), src), perf=False)
+        assert ok.decision == "verified", ok.reason
+        assert ok.gate("fp64").numbers["precision_ratio"] < 2.0, ok.gate("fp64").numbers
