@@ -57,6 +57,7 @@ import ast
 import functools
 import itertools
 import math
+import re
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Sequence
@@ -285,9 +286,36 @@ def _split_scan_floor(kernel: TritonKernel, trace: LaunchTrace) -> int:
     return int(trace.config.get("R0_BLOCK", 1 << 30))  # unknown: never below the baseline's own
 
 
+#: a dimension Inductor left without a mask (``xmask = tl.full([XBLOCK], True, tl.int1)``), and a size written
+#: as a literal in the body (``xnumel = 12288``)
+_UNMASKED = re.compile(r"^[ \t]*(x|y|z|r0_|r1_)mask = tl\.full\(", re.M)
+_NUMEL = re.compile(r"^[ \t]*(x|y|z|r0_|r1_)numel = (\d+)[ \t]*$", re.M)
+
+
+def unmasked_blocks_fit(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:
+    """Whether every block of ``cfg`` along a dimension Inductor left without a mask divides that dimension's
+    size.  Inductor drops a mask where every block size it would launch divides the size (12288 elements: no x
+    mask, since its XBLOCK stops at 4096); a larger block reads and writes past the tensors' ends, which on a
+    GPU nothing bounds and on the CPU only the interpreter's bounds check caught (red team 22: XBLOCK 8192 over
+    12288 elements, certified as Inductor's own kernel under another config).  Where the size is not a literal
+    of the body, the block may not exceed the baseline's own."""
+    sizes = dict(_NUMEL.findall(kernel.source))
+    for prefix in set(_UNMASKED.findall(kernel.source)):
+        key = prefix.upper() + "BLOCK"
+        if key not in cfg:
+            continue  # fixed in the body (a persistent reduction's whole row)
+        if prefix in sizes:
+            if int(sizes[prefix]) % int(cfg[key]):
+                return False
+        elif int(cfg[key]) > int(trace.config.get(key, 0)):
+            return False
+    return True
+
+
 def valid(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:
     """Whether the tuner may propose ``cfg`` for this kernel: its keys, the launch-config allowlist, block and
-    grid limits, the kind's stages, a split scan's workspace, register caps only where they compile."""
+    grid limits, blocks that fit the dimensions Inductor left unmasked, the kind's stages, a split scan's
+    workspace, register caps only where they compile."""
     from .gates.allowlist import check_configs
 
     kind = kind_of(kernel)
@@ -315,6 +343,8 @@ def valid(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool
     elif numel > MAX_BLOCK_NUMEL:
         return False
     if kind == "split_scan" and cfg.get("R0_BLOCK", 0) < _split_scan_floor(kernel, trace):
+        return False
+    if not unmasked_blocks_fit(kernel, trace, cfg):
         return False
     if kind == "pointwise" and len(keys) == 1 and cfg[keys[0]] < 8:
         return False

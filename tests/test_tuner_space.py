@@ -376,3 +376,26 @@ def test_inductors_own_kernel_is_judged_with_the_config_its_baseline_launched(ke
     assert tuner.with_baseline_config(moved, own) is own
     untraced = dataclasses.replace(g, traces=())
     assert tuner.with_baseline_config(untraced, bare) is bare and tuner.own_candidate(untraced, name).configs == ()
+
+
+@pytest.mark.parametrize("rows, fits", [(96, False), (128, True)])
+def test_a_block_past_an_unmasked_dimension_is_never_proposed_nor_certified(backend, rows, fits):
+    """Red team 22: Inductor drops the x mask of 12288 elements (a multiple of its largest XBLOCK, 4096); XBLOCK
+    8192 then reads and writes 4096 elements past the tensors, which only the CPU interpreter's bounds check
+    caught, and the judge had certified it as Inductor's own kernel under another config.  A block along an
+    unmasked dimension must divide its size: 8192 divides 16384 elements, not 12288."""
+    from pytest_kernelopt.candidate import Candidate
+    from pytest_kernelopt.gates.reorder import inductor_reorder
+
+    (g,) = capture(lambda x: torch.sin(x) * 2.0 + 1.0, (torch.randn(rows, 128, device=backend.device),),
+                   backend=backend).graphs
+    ((name, kernel),) = g.kernels.items()
+    trace = next(t for t in g.traces if t.kernel == name)
+    assert re.search(r"xmask = tl\.full\(", kernel.source) and f"xnumel = {rows * 128}" in kernel.source, \
+        kernel.source
+    big = {"XBLOCK": 8192, "num_warps": 8, "num_stages": 1}
+    assert tuner.valid(kernel, trace, big) is fits
+    assert tuner.valid(kernel, trace, {**big, "XBLOCK": 4096})
+    assert any(c["XBLOCK"] == 8192 for c in tuner.config_space(kernel, trace)) is fits
+    certified = inductor_reorder(Candidate((name,), kernel.source, configs=(big,)), g, name)
+    assert (certified is not None) is fits, certified
