@@ -184,6 +184,8 @@ def test_walrus_lambda_comprehension_fstring_are_refused():
     ("tl = 1", "reserved name 'tl'"),
     ("range = 1", "reserved name 'range'"),
     ("x = '" + "a" * 1000 + "'", "string constant of 1000 characters"),
+    ("x = (3 ** 30000000) % 2", "the ** operator"),  # red team 22: folded at compile time, held the judge
+    ("x = tmp0 ** 2", "the ** operator"),
 ])
 def test_kernel_body_statements_outside_the_shapes_are_refused(stmt, fragment):
     refused(body(stmt), fragment)
@@ -197,6 +199,7 @@ def test_module_level_is_imports_driver_constants_and_functions():
     refused(GOOD + "\ndef helper():\n    return 1\n", "every function must be @triton.jit")
     refused(GOOD + "\n@triton.jit\ndef __init__():\n    pass\n", "dunder")
     check_source(GOOD + "\nBLOCK = tl.constexpr(128)\nSCALE: tl.constexpr = 0.5\n")
+    refused(GOOD + "\nBIG = tl.constexpr(3 ** 30000000)\n", "numeric tl.constexpr constants")  # literals only
 
 
 # ----------------------------------------------------------------------------- bounded work

@@ -584,6 +584,10 @@ class _BodyChecker:
         if not isinstance(e, _EXPR_NODES):
             return self.fail(e, f"{type(e).__name__} expressions are not allowed in a kernel "
                                 f"({ast.unparse(e)[:60]!r})")
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Pow):
+            # Inductor never writes ``**`` (powers are libdevice.pow or products); on constants Triton folds it
+            # at compile time in Python integers: ``3 ** 30000000`` held the judge until its timeout (red team 22)
+            return self.fail(e, f"the ** operator ({ast.unparse(e)[:60]!r}): use libdevice.pow or a product")
         if isinstance(e, ast.Constant):
             v = e.value
             if type(v) not in (int, float, bool, str, type(None)) and v is not Ellipsis:
