@@ -57,6 +57,7 @@ KERNEL_FILE = "kernel.py"
 RETIRED_DIR = "retired"
 LOCKS_DIR = ".locks"
 HEADER_END = "# --- end of kernelopt header ---\n"
+CONFIGS_LINE = "# Launch configs: "  # kernel.py's header line of the configs as stored (store_accepted writes it)
 GITIGNORE = ("# written by pytest-kernelopt: lock files and unfinished writes are never committed\n"
              f"{LOCKS_DIR}/\n.tmp-*\n.old-*\n")
 DECISIONS = ("accepted", "baseline_kept")
@@ -474,7 +475,7 @@ def _read_entry(path: Path, digest: str) -> CacheEntry:
             try:
                 cand = entry.candidate()
             except CacheError:
-                raise _Bad(f"{KERNEL_FILE} does not match the recorded candidate hash") from None
+                raise _Bad(_candidate_mismatch(meta, files[KERNEL_FILE])) from None
             if cand.replaces != entry.kernel_names:
                 raise _Bad("the candidate's replaced kernels differ from the recorded baselines")
             # the speedup shown (list, show, verify, the pytest summary) is the performance gate's own figure,
@@ -492,6 +493,26 @@ def _read_entry(path: Path, digest: str) -> CacheEntry:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
         raise _Bad(f"{ENTRY_JSON} garbles a record ({type(e).__name__}: {e})") from None
     return entry
+
+
+def _candidate_mismatch(meta: Mapping[str, Any], kernel_text: str) -> str:
+    """What to say when the candidate's hash fails: it covers kernel.py's source *and* entry.json's configs and
+    launch, so blaming kernel.py alone sent users who had edited only a config to an untouched file.  kernel.py's
+    header records the configs as written; where entry.json's now differ from it, the configs were edited."""
+    general = (f"the candidate ({KERNEL_FILE}'s source with the configs and launch in {ENTRY_JSON}) does not match "
+               f"the recorded candidate hash: {KERNEL_FILE}'s source, the configs or launch, or the hash was edited")
+    head = kernel_text.partition(HEADER_END)[0]
+    line = next((ln for ln in head.splitlines() if ln.startswith(CONFIGS_LINE)), None)
+    try:
+        written = json.loads(line[len(CONFIGS_LINE):]) if line else []
+        edited = written != [dict(c) for c in (meta.get("candidate") or {}).get("configs") or []]
+    except (ValueError, TypeError, AttributeError):  # a header or record too garbled to tell: say both
+        return general
+    if edited:
+        return (f"the configs in {ENTRY_JSON} were edited (they differ from those {KERNEL_FILE}'s header recorded "
+                f"when the entry was written), so the candidate does not match the recorded candidate hash, which "
+                f"covers them as well as {KERNEL_FILE}'s source")
+    return general
 
 
 def _read_file(path: Path, name: str) -> str:

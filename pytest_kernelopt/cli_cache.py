@@ -26,11 +26,13 @@ def add_cache_parser(subparsers: Any) -> argparse.ArgumentParser:
     p = subparsers.add_parser("cache", help="inspect, verify, prune and export the kernel cache",
                               description="Inspect, verify, prune and export the versioned kernel cache.")
     p.add_argument("--cache-dir", default=DEFAULT_CACHE_DIR,
-                   help=f"cache directory (default: {DEFAULT_CACHE_DIR})")
+                   help=f"cache directory (default: {DEFAULT_CACHE_DIR}; a relative path is taken from the "
+                        "current directory)")
     # repeated on every sub-command so it can follow it; SUPPRESS keeps the value given before it
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--cache-dir", default=argparse.SUPPRESS,
-                        help=f"cache directory (default: {DEFAULT_CACHE_DIR})")
+                        help=f"cache directory (default: {DEFAULT_CACHE_DIR}; a relative path is taken from the "
+                             "current directory)")
     sub = p.add_subparsers(dest="cache_command", metavar="COMMAND", help="what to do with the cache")
 
     ls = sub.add_parser("list", parents=[common], help="one line per entry")
@@ -81,12 +83,8 @@ def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
             parser.print_help(sys.stderr)
         print("kernelopt cache: choose a command: list, show, verify, prune, retire, export", file=sys.stderr)
         return 2
-    if not cache.root.is_dir():
-        # a mistyped --cache-dir must not pass a CI job as "0 entries"
-        what = "is not a directory" if cache.root.exists() else "does not exist"
-        print(f"kernelopt cache {command}: the cache directory {cache.root} {what}; give the right --cache-dir "
-              "(a cache is made by the first run that records a kernel: pytest --kernelopt or kernelopt bench on "
-              "a GPU)", file=sys.stderr)
+    if not cache.root.is_dir():  # a mistyped --cache-dir must not pass a CI job as "0 entries"
+        print(f"kernelopt cache {command}: {not_a_cache_dir(cache.root)}", file=sys.stderr)
         return 2
     if command == "list":
         return _list(cache, args.json)
@@ -105,6 +103,16 @@ def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
     return 2
 
 
+def not_a_cache_dir(root: Any) -> str:
+    """Why ``root`` (not a directory) cannot be the cache, and what to do; also ``kernelopt bench``'s message for a
+    --cache-dir that is a file (where a file stood, every entry would be a silent miss and no write could land)."""
+    if os.path.exists(root):
+        return (f"the cache directory {root} exists but is not a directory; give a directory with --cache-dir "
+                "(or move what is there out of the way)")
+    return (f"the cache directory {root} does not exist; give the right --cache-dir (a cache is made by the first "
+            "run that records a kernel: pytest --kernelopt or kernelopt bench on a GPU)")
+
+
 def _environment_if_needed(cache: KernelCache, command: str, args: argparse.Namespace) -> Environment | None:
     if command == "prune" and not args.stale:
         return None
@@ -113,13 +121,41 @@ def _environment_if_needed(cache: KernelCache, command: str, args: argparse.Name
     return current_environment()
 
 
-def _row(s: ScanResult) -> str:
+#: ``cache list``'s columns: header, alignment ("<" left, ">" right); the last one is not padded
+COLUMNS = (("key", "<"), ("decision", "<"), ("speedup", ">"), ("device", "<"), ("kernels", "<"), ("problem", "<"),
+           ("created", "<"))
+
+
+def _cells(s: ScanResult) -> tuple[str, ...]:
+    """One entry's values for :data:`COLUMNS`; a corrupt entry has its key, CORRUPT and what is wrong."""
     if s.entry is None:
-        return f"{s.digest[:12]}  CORRUPT        {s.problem}"
+        return (s.digest[:12], "CORRUPT", str(s.problem))
     e = s.entry
     speed = f"{e.speedup:.3f}x" if e.speedup is not None else "-"
-    return (f"{e.digest[:12]}  {e.decision:<13}  {speed:>7}  {e.key.device:<10}  {', '.join(e.kernel_names)}  "
-            f"{e.problem_id}  {e.created}")
+    return (e.digest[:12], e.decision, speed, e.key.device, ", ".join(e.kernel_names), e.problem_id, e.created)
+
+
+def _widths(rows: list[tuple[str, ...]]) -> list[int]:
+    """Each column as wide as its header and its widest value, so the values line up under the headers (kernel
+    names and problem ids vary in length by tens of characters).  A corrupt row's message, which runs on past its
+    decision column, does not widen the columns it spans."""
+    widths = [len(name) for name, _ in COLUMNS]
+    for row in rows:
+        if len(row) == len(COLUMNS):
+            widths = [max(w, len(cell)) for w, cell in zip(widths, row)]
+    return widths
+
+
+def _format(cells: tuple[str, ...], widths: list[int]) -> str:
+    """``cells`` padded to ``widths``; a shorter row (a corrupt entry) ends with its last cell unpadded."""
+    last = len(cells) - 1
+    return "  ".join(cell if i == last else f"{cell:{COLUMNS[i][1]}{widths[i]}}"
+                     for i, cell in enumerate(cells)).rstrip()
+
+
+def _row(s: ScanResult, widths: list[int] | None = None) -> str:
+    """One ``cache list`` line (``widths``: the table's, from :func:`_widths`; default: the headers' own)."""
+    return _format(_cells(s), widths or _widths([]))
 
 
 def _list(cache: KernelCache, as_json: bool) -> int:
@@ -131,9 +167,11 @@ def _list(cache: KernelCache, as_json: bool) -> int:
     if not scanned:
         print(f"no entries in {cache.root}")
         return 0
-    print(f"{'key':<12}  {'decision':<13}  {'speedup':>7}  {'device':<10}  kernels  problem  created")
-    for s in scanned:
-        print(_row(s))
+    rows = [_cells(s) for s in scanned]
+    widths = _widths(rows)
+    print(_format(tuple(name for name, _ in COLUMNS), widths))
+    for row in rows:
+        print(_format(row, widths))
     bad = sum(s.problem is not None for s in scanned)
     note = f", {bad} corrupt (run `kernelopt cache verify`)" if bad else ""
     print(f"{len(scanned)} entries in {cache.root}{note}")

@@ -292,3 +292,61 @@ def test_an_accepted_entry_shows_only_its_performance_gates_speedup(tmp_path, ca
     assert rc == 1  # verify
     with pytest.warns(UserWarning, match=why.split("'")[0][:20]):
         assert KernelCache(tmp_path).lookup(entry.key) is None  # never served
+
+
+def test_list_columns_line_up_under_their_headers(tmp_path, capsys):
+    """The kernels and problem values ran past their headers (fixed widths narrower than the names)."""
+    cache = KernelCache(tmp_path)
+    store(cache, "triton_per_fused__softmax_add_mul_native_layer_norm_0")
+    store(cache, "k_b", kept=True)
+    bad = store(cache, "k_bad")
+    (bad.path / "entry.json").write_text("{")
+    rc, out, _ = cli(capsys, tmp_path, "list")
+    assert rc == 0
+    header, *rows, footer = out.splitlines()
+    assert "3 entries" in footer and len(rows) == 3
+    names = ["key", "decision", "speedup", "device", "kernels", "problem", "created"]
+    starts = [header.index(n) for n in names]
+    for row in rows:
+        if "CORRUPT" in row:  # key and decision, then what is wrong
+            assert row.index("CORRUPT") == starts[1] and "not valid JSON" in row
+            continue
+        for name, start, nxt in zip(names, starts, starts[1:] + [None]):
+            cell = row[start:nxt]
+            if name == "speedup":  # right-aligned under its header
+                assert row[starts[2] + len("speedup") - 1] in "x-", row
+            else:
+                assert cell[:1] != " " and (nxt is None or cell.endswith("  ")), (name, row)
+    assert any("t::triton_per_fused__softmax_add_mul_native_layer_norm_0" in r for r in rows)
+
+
+def test_show_says_which_part_of_an_entry_does_not_match_its_candidate_hash(tmp_path, capsys):
+    """Editing only candidate.configs[0].XBLOCK in entry.json was reported as "kernel.py does not match the
+    recorded candidate hash", sending the user to a file nobody touched: the hash covers the configs too."""
+    cache = KernelCache(tmp_path)
+    entry = store(cache, "k_a")
+    meta = json.loads((entry.path / "entry.json").read_text())
+    meta["candidate"]["configs"][0]["XBLOCK"] = 256
+    (entry.path / "entry.json").write_text(json.dumps(meta))
+    rc, out, _ = cli(capsys, tmp_path, "show", entry.digest)
+    assert rc == 1
+    assert ("CORRUPT: the configs in entry.json were edited (they differ from those kernel.py's header recorded when "
+            "the entry was written), so the candidate does not match the recorded candidate hash") in out
+
+    other = store(cache, "k_b")
+    kernel = other.path / "kernel.py"
+    kernel.write_text(kernel.read_text() + "# an edit\n")
+    rc, out, _ = cli(capsys, tmp_path, "show", other.digest)
+    assert rc == 1
+    assert ("CORRUPT: the candidate (kernel.py's source with the configs and launch in entry.json) does not match "
+            "the recorded candidate hash: kernel.py's source, the configs or launch, or the hash was edited") in out
+
+
+def test_a_file_as_the_cache_dir_is_a_usage_error(tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for command in ("list", "verify"):
+        rc, out, err = cli(capsys, afile, command, environment=CPU)
+        assert rc == 2 and out == ""
+        assert (f"kernelopt cache {command}: the cache directory {afile} exists but is not a directory; give a "
+                "directory with --cache-dir") in err
