@@ -6,15 +6,32 @@ import argparse
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from . import __version__
+
+
+class UsageError(Exception):
+    """A mistake in the command line found after parsing (a missing file, a kernel the problem does not have):
+    reported as argparse reports its own, with the subcommand's usage, exit 2.  Exit 1 stays "rejected" (judge)
+    or "a problem failed" (bench), so a script can tell a verdict from a typo."""
+
+
+def usage_error(args: argparse.Namespace, message: str) -> NoReturn:
+    """Report ``message`` with the subcommand's usage and exit 2 (SystemExit); ``judge --json`` also prints a JSON
+    answer with no decision, as it does when the problem cannot run, so a caller reading stdout gets one."""
+    if getattr(args, "json", False) and args.command == "judge":
+        import json
+
+        print(json.dumps({"decision": None, "error": message, "problem": str(args.problem)}, indent=2))
+    args.parser.error(message)
 
 
 def find_problems(paths: list[str]) -> list[Path]:
     """Every problem file under ``paths``, as ``pytest --kernelopt-problems`` collects them: each ``.py`` file
     except private helpers (``_*.py``), ``conftest.py`` and ``test_*.py``, outside hidden and ``__pycache__``
-    folders.  A file among them that is not in the problem format is not skipped: it is an error of its own."""
+    folders.  A file among them that is not in the problem format is not skipped: it is an error of its own.
+    A path that is missing, or a folder with no problem file, raises :class:`UsageError`."""
     found: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
@@ -24,12 +41,20 @@ def find_problems(paths: list[str]) -> list[Path]:
                          and not any(part.startswith(".") or part == "__pycache__"
                                      for part in f.relative_to(p).parts[:-1]))
             if len(found) == before:
-                raise SystemExit(f"kernelopt: no problem files (*.py) under {p}")
+                raise UsageError(f"no problem files (*.py) under {p}")
         elif p.is_file():
             found.append(p)
         else:
-            raise SystemExit(f"kernelopt: no such file or directory: {p}")
+            raise UsageError(f"no such file or directory: {p}")
     return found
+
+
+def _problem_files(args: argparse.Namespace) -> list[Path]:
+    """:func:`find_problems` for a subcommand: a path that names no problem file is a usage error (exit 2)."""
+    try:
+        return find_problems(args.paths)
+    except UsageError as e:
+        usage_error(args, str(e))
 
 
 def _settings(args: argparse.Namespace):
@@ -43,6 +68,13 @@ def _settings(args: argparse.Namespace):
     return Settings().with_overrides(overrides, source="kernelopt option")
 
 
+#: help texts that differ from config.FIELDS' (written for pytest) where the command behaves otherwise
+CLI_HELP = {
+    # pytest takes a relative cache_dir from its rootdir (harness.py); the command has none and opens it as given
+    "cache_dir": "directory of the versioned kernel cache (a relative path is taken from the current directory)",
+}
+
+
 def _add_settings(p: argparse.ArgumentParser, command: str) -> None:
     """The flags of every setting this subcommand takes (config.FIELDS ``commands``): --<name> VALUE, booleans
     --<name> / --no-<name>; values stay strings here and are parsed and checked by :func:`_settings`."""
@@ -53,14 +85,15 @@ def _add_settings(p: argparse.ArgumentParser, command: str) -> None:
             continue
         flag = name.replace("_", "-")
         names = [f"--{flag}"] + [f"--{a}" for a in spec.aliases]
+        text = CLI_HELP.get(name, spec.help)
         if spec.kind is bool:
             p.add_argument(*names, action="store_const", const=True, dest=name, default=None,
-                           help=spec.help.replace("%", "%%"))
+                           help=text.replace("%", "%%"))
             p.add_argument(f"--no-{flag}", action="store_const", const=False, dest=name, default=None,
                            help=f"{name} off")
         else:
             p.add_argument(*names, dest=name, default=None, metavar=name.upper(),
-                           help=f"{spec.help} ({spec.allowed()}; default {spec.default_text or spec.default})"
+                           help=f"{text} ({spec.allowed()}; default {spec.default_text or spec.default})"
                            .replace("%", "%%"))
 
 
@@ -81,7 +114,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     backend = select_backend(settings.backend)
     print(f"backend: {backend.description}")
     status = 0
-    for path in find_problems(args.paths):
+    for path in _problem_files(args):
         try:
             problem = build_problem(ProblemSpec.from_file(path), backend.device)
             cap = capture(problem.module, problem.example_inputs, training=settings.training, backend=backend,
@@ -111,7 +144,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from .session import optimize_problem_file
 
     backend = select_backend(settings.backend)
-    problems = find_problems(args.paths)
+    problems = _problem_files(args)
     proposer = choose_proposer(settings)
     print(f"backend: {backend.description}")
     print(f"proposer: {proposer}" + (" (no LLM configured: the offline tuner runs)" if proposer == "tuner" and
@@ -164,7 +197,9 @@ def _read_candidate(args: argparse.Namespace):
 
     path = Path(args.candidate)
     if not path.is_file():
-        raise SystemExit(f"kernelopt judge: no such candidate file: {path}")
+        what = " (a directory)" if path.is_dir() else ""
+        raise UsageError(f"no such candidate file: {path}{what}; give a kernel source (.py) or a candidate in "
+                         "JSON (.json)")
     text = path.read_text(errors="replace")
     if path.suffix == ".json":
         try:
@@ -173,17 +208,32 @@ def _read_candidate(args: argparse.Namespace):
                 data["replaces"] = args.replaces
             return Candidate.from_json({"origin": "judge", **data})
         except (ValueError, KeyError, TypeError) as e:
-            raise SystemExit(f"kernelopt judge: {path} is not a candidate in JSON "
-                             f"(replaces, source, configs, launch): {type(e).__name__}: {e}") from None
+            raise UsageError(f"{path} is not a candidate in JSON (an object with replaces, source, configs, "
+                             f"launch): {type(e).__name__}: {e}") from None
     if not args.replaces:
-        raise SystemExit("kernelopt judge: --replaces KERNEL is required for a kernel source file "
-                         "(`kernelopt capture PROBLEM` lists the kernel names)")
+        raise UsageError("--replaces KERNEL is required for a kernel source file (`kernelopt capture PROBLEM` "
+                         "lists the kernel names)")
     try:
         configs = tuple(json.loads(args.configs)) if args.configs else ()
         launch = LaunchSpec.from_json(json.loads(args.launch)) if args.launch else None
         return Candidate(tuple(args.replaces), text, configs=configs, launch=launch, origin="judge")
     except (ValueError, KeyError, TypeError) as e:
-        raise SystemExit(f"kernelopt judge: bad --configs/--launch: {type(e).__name__}: {e}") from None
+        raise UsageError(f"bad --configs/--launch (JSON: a list of objects, an object): {type(e).__name__}: {e}") \
+            from None
+
+
+def unknown_replaced(names: list[str] | None, graphs: list[Any]) -> str:
+    """Why ``--replaces`` ``names`` are not the captured graphs' kernels ('' when every one is), with the names
+    that are there: a typo on the command line is the user's, and must not read as a rejected candidate.  A
+    name is ``kernel`` or ``g<graph>:kernel``, as the static gate resolves them."""
+    known = [(i, n) for i, g in enumerate(graphs) for n in g.kernels]
+    valid = {n for _, n in known} | {f"g{i}:{n}" for i, n in known}
+    unknown = [n for n in names or () if n not in valid]
+    if not unknown:
+        return ""
+    listed = ", ".join(f"g{i}:{n}" if len(graphs) > 1 else n for i, n in known) or "none"
+    return (f"--replaces {' '.join(unknown)}: no such Triton kernel in the captured graph(s) of this problem; "
+            f"its kernels are: {listed} (`kernelopt capture PROBLEM` shows them)")
 
 
 def cmd_judge(args: argparse.Namespace) -> int:
@@ -200,13 +250,19 @@ def cmd_judge(args: argparse.Namespace) -> int:
     from .problems import ProblemSpec
     from .session import make_evaluator
 
-    candidate = _read_candidate(args)
+    try:
+        candidate = _read_candidate(args)
+    except UsageError as e:
+        usage_error(args, str(e))
     backend = select_backend(settings.backend)
     print(f"backend: {backend.description}; isolation {'on' if settings.isolate else 'off'}", file=sys.stderr)
     try:
         evaluator = make_evaluator(ProblemSpec.from_file(args.problem), settings, backend)
         try:
-            result = evaluator.evaluate(candidate)
+            # only names from --replaces: a JSON candidate's own "replaces" is its content, judged (and rejected
+            # by the static gate) like the rest of it
+            unknown = unknown_replaced(args.replaces, evaluator.graphs)
+            result = None if unknown else evaluator.evaluate(candidate)
         finally:
             evaluator.close()
     except USER_ERRORS as e:  # the problem, not the candidate: nothing was judged (exit 2, as for a bad command)
@@ -216,6 +272,8 @@ def cmd_judge(args: argparse.Namespace) -> int:
         print(f"kernelopt judge: {args.problem}: the problem could not be run, so nothing was judged: {message}",
               file=sys.stderr)
         return 2
+    if result is None:
+        usage_error(args, unknown)
     if args.json:
         print(json.dumps(result.to_json(), indent=2, default=str))
     else:
@@ -228,7 +286,10 @@ def cmd_judge(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kernelopt", description=(
         "Make torch.compile'd modules faster without making them wrong: capture Inductor's Triton kernels, "
-        "propose replacements (offline tuner or LLM agents), accept only what passes the four gates."))
+        "propose replacements (offline tuner or LLM agents), accept only what passes the four gates."), epilog=(
+        "exit status: 0 success; 1 a verdict or a finding (judge: rejected; bench, capture: a problem failed; "
+        "cache verify: problems found; cache show: a corrupt entry); 2 a usage error (bad arguments or values, a missing file, an unknown "
+        "kernel or cache key) or, for judge, a problem that could not run. `kernelopt COMMAND --help` for more."))
     parser.add_argument("--version", action="version", version=f"pytest-kernelopt {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -236,11 +297,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_common(p, "capture")
     p.add_argument("--dump", default=None, metavar="DIR",
                    help="also write each Triton kernel's source to DIR/<problem>/<kernel>.py")
-    p.set_defaults(func=cmd_capture)
+    p.set_defaults(func=cmd_capture, parser=p)
 
     p = sub.add_parser("bench", help="optimize problem files and print the per-kernel decisions")
     _add_common(p, "bench")
-    p.add_argument("--no-cache", action="store_true", help="neither read nor write the kernel cache")
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the kernel cache (every kernel is searched afresh, nothing is "
+                        "recorded)")
     p.add_argument("--report", default=None, help="write a JSON report to this path")
     p.add_argument("--compare-modes", action="store_true",
                    help="also time eager, compile default, max-autotune-no-cudagraphs and max-autotune + coordinate "
@@ -256,10 +319,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--redo", action="append", default=None, metavar="NAME[,NAME...]",
                    help="--compare-modes: measure these problems (file stems) again even where they are done in "
                         "--out (their records are replaced); repeatable")
-    p.set_defaults(func=cmd_bench)
+    p.set_defaults(func=cmd_bench, parser=p)
 
     p = sub.add_parser("judge", help="judge one candidate kernel through the four gates on a problem file "
-                                     "(exit 0: verified or accepted, 1: rejected)")
+                                     "(exit 0: verified or accepted, 1: rejected, 2: a usage error or a problem "
+                                     "that could not run)",
+                       epilog="exit status: 0 verified or accepted; 1 rejected; 2 nothing was judged: a usage error "
+                              "(a missing or malformed candidate file, --replaces missing or naming no kernel of "
+                              "the problem) or a problem file that could not run")
     p.add_argument("problem", help="a problem file (Model / get_inputs / get_init_inputs)")
     p.add_argument("candidate", help="a kernel source file (.py), or a candidate as JSON "
                                      "({replaces, source, configs, launch})")
@@ -270,12 +337,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--launch", default=None, help="a LaunchSpec as JSON (kernel, args, grid, num_warps, ...)")
     _add_settings(p, "judge")
     p.add_argument("--json", action="store_true", help="print the whole result (every gate's numbers) as JSON")
-    p.set_defaults(func=cmd_judge)
+    p.set_defaults(func=cmd_judge, parser=p)
 
     from .cli_cache import add_cache_parser
 
     add_cache_parser(sub)
     return parser
+
+
+def _check_cache_dir(args: argparse.Namespace, cache_dir: str) -> None:
+    """A --cache-dir that exists but is no directory is a usage error: the cache would read as empty (every
+    lookup a miss) and every write would fail, problem after problem.  One that does not exist yet is fine: the
+    first recorded kernel makes it."""
+    path = Path(cache_dir)
+    if path.exists() and not path.is_dir():
+        from .cli_cache import not_a_cache_dir
+
+        usage_error(args, not_a_cache_dir(path))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -285,9 +363,12 @@ def main(argv: list[str] | None = None) -> int:
         from .config import SettingError, check_extras
 
         try:
-            check_extras(_settings(args))  # every value checked before anything runs: a usage error, exit 2
+            settings = _settings(args)
+            check_extras(settings)  # every value checked before anything runs: a usage error, exit 2
         except SettingError as e:
-            parser.error(str(e))
+            args.parser.error(str(e))  # with the subcommand's usage, not the top level's
+        if args.command == "bench" and not args.no_cache:
+            _check_cache_dir(args, settings.cache_dir)
     if args.command == "cache":
         from .cli_cache import run_cache
         from .entry_checks import rejudge_entry, reverify_entry
