@@ -12,11 +12,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from .config import FIELDS, MODES, Settings, check_extras, parse_overrides
+from .config import FIELDS, MODES, SettingError, Settings, check_extras, parse_overrides
 
 MARKER = "kernelopt"
 MARKER_SOURCE = "@pytest.mark.kernelopt keyword"
@@ -28,6 +29,12 @@ CLI_OPTIONS: list[tuple[str, str, Any]] = [(f.option, f.name, f.kind) for f in F
 
 def settings_from_config(config: Any) -> Settings:
     """Defaults < ini keys < command-line options, every value checked by its FIELDS entry (SettingError)."""
+    # pytest only warns of an ini key it does not know; a misspelt kernelopt_ key would leave its setting at the
+    # default without a word that matters
+    unknown = sorted(k for k in _ini_keys(config) if k.startswith("kernelopt") and k[len("kernelopt_"):] not in FIELDS)
+    if unknown:
+        raise SettingError(f"unknown ini key(s) {', '.join(unknown)}; pytest-kernelopt's ini keys are "
+                           f"kernelopt_<name> for: {', '.join(FIELDS)}")
     ini: dict[str, Any] = {}
     for name in FIELDS:
         val = config.getini(f"kernelopt_{name}")
@@ -39,7 +46,25 @@ def settings_from_config(config: Any) -> Settings:
         cli["mode"] = "optimize"
     settings = settings.with_overrides({k: v for k, v in cli.items() if v is not None}, source="command-line option")
     check_extras(settings)
-    return _anchored(settings, config.rootpath)
+    settings = _anchored(settings, config.rootpath)
+    if Path(settings.cache_dir).exists() and not Path(settings.cache_dir).is_dir():
+        raise SettingError(f"cache_dir {settings.cache_dir} exists but is not a directory; give a directory "
+                           "(--kernelopt-cache-dir, ini kernelopt_cache_dir)")
+    return settings
+
+
+def _ini_keys(config: Any) -> list[str]:
+    """The keys of the ini file pytest read that no plugin registered (pytest's own helper where it has one;
+    else every key, read without ``config.inicfg``'s deprecation warning)."""
+    unknown = getattr(config, "_get_unknown_ini_keys", None)
+    if unknown is not None:
+        try:
+            return [str(k) for k in unknown()]
+        except Exception:  # noqa: BLE001  (a private helper of pytest's: its absence is no error of the user's)
+            pass
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return [str(k) for k in (getattr(config, "inicfg", None) or {})]
 
 
 def _anchored(settings: Settings, root: Any) -> Settings:
@@ -253,10 +278,21 @@ class Harness:
             lines.append(f"{len(empty)} test(s) have no Triton kernel to check or optimize (Inductor compiled "
                          f"nothing, or only library calls): {', '.join(n.split('::')[-1] for n in empty[:5])}"
                          + (" ..." if len(empty) > 5 else ""))
+        searching = [r for _, r in self.results if r.mode == "optimize" and r.proposer]
+        if searching:
+            from .optimize import proposer_reason
+
+            names = sorted({r.proposer for r in searching})
+            reason = proposer_reason(self.settings) if names == ["tuner"] or names == ["agents"] else ""
+            lines.append(f"proposer: {', '.join(names)}" + (f"; {reason}" if reason else ""))
         if any(r.backend != "cuda" for _, r in self.results):
             checked = any(k.decision == "cached" for _, r in self.results for k in r.kernels)
             lines.append("performance was not measured (no GPU)"
                          + (": kernels were verified for correctness only" if checked else ""))
+            if any((r.settings or {}).get("perf", self.settings.perf) for _, r in self.results if r.backend != "cuda"):
+                lines.append("WARNING: the whole-module performance gate (perf, --kernelopt-perf) was requested but "
+                             "not enforced: there is no GPU here, so no regression could be seen (a CI job that "
+                             "relies on it needs a GPU runner)")
         searched = sum(len(_searched(r)) for _, r in self.results if r.backend != "cuda" and r.mode == "optimize")
         if searched:
             cache_dir = next((r.settings or {}).get("cache_dir") for _, r in self.results) or self.settings.cache_dir

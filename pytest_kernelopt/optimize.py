@@ -144,6 +144,28 @@ def choose_proposer(settings: Settings) -> str:
     return "agents"
 
 
+def proposer_reason(settings: Settings) -> str:
+    """Why ``proposer=auto`` chose what :func:`choose_proposer` gives (empty where the user named the proposer):
+    an endpoint set without a model, or without openai installed, falls back to the tuner, and says so."""
+    from .extras import available
+
+    if settings.proposer != "auto":
+        return ""
+    if not settings.llm_configured():
+        return "no LLM endpoint configured (OPENAI_API_KEY / OPENAI_BASE_URL): the offline tuner runs"
+    if not available("openai"):
+        return ("an LLM endpoint is configured but openai is not installed (pip install 'pytest-kernelopt[llm]'): "
+                "the offline tuner runs")
+    from .agents import LLMConfigError, resolve_model
+
+    try:
+        model = resolve_model(settings.model)
+    except LLMConfigError:
+        return ("an LLM endpoint is configured but no model (the model setting, or KERNELOPT_MODEL / OPENAI_MODEL): "
+                "the offline tuner runs")
+    return f"the LLM agents run, model {model}"
+
+
 def agent_factory_for(evaluator: Evaluator, settings: Settings, transcript_dir: str):
     """One AgentOptimizer per run (its run-level budgets span all kernels), created on first use."""
     made: list[Any] = []

@@ -13,7 +13,7 @@ import pytest
 from . import gpu_pinning
 from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, ProblemItem, is_problem_candidate
 from .config import FIELDS, SettingError
-from .errors import InputError, ModuleError
+from .errors import BackendError, InputError, ModuleError
 from .harness import MARKER, Harness, marker_kwargs
 from .sharding import apply_shard
 
@@ -109,23 +109,29 @@ def kernelopt(request: pytest.FixtureRequest, record_property):
     numbers held against each threshold.
     """
     harness: Harness = request.config.stash[HARNESS_KEY]
+    # the user's mistakes (a bad marker keyword or setting, a backend this machine cannot give) fail the test with
+    # their message alone: no plugin frames, and pytest.fail outside the except (no "during handling" chain)
     try:
-        marks = marker_kwargs(request.node)
+        marks, problem = marker_kwargs(request.node), ""
     except (TypeError, SettingError) as e:
-        raise pytest.UsageError(str(e)) from None
+        marks, problem = {}, f"pytest-kernelopt: {e}"
+    if problem:
+        pytest.fail(problem, pytrace=False)
 
     def run(module, inputs, **options):
         __tracebackhide__ = True  # a failure shows the test's line, not this plugin's frames
+        problem = ""
         try:
             settings = harness.resolve(marks, options)
-        except SettingError as e:
-            raise pytest.UsageError(str(e)) from None
-        try:
             result = harness.run_module(request.node.nodeid, module, inputs, settings, record_property)
         except (ModuleError, InputError) as e:
             # the user's error with the module's own frames in its message; raised afresh from here, so the
             # report is the test's line and that message, not the plugin's, torch's and pytest's frames
             raise type(e)(str(e)) from None
+        except (SettingError, BackendError) as e:  # cuda without a GPU, say: what to do, no frames
+            problem = f"pytest-kernelopt: {type(e).__name__}: {e}"
+        if problem:
+            pytest.fail(problem, pytrace=False)
         if result.regressions:
             raise KernelOptFailure(result.regressions)
         return result

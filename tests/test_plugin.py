@@ -118,6 +118,57 @@ def test_unknown_marker_keyword_is_an_error(pytester):
     result.stdout.fnmatch_lines(["*unknown @pytest.mark.kernelopt keyword(s) seedz*"])
 
 
+def test_a_users_setting_mistake_shows_its_message_not_the_plugins_frames(pytester):
+    """A new user saw the fixture's own source and ``plugin.py:115: UsageError`` for a misspelt marker keyword."""
+    _write_test(pytester, marker="@pytest.mark.kernelopt(seedz=3)")
+    out = pytester.runpytest_subprocess("-p", "no:cacheprovider").stdout.str()
+    assert "pytest-kernelopt: unknown @pytest.mark.kernelopt keyword(s) seedz" in out
+    assert "plugin.py" not in out and "def kernelopt(" not in out and "During handling" not in out, out[-3000:]
+
+
+def test_an_unknown_ini_key_is_a_usage_error(pytester):
+    """pytest only warns of an unknown ini key: a misspelt ``kernelopt_sedes`` left the seeds at their default."""
+    _write_test(pytester)
+    pytester.makeini("[pytest]\nkernelopt_sedes = 3\nkernelopt_seeds = 2\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()[-2000:]
+    result.stderr.fnmatch_lines(["*unknown ini key(s) kernelopt_sedes*"])
+    assert "kernelopt_seeds" not in result.stderr.str().split("ini keys are")[0]
+
+
+def test_a_cache_dir_that_is_a_file_is_a_usage_error(pytester):
+    _write_test(pytester)
+    pytester.makefile(".txt", afile="not a cache")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-cache-dir=afile.txt")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()[-2000:]
+    result.stderr.fnmatch_lines(["*cache_dir *afile.txt exists but is not a directory*"])
+
+
+def test_the_summary_names_the_proposer_and_an_unenforced_perf_gate(pytester, backend):
+    """The summary said neither which proposer searched (only the JSON report did) nor that ``--kernelopt-perf``
+    on a machine without a GPU gates nothing: the run passed green."""
+    if backend.name != "cpu":
+        pytest.skip("a machine without a GPU is what this is about")
+    _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=1, max_candidates=1)")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt", "--kernelopt-perf",
+                                           "--kernelopt-cache-dir=kc")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["proposer: tuner; no LLM endpoint configured*the offline tuner runs",
+                                 "WARNING: the whole-module performance gate*requested but not enforced*no GPU*"])
+
+
+def test_the_cuda_backend_without_a_gpu_says_so_without_frames(pytester, backend, monkeypatch):
+    if backend.name != "cpu":
+        pytest.skip("needs a machine without a GPU")
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)  # as on a user's machine (this suite's CPU runs set it)
+    _write_test(pytester)
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-backend=cuda")
+    result.assert_outcomes(failed=1)
+    out = result.stdout.str()
+    assert "NoGPUError: the cuda backend was requested but torch sees no CUDA GPU" in out
+    assert "backends/__init__.py" not in out and "During handling" not in out, out[-3000:]
+
+
 def test_unknown_fixture_keyword_is_an_error(pytester):
     _write_test(pytester, extra=", min_speed=2")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")

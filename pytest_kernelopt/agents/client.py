@@ -111,8 +111,9 @@ def resolve_model(explicit: str | None = None) -> str:
     """The model name: ``explicit``, else ``KERNELOPT_MODEL``, else ``OPENAI_MODEL``."""
     name = explicit or os.environ.get("KERNELOPT_MODEL") or os.environ.get("OPENAI_MODEL")
     if not name:
-        raise LLMConfigError("no LLM model configured for the kernelopt agents: pass --kernelopt-model NAME "
-                             "(ini: kernelopt_model) or set KERNELOPT_MODEL or OPENAI_MODEL")
+        raise LLMConfigError("no LLM model configured for the kernelopt agents: set the model setting (pytest: "
+                             "--kernelopt-model NAME or the ini key kernelopt_model; kernelopt bench: --model NAME) "
+                             "or the environment variable KERNELOPT_MODEL or OPENAI_MODEL")
     return name
 
 
