@@ -264,6 +264,22 @@ def _recording(rec: _Recorder):
         CachingAutotuner.run = orig_run
 
 
+@contextlib.contextmanager
+def _quiet_meta_failures():
+    """torch's fake tensors log a traceback of their own (about 40 lines, at ERROR) when a module's op fails
+    while Dynamo traces it -- a shape mismatch, say -- before the exception reaches us, and we then report the
+    module's own error and frames (:func:`_eager_error`): the log only buried that under torch's frames."""
+    import logging
+
+    log = logging.getLogger("torch._subclasses.fake_tensor")
+    level = log.level
+    log.setLevel(logging.CRITICAL)
+    try:
+        yield
+    finally:
+        log.setLevel(level)
+
+
 def capture(
     fn: Callable,
     inputs: Sequence[Any] | Any,
@@ -304,7 +320,7 @@ def capture(
         mode = None
     compiled = torch.compile(fn, backend="inductor", options=opts or None, mode=mode, dynamic=dynamic)
     t0 = time.perf_counter()
-    with _recording(rec):
+    with _recording(rec), _quiet_meta_failures():
         try:
             if training:
                 out = compiled(*args)

@@ -205,3 +205,25 @@ def test_a_graph_with_no_triton_kernel_names_the_device_it_ran_on(backend):
     want = "cpu" if backend.name == "cpu" else "cuda"
     assert all(g.device == want for g in graphs_without), [g.summary() for g in cap.graphs]
     assert all(f", {want}, " in g.summary() for g in graphs_without)
+
+
+def test_a_shape_mismatch_is_the_modules_error_without_torchs_fake_tensor_log(backend):
+    """A new user's problem file with mismatched shapes printed about 40 lines of torch's fake-tensor traceback
+    (logged at ERROR while Dynamo traced) above the module's own one-line error."""
+    import logging
+
+    from pytest_kernelopt.errors import ModuleError
+
+    records: list = []
+    handler = logging.Handler()
+    handler.emit = records.append
+    log = logging.getLogger("torch._subclasses.fake_tensor")
+    log.addHandler(handler)
+    lin = torch.nn.Linear(16, 8).to(backend.device)
+    try:
+        with pytest.raises(ModuleError, match="shapes cannot be multiplied"):
+            capture(lin, (torch.randn(4, 12, device=backend.device),), backend=backend)
+    finally:
+        log.removeHandler(handler)
+    assert not [r for r in records if r.levelno >= logging.ERROR], [r.getMessage()[:200] for r in records]
+    assert log.level == logging.NOTSET, "the logger's level is put back"
