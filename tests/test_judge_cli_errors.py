@@ -170,3 +170,27 @@ def test_help_says_what_the_command_does_with_cache_dir_and_documents_exit_2(cap
         cli.main(["judge", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "exit status: 0 verified or accepted; 1 rejected; 2 nothing was judged" in text
+
+
+def test_a_correctness_pass_that_only_hands_on_the_verdict_is_shown_as_such(tmp_path, capsys):
+    """New-user review: "correctness pass  differs from the baseline beyond tolerance" read as a contradiction;
+    beyond tolerance the correctness gate only passes the verdict on to the float64 gate, and says so."""
+    from pytest_kernelopt.backends import select_backend
+    from pytest_kernelopt.capture import capture
+    from pytest_kernelopt.problems import ProblemSpec, build_problem
+
+    problem = tmp_path / "p.py"
+    problem.write_text(GOOD)
+    built = build_problem(ProblemSpec.from_file(problem), "cpu")
+    (graph,) = capture(built.module, built.example_inputs, backend=select_backend("cpu")).graphs
+    ((name, kernel),) = graph.kernels.items()
+    store = re.search(r"tl\.store\((out_ptr0 \+ \(\w+\)), (tmp\d+), (\w+)\)", kernel.source)
+    assert store, kernel.source
+    cand = tmp_path / "k.py"
+    cand.write_text(kernel.source.replace(store.group(0),
+                                          f"tl.store({store.group(1)}, {store.group(2)} * 1.01, {store.group(3)})"))
+    rc = cli.main(["judge", str(problem), str(cand), "--replaces", name, "--no-isolate", "--seeds", "2"])
+    out, _ = capsys.readouterr()
+    assert rc == 1 and "decision: rejected" in out
+    assert re.search(r"^correctness +to fp64 +differs from the baseline beyond tolerance", out, re.M), out
+    assert re.search(r"^fp64 +fail ", out, re.M), out
