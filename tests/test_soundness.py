@@ -236,6 +236,28 @@ def test_a_kernel_wrong_only_on_the_module_used_as_it_is_is_rejected(backend, mo
     assert res.decision == "verified", res.reason
 
 
+def test_the_plain_seed_runs_over_what_real_memory_holds_not_zeros(backend, monkeypatch):
+    """With zeros in the plain seed's buffers, a kernel wrong only where the weights are as built, the inputs plain
+    and its output buffer held neither NaN poison nor zeros (real memory holds earlier results) would pass every
+    seed; the plain seed's buffers hold what the first call left in them."""
+    from pytest_kernelopt.gates import trials
+
+    x = torch.randn(32, 64, device=backend.device)
+    session = _session(backend, AsBuilt(), (x,), seeds=6)
+    kernel = _only_kernel(session)
+    store = "    tl.store(out_ptr0 + (x2), tmp4, xmask)"
+    guard = ("    old = tl.load(out_ptr0 + (x2), xmask)\n" +
+             _AS_BUILT.replace("plain & (fin == 64.0)", "plain & (fin == 64.0) & (old == old) & (old != 0.0)"))
+    bad = kernel.source.replace(store, guard)
+    assert bad != kernel.source
+    res = session.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "rejected", res.reason
+    monkeypatch.setattr(trials, "CANDIDATE_FILLS", {1: "zeros", 2: "stale"})  # as it was
+    before = _session(backend, AsBuilt(), (x,), seeds=6)
+    res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "verified", res.reason
+
+
 class Strided(torch.nn.Module):
     def forward(self, x):
         return torch.relu(x) * 2.0 + 1.0

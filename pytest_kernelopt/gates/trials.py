@@ -568,9 +568,10 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
 
 
 #: the buffers Inductor allocates hold NaN poison on most of the candidate's correctness calls; on the second
-#: seed zeros, on the third what the second call left in them (its own earlier outputs: a loop that drops each
-#: result gets that memory back); the first seed's repeat gets random values (see collect_candidate)
-CANDIDATE_FILLS = {1: "zeros", 2: "stale"}
+#: seed (the plain one: real use, where a loop that drops each result gets that memory back) what the first call
+#: left in them, on the third zeros; the first seed's repeat gets random values (see collect_candidate).  Not
+#: zeros on the plain seed: a kernel could tell it apart by finding them, and be wrong over anything else
+CANDIDATE_FILLS = {1: "stale", 2: "zeros"}
 
 
 def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
