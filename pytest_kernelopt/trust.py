@@ -12,7 +12,7 @@ commit can forge it: a file named by the sha256 of
 * where it was judged: the cache key it is served under (the baseline kernels it replaces, the input shapes and
   dtypes, the device, the compile mode), the problem (the test or problem file), a digest of the module's
   state (parameters, buffers, tensor attributes: :func:`state_digest`), and what the gates held it to (the
-  correctness settings and this pytest-kernelopt's version: :func:`gate_settings`),
+  correctness settings, this pytest-kernelopt's version and a digest of the gates' code: :func:`gate_settings`),
 
 written after the isolated judgement passed.  A kernel judged for one entry is not trusted for another: the
 same body-only source may sit under two keys, and be correct at one input size only (red team 15: a kernel
@@ -26,6 +26,7 @@ with ``seeds=1`` was served to a 5-seed run).  The folder is
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -48,11 +49,25 @@ GATE_FIELDS = ("seeds", "rtol", "atol", "tiny_output_factor", "tiny_rel_tol", "f
 
 
 def gate_settings(settings: Any) -> str:
-    """The correctness settings and this package's version, as one string (part of a trust record's name)."""
+    """The correctness settings, this package's version and the gates' own code (:func:`gates_digest`), as one
+    string (part of a trust record's name)."""
     from . import __version__
 
-    return json.dumps({"version": __version__, **{f: getattr(settings, f, None) for f in GATE_FIELDS}},
-                      sort_keys=True, default=str)
+    return json.dumps({"version": __version__, "gates": gates_digest(),
+                       **{f: getattr(settings, f, None) for f in GATE_FIELDS}}, sort_keys=True, default=str)
+
+
+@functools.cache
+def gates_digest() -> str:
+    """A digest of the source of the modules that judge (``gates/``, the seeds' and the tuner's rules): a verdict
+    of older gates is no verdict of these.  The version number alone stayed 0.1.0 while red team 22 found a kernel
+    that the gates of the day verified and today's refuse; a record written then would still have been honoured."""
+    root = Path(__file__).parent
+    files = sorted((root / "gates").glob("*.py")) + [root / "tuner.py", root / "kernel_loader.py"]
+    h = hashlib.sha256()
+    for f in files:
+        h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
 
 
 def state_digest(state: Any) -> str:

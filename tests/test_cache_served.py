@@ -198,6 +198,13 @@ def test_trust_is_per_cache_key_and_problem(tmp_path, backend, monkeypatch):
     assert is_trusted(cand, env, trust_context(a, "t", s1, g1))
     assert not is_trusted(cand, env, trust_context(a, "t", s2, g1))  # other weights
     assert not is_trusted(cand, env, trust_context(a, "t", s1, g5))  # judged with 1 seed, asked with 5
+    # red team 22: a verdict of older gates is none of today's (the version number alone had stayed 0.1.0)
+    from pytest_kernelopt import trust
+
+    with monkeypatch.context() as m:
+        m.setattr(trust, "gates_digest", lambda: "other gates")
+        assert not is_trusted(cand, env, trust_context(a, "t", s1, gate_settings(Settings(seeds=1))))
+    assert is_trusted(cand, env, trust_context(a, "t", s1, gate_settings(Settings(seeds=1))))
 
     spec, name = _softmax_entry(tmp_path, backend)
     settings = Settings(mode="verify", seeds=2, cache_dir=str(tmp_path / "kc"))
