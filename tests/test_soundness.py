@@ -258,6 +258,51 @@ def test_the_plain_seed_runs_over_what_real_memory_holds_not_zeros(backend, monk
     assert res.decision == "verified", res.reason
 
 
+#: Inductor's result with its two lowest mantissa bits as a mark: 1 over anything, 2 where the whole block holds an
+#: earlier call's mark 1 (within tolerance either way: red team 23 chained such marks to be wrong from the third
+#: call of a loop that gets its output's memory back)
+_MARKED = """\
+    old = tl.load(out_ptr0 + (x2), xmask)
+    seen = tl.min(tl.where(((old.to(tl.int32, bitcast=True) & 3) == 1) | ~xmask, 1, 0), 0) == 1
+    bits = (tmp4.to(tl.int32, bitcast=True) & -4) | tl.where(seen, 2, 1)
+    tl.store(out_ptr0 + (x2), bits.to(tl.float32, bitcast=True), xmask)"""
+
+
+def test_a_result_that_depends_on_what_an_earlier_call_left_is_rejected(backend, monkeypatch):
+    """Red team 23: a kernel that reads its output buffer before writing and carries marks between calls in its
+    low bits was verified: every seed's buffers held NaN poison, random values, zeros, or one earlier output (one
+    step of a chain).  The seed run over what the previous call left is run again over NaN poison, and the two
+    must agree bit for bit."""
+    from pytest_kernelopt.gates import trials
+
+    session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=3)
+    kernel = _only_kernel(session)
+    store = "    tl.store(out_ptr0 + (x2), tmp4, xmask)"
+    bad = kernel.source.replace(store, _MARKED)
+    assert bad != kernel.source
+    res = session.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "rejected" and "depends on what its buffers held" in res.reason, res.reason
+    # without the second run of that seed it passed
+    monkeypatch.setattr(trials, "_run", _without_unstale(trials._run))
+    before = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=3)
+    res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "verified", res.reason
+
+
+def _without_unstale(run):
+    """``trials._run`` with the NaN-poisoned repeat of the stale seed made a copy of its stale run (as if not done)."""
+    last: dict = {}
+
+    def wrapped(session, fn, seed, fill="nan", record=None, stale=None):
+        if fill == "nan" and last.get("seed") == seed and last.get("fill") == "stale":
+            return last["run"]
+        out = run(session, fn, seed, fill, record=record, stale=stale)
+        last.update(seed=seed, fill=fill, run=out)
+        return out
+
+    return wrapped
+
+
 class Strided(torch.nn.Module):
     def forward(self, x):
         return torch.relu(x) * 2.0 + 1.0

@@ -43,6 +43,8 @@ class CorrectnessGate:
         Inductor's own kernel under another launch config (:mod:`.reorder`): NaN or Inf positions that differ
         from the baseline's (a product or sum that overflows in one order and not in the other) are left to the
         float64 gate, which judges each such position against the truth (``special_deferred``)."""
+        from .trials import CANDIDATE_FILLS
+
         plan = baseline.plan
         rerun = ""
         seeds = [sd for sd in plan.seeds if sd in rec.runs or sd == rec.error_seed]
@@ -88,6 +90,19 @@ class CorrectnessGate:
                 tiny.update(cmp.tiny_outputs)
                 if not cmp.within_tolerance and seed not in beyond:
                     beyond.append(seed)
+            unstale = getattr(rec, "unstale", None)
+            if CANDIDATE_FILLS.get(n) == "stale" and unstale is not None and baseline.deterministic and not (
+                    same_values(unstale.outputs, cand.outputs) and same_values(unstale.grads, cand.grads)):
+                if arrival_order:
+                    rerun = self._rerun_within_tolerance(s, base, unstale, where) or rerun
+                    if rerun.startswith("fail:"):
+                        return GateResult("correctness", "fail", rerun[5:], {"seed": seed})
+                else:
+                    return GateResult("correctness", "fail", f"{where}: candidate's result depends on what its "
+                                      "buffers held before the call: on identical inputs, over what the previous "
+                                      "call left in them and over NaN poison, it gives different results (state "
+                                      "carried between calls in memory it reads before writing); the baseline is "
+                                      "deterministic", {"seed": seed})
             if n == 0 and rec.again is not None and baseline.deterministic and not (
                     same_values(rec.again.outputs, cand.outputs) and same_values(rec.again.grads, cand.grads)):
                 if arrival_order:

@@ -335,6 +335,9 @@ class CandidateRecord:
 
     runs: dict[int, Run] = field(default_factory=dict)
     again: Run | None = None
+    #: the stale-buffer seed (:data:`CANDIDATE_FILLS`) again, over NaN poison: its result may not depend on what the
+    #: previous call left in its buffers
+    unstale: Run | None = None
     launches: int = 0
     error: str = ""
     error_seed: int | None = None
@@ -600,6 +603,11 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
                     with _reversed_programs(session):
                         rec.again = _run(session, fn, seed, fill="random")
                     rec.state_changed.update(rec.again.state_changed)
+                if fill == "stale":  # and over NaN poison: what an earlier call left may not change the result
+                    # (red team 23: a kernel that read its output buffer's low bits, marked by its earlier calls,
+                    # was exact for two calls in a row and wrong from the third)
+                    rec.unstale = _run(session, fn, seed)
+                    rec.state_changed.update(rec.unstale.state_changed)
             if emit is not None:
                 emit(seed, run)
             else:
