@@ -338,7 +338,12 @@ def capture(
             eager = _eager_error(fn, args)
             if eager is not None:  # the module itself raises: the user's error and frames, not a compile problem
                 raise eager from None
-            raise CaptureError(f"torch.compile failed for {type(fn).__name__}: {type(e).__name__}: {e}") from e
+            hint = ""
+            if "outside of the scope of a kernel" in str(e):
+                hint = ("; Triton's JIT functions were made before TRITON_INTERPRET=1 was set (a test module or "
+                        "conftest importing torch._inductor or triton code at its top, before the plugin chose the "
+                        "CPU backend): import it inside the test, or set TRITON_INTERPRET=1 in the environment")
+            raise CaptureError(f"torch.compile failed for {type(fn).__name__}: {type(e).__name__}: {e}{hint}") from e
     elapsed = time.perf_counter() - t0
     rec.codes.extend(rec.cached_codes())
     if not rec.codes:
