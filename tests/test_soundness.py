@@ -3,6 +3,7 @@ a worker may send.  (Cheats with a fixed expected gate live in tests/adversarial
 
 from __future__ import annotations
 
+import re
 
 import pytest
 
@@ -293,14 +294,51 @@ def _without_unstale(run):
     """``trials._run`` with the NaN-poisoned repeat of the stale seed made a copy of its stale run (as if not done)."""
     last: dict = {}
 
-    def wrapped(session, fn, seed, fill="nan", record=None, stale=None):
+    def wrapped(session, fn, seed, fill="nan", record=None, stale=None, buffers=False):
         if fill == "nan" and last.get("seed") == seed and last.get("fill") == "stale":
             return last["run"]
-        out = run(session, fn, seed, fill, record=record, stale=stale)
+        out = run(session, fn, seed, fill, record=record, stale=stale, buffers=buffers)
         last.update(seed=seed, fill=fill, run=out)
         return out
 
     return wrapped
+
+
+class SignGate(torch.nn.Module):
+    """``z * (x.sum(0) > 0)``: the column sums are an intermediate whose low bits no output shows."""
+
+    def forward(self, x, z):
+        return z * (x.sum(0) > 0)[None, :]
+
+
+def test_state_kept_in_an_intermediate_no_output_shows_is_rejected(backend, monkeypatch):
+    """Red team 24: the sum kernel kept a call counter in the low bits of its column sums, which the next kernel
+    reads only for their sign: the outputs of the stale-buffer seed's two runs agreed bit for bit, and the kernel
+    flipped the signs from the third call of a loop.  Every buffer the call allocated must agree too."""
+    from pytest_kernelopt.gates import trials
+
+    inputs = (torch.randn(64, 128, device=backend.device), torch.randn(32, 128, device=backend.device))
+    session = _session(backend, SignGate(), inputs, seeds=3)
+    sums = [k for g, n in session.captured.triton_kernels for k in [g.kernels[n]] if "tl.sum(" in k.source]
+    assert len(sums) == 1 and len(session.captured.triton_kernels) == 2, [n for _, n in session.captured.triton_kernels]
+    kernel = sums[0]
+    m = re.search(r"    tl\.store\((out_ptr0 \+ \((x\d+)\)), (tmp\d+), xmask\)", kernel.source)
+    assert m, kernel.source
+    mark = (f"    old = tl.load({m.group(1)}, xmask)\n"
+            f"    seen = tl.min(tl.where(((old.to(tl.int32, bitcast=True) & 3) == 1) | ~xmask, 1, 0), 0) == 1\n"
+            f"    bits = ({m.group(3)}.to(tl.int32, bitcast=True) & -4) | tl.where(seen, 2, 1)\n"
+            f"    tl.store({m.group(1)}, bits.to(tl.float32, bitcast=True), xmask)")
+    bad = kernel.source.replace(m.group(0), mark)
+    res = session.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "rejected" and "memory no output shows" in res.reason, res.reason
+    honest = session.evaluate(Candidate((kernel.name,), kernel.source), perf=False)
+    assert honest.decision == "verified", honest.reason
+    # without the buffers' digests, the outputs alone agreed
+    run = trials._run
+    monkeypatch.setattr(trials, "_run", lambda *a, **kw: run(*a, **{**kw, "buffers": False}))
+    before = _session(backend, SignGate(), inputs, seeds=3)
+    res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "verified", res.reason
 
 
 class Strided(torch.nn.Module):

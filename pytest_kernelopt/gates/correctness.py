@@ -103,6 +103,15 @@ class CorrectnessGate:
                                       "call left in them and over NaN poison, it gives different results (state "
                                       "carried between calls in memory it reads before writing); the baseline is "
                                       "deterministic", {"seed": seed})
+            if CANDIDATE_FILLS.get(n) == "stale" and unstale is not None and baseline.deterministic and \
+                    not arrival_order and cand.buffers is not None and unstale.buffers is not None:
+                kept = [i for i, (a, b) in enumerate(zip(cand.buffers, unstale.buffers)) if a != b]
+                if kept or len(cand.buffers) != len(unstale.buffers):
+                    return GateResult("correctness", "fail", f"{where}: after the call, Inductor's buffers hold "
+                                      "different bits over what the previous call left in them and over NaN "
+                                      f"poison (buffer(s) {kept[:5]} of the {len(cand.buffers)} the call "
+                                      "allocated), with the same outputs: state carried to the next call in memory "
+                                      "no output shows", {"seed": seed, "buffers_differ": kept[:20]})
             if n == 0 and rec.again is not None and baseline.deterministic and not (
                     same_values(rec.again.outputs, cand.outputs) and same_values(rec.again.grads, cand.grads)):
                 if arrival_order:

@@ -303,6 +303,9 @@ class Run:
     #: of the noise floor lands from the truth there, in tolerances (:func:`.fp64_place.level_codes`)
     levels: list[Any] | None = None
     state_changed: dict[str, str] = field(default_factory=dict)
+    #: (the stale-buffer seed's two candidate runs) every buffer Inductor allocated in the call, in order, as
+    #: :func:`digest` gives it after the call: what the next call could find in that memory
+    buffers: list[str] | None = None
 
 
 @dataclass
@@ -350,19 +353,27 @@ class CandidateRecord:
 # --------------------------------------------------------------------------- collecting
 
 
-def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None) -> Run:
+def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None,
+         buffers: bool = False) -> Run:
     """One call on ``seed``'s inputs, from the module state the session started with, with Inductor's
     allocations pre-filled (:func:`.runner.poisoned_allocations`: NaN poison, random values, zeros, or the previous
-    run's contents); the state the call changed is part of the run (``state:<name>``)."""
+    run's contents); the state the call changed is part of the run (``state:<name>``).  ``buffers``: the digests
+    of every buffer the call allocated, as the call left them (:attr:`Run.buffers`; None past the size
+    :class:`.runner.Allocations` keeps)."""
     from .module_state import target_for
-    from .runner import poisoned_allocations, run_once
+    from .runner import Allocations, poisoned_allocations, run_once
 
+    if buffers and record is None:
+        record = Allocations()
     session.state.start(target_for(session, seed))
     with poisoned_allocations(session.captured.namespaces, fill, record=record, stale=stale):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
     changed, state = session.state.end()
+    left = None
+    if buffers and not record.dropped:
+        left = [str(digest(t, session.plan.digest_key, exact=True)) for t in record.tensors]
     return Run(to_host(r.outputs), {**to_host(r.grads), **state}, digest(r.inputs_after, session.plan.digest_key),
-               state_changed=changed)
+               state_changed=changed, buffers=left)
 
 
 def device_peak() -> int:
@@ -592,7 +603,7 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
         record = Allocations() if CANDIDATE_FILLS.get(n + 1) == "stale" else None
         try:
             with swap.applied():
-                run = _run(session, fn, seed, fill, record=record, stale=previous)
+                run = _run(session, fn, seed, fill, record=record, stale=previous, buffers=fill == "stale")
                 previous = record
                 # after every call, every bit of the module's state (parameters, buffers, tensor attributes,
                 # module-level tensors) against the state every call starts from: state a kernel keeps there (a
@@ -606,7 +617,7 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
                 if fill == "stale":  # and over NaN poison: what an earlier call left may not change the result
                     # (red team 23: a kernel that read its output buffer's low bits, marked by its earlier calls,
                     # was exact for two calls in a row and wrong from the third)
-                    rec.unstale = _run(session, fn, seed)
+                    rec.unstale = _run(session, fn, seed, buffers=True)
                     rec.state_changed.update(rec.unstale.state_changed)
             if emit is not None:
                 emit(seed, run)
