@@ -304,6 +304,36 @@ def _without_unstale(run):
     return wrapped
 
 
+#: marks in the two lowest mantissa bits: 1 where the weights are as built, 3 where not, and 2 (a step of a chain)
+#: where the whole block held an as-built call's mark 1
+_AS_FOUND_CHAIN = """\
+    old = tl.load(out_ptr0 + (x2), xmask)
+    seen = tl.min(tl.where(((old.to(tl.int32, bitcast=True) & 3) == 1) | ~xmask, 1, 0), 0) == 1
+    own = tl.where(tmp1 == 1.0, 1, 3)
+    bits = (tmp4.to(tl.int32, bitcast=True) & -4) | tl.where(seen & (own == 1), 2, own)
+    tl.store(out_ptr0 + (x2), bits.to(tl.float32, bitcast=True), xmask)"""
+
+
+def test_the_call_before_the_stale_seed_is_the_module_as_found(backend):
+    """A chain that advances only over what an as-built call left passed when the stale seed's buffers came from
+    the first seed, whose state is varied: the call before it is now the module as found, on other plain inputs."""
+    import dataclasses
+
+    x = torch.randn(32, 64, device=backend.device)
+    session = _session(backend, AsBuilt(), (x,), seeds=3)
+    kernel = _only_kernel(session)
+    store = "    tl.store(out_ptr0 + (x2), tmp4, xmask)"
+    bad = kernel.source.replace(store, _AS_FOUND_CHAIN)
+    assert bad != kernel.source
+    res = session.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "rejected" and "depends on what its buffers held" in res.reason, res.reason
+    # with the first seed's call (its state varied) as the one before, it passed
+    before = _session(backend, AsBuilt(), (x,), seeds=3)
+    before.plan = dataclasses.replace(before.plan, timing=(before.plan.seeds[0],))
+    res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "verified", res.reason
+
+
 class SignGate(torch.nn.Module):
     """``z * (x.sum(0) > 0)``: the column sums are an intermediate whose low bits no output shows."""
 

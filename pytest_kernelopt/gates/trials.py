@@ -582,9 +582,10 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
 
 
 #: the buffers Inductor allocates hold NaN poison on most of the candidate's correctness calls; on the second
-#: seed (the plain one: real use, where a loop that drops each result gets that memory back) what the first call
-#: left in them, on the third zeros; the first seed's repeat gets random values (see collect_candidate).  Not
-#: zeros on the plain seed: a kernel could tell it apart by finding them, and be wrong over anything else
+#: seed (the plain one: real use, where a loop that drops each result gets that memory back) what a call just
+#: before it left in them (the module as found, on a timing input set), on the third zeros; the first seed's
+#: repeat gets random values (see collect_candidate).  Not zeros on the plain seed: a kernel could tell it apart
+#: by finding them, and be wrong over anything else
 CANDIDATE_FILLS = {1: "stale", 2: "zeros"}
 
 
@@ -596,15 +597,21 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
     fn = session.captured.compiled
     from .runner import Allocations
 
-    previous = None
     for n, seed in enumerate(plan.seeds):
         launches = swap.launches
         fill = CANDIDATE_FILLS.get(n, "nan")
-        record = Allocations() if CANDIDATE_FILLS.get(n + 1) == "stale" else None
         try:
             with swap.applied():
-                run = _run(session, fn, seed, fill, record=record, stale=previous, buffers=fill == "stale")
-                previous = record
+                previous = None
+                if fill == "stale":  # the call before it: the module used as it is, on other inputs drawn the
+                    # same way (a timing input set), as a loop's previous iteration; a call another seed made
+                    # would be told apart by what it left (red team 24 had the varied state's marks in mind)
+                    previous = Allocations()
+                    warm = _run(session, fn, plan.timing[0] if plan.timing else seed + 1_000_003, record=previous)
+                    rec.state_changed.update(warm.state_changed)
+                    del warm
+                run = _run(session, fn, seed, fill, stale=previous, buffers=fill == "stale")
+                del previous
                 # after every call, every bit of the module's state (parameters, buffers, tensor attributes,
                 # module-level tensors) against the state every call starts from: state a kernel keeps there (a
                 # call counter in the signs of zeros, a bit toggled and toggled back) shows at once
