@@ -139,7 +139,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     settings = _settings(args)
     prepare(settings.backend)
     from .backends import select_backend
-    from .optimize import choose_proposer
+    from .optimize import choose_proposer, proposer_reason
     from .report import render_outcomes, write_json
     from .session import optimize_problem_file
 
@@ -147,8 +147,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     problems = _problem_files(args)
     proposer = choose_proposer(settings)
     print(f"backend: {backend.description}")
-    print(f"proposer: {proposer}" + (" (no LLM configured: the offline tuner runs)" if proposer == "tuner" and
-                                     settings.proposer == "auto" else ""))
+    reason = proposer_reason(settings)
+    print(f"proposer: {proposer}" + (f"; {reason}" if reason else ""))
     print(f"{len(problems)} problem(s); isolation {'on' if settings.isolate else 'off'}; "
           f"cache {'off' if args.no_cache else settings.cache_dir}")
     if getattr(args, "compare_modes", False):  # ours against eager, default compile and max-autotune

@@ -275,3 +275,20 @@ def test_the_screening_times_primed_and_rotating(captured, graphs, backend, monk
     base, times = perf.rank_candidates(session, cands, 4)
     assert seen["prime"] is True and seen["rotate"] is True and seen["n_inputs"] == 3
     assert seen["n"] == 1 + len([t for t in times if t is not None]) and base == 1.0
+
+
+def test_the_proposer_reason_says_why_auto_chose_the_tuner(monkeypatch):
+    """New-user review: with an endpoint set but no model, ``auto`` silently ran the tuner."""
+    pytest.importorskip("openai")
+    from pytest_kernelopt.config import Settings
+    from pytest_kernelopt.optimize import choose_proposer, proposer_reason
+
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "KERNELOPT_MODEL", "OPENAI_MODEL"):
+        monkeypatch.delenv(var, raising=False)
+    s = Settings()
+    assert choose_proposer(s) == "tuner" and proposer_reason(s).startswith("no LLM endpoint configured")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    assert choose_proposer(s) == "tuner" and "no model" in proposer_reason(s)
+    monkeypatch.setenv("KERNELOPT_MODEL", "m1")
+    assert choose_proposer(s) == "agents" and proposer_reason(s) == "the LLM agents run, model m1"
+    assert proposer_reason(Settings(proposer="tuner")) == ""
