@@ -157,8 +157,10 @@ def test_the_answer_for_the_example_input_is_wrong_on_every_seed(sessions):
 
 def _candidate_calls(seeds: int) -> int:
     """The correctness gate's calls of a candidate: one per seed, the first seed's repeat, and on the stale-buffer
-    seed (the second) the call just before it and its repeat over NaN poison."""
-    return seeds + 1 + (2 if seeds > 1 else 0)
+    seed (the second) the call just before it and its repeats over other starts."""
+    from pytest_kernelopt.gates.trials import START_FILLS
+
+    return seeds + 1 + (1 + len(START_FILLS) if seeds > 1 else 0)
 
 
 def test_replaying_a_stored_result_is_caught_by_fresh_inputs(sessions):

@@ -284,24 +284,10 @@ def test_a_result_that_depends_on_what_an_earlier_call_left_is_rejected(backend,
     res = session.evaluate(Candidate((kernel.name,), bad), perf=False)
     assert res.decision == "rejected" and "depends on what its buffers held" in res.reason, res.reason
     # without the second run of that seed it passed
-    monkeypatch.setattr(trials, "_run", _without_unstale(trials._run))
+    monkeypatch.setattr(trials, "START_FILLS", ())  # as before: no other start to compare with
     before = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=3)
     res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
     assert res.decision == "verified", res.reason
-
-
-def _without_unstale(run):
-    """``trials._run`` with the NaN-poisoned repeat of the stale seed made a copy of its stale run (as if not done)."""
-    last: dict = {}
-
-    def wrapped(session, fn, seed, fill="nan", record=None, stale=None, buffers=False):
-        if fill == "nan" and last.get("seed") == seed and last.get("fill") == "stale":
-            return last["run"]
-        out = run(session, fn, seed, fill, record=record, stale=stale, buffers=buffers)
-        last.update(seed=seed, fill=fill, run=out)
-        return out
-
-    return wrapped
 
 
 #: marks in the two lowest mantissa bits: 1 where the weights are as built, 3 where not, and 2 (a step of a chain)
@@ -365,10 +351,47 @@ def test_state_kept_in_an_intermediate_no_output_shows_is_rejected(backend, monk
     assert honest.decision == "verified", honest.reason
     # without the buffers' digests, the outputs alone agreed
     run = trials._run
-    monkeypatch.setattr(trials, "_run", lambda *a, **kw: run(*a, **{**kw, "buffers": False}))
+    monkeypatch.setattr(trials, "START_FILLS", ("nan",))
+    monkeypatch.setattr(trials, "_run", lambda *a, **kw: _outputs_only(run(*a, **kw)))
     before = _session(backend, SignGate(), inputs, seeds=3)
     res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
     assert res.decision == "verified", res.reason
+
+
+def test_a_counter_that_starts_only_from_memory_that_is_not_poison_is_rejected(backend, monkeypatch):
+    """Red team 25: a sum kernel whose call counter stayed at 0 over NaN poison and started from any other memory
+    (zeros, garbage) passed while the stale seed's call before it and its repeat both started from NaN poison:
+    the column sums' low bits, which no output shows, flipped the signs from the third call of a loop."""
+    from pytest_kernelopt.gates import trials
+
+    inputs = (torch.randn(64, 128, device=backend.device), torch.randn(32, 128, device=backend.device))
+    session = _session(backend, SignGate(), inputs, seeds=3)
+    (kernel,) = [k for g, n in session.captured.triton_kernels for k in [g.kernels[n]] if "tl.sum(" in k.source]
+    m = re.search(r"    tl\.store\((out_ptr0 \+ \((x\d+)\)), (tmp\d+), xmask\)", kernel.source)
+    assert m, kernel.source
+    # low 2 bits: 1 over NaN poison (and stays 1), else one more than the block's old count (from 2), capped at 3
+    count = (f"    old = tl.load({m.group(1)}, xmask)\n"
+             f"    poison = tl.max(tl.where((old != old) & xmask, 1, 0), 0) == 1\n"
+             f"    was = tl.min(tl.where(xmask, old.to(tl.int32, bitcast=True) & 3, 3), 0)\n"
+             f"    nxt = tl.where(poison | (was == 1), 1, tl.minimum(tl.maximum(was + 1, 2), 3))\n"
+             f"    bits = ({m.group(3)}.to(tl.int32, bitcast=True) & -4) | nxt\n"
+             f"    tl.store({m.group(1)}, bits.to(tl.float32, bitcast=True), xmask)")
+    bad = kernel.source.replace(m.group(0), count)
+    res = session.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "rejected" and "memory no output shows" in res.reason, res.reason
+    # with the call before and the repeat both over NaN poison (the starts before this fix), it passed
+    monkeypatch.setattr(trials, "START_FILLS", ("nan",))
+    monkeypatch.setattr(trials, "WARM_FILL", "nan")
+    before = _session(backend, SignGate(), inputs, seeds=3)
+    res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
+    assert res.decision == "verified", res.reason
+
+
+def _outputs_only(run):
+    """A run whose buffer digests are its outputs' alone (as when only outputs were compared)."""
+    if run.buffers is not None:
+        run.buffers = run.buffers[:1]
+    return run
 
 
 class Strided(torch.nn.Module):

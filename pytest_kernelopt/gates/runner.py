@@ -104,10 +104,14 @@ STALE_MAX_BYTES = 1 << 31
 
 
 class Allocations:
-    """The buffers one run allocated, in order (up to :data:`STALE_MAX_BYTES`; past that, none are kept)."""
+    """The buffers one run allocated, in order (up to :data:`STALE_MAX_BYTES`; past that, none are kept); with
+    ``key``, also each one's digest as it was handed out (filled), so that a buffer the call never wrote can be
+    told from one it did (:func:`pytest_kernelopt.gates.trials.digest` under ``key``)."""
 
-    def __init__(self) -> None:
+    def __init__(self, key: int | None = None) -> None:
         self.tensors: list = []
+        self.before: list[str] = []
+        self.key = key
         self.bytes = 0
         self.dropped = False
 
@@ -118,9 +122,13 @@ class Allocations:
             return
         self.bytes += t.numel() * t.element_size()
         if self.bytes > STALE_MAX_BYTES:
-            self.tensors, self.dropped = [], True
-        else:
-            self.tensors.append(t)
+            self.tensors, self.before, self.dropped = [], [], True
+            return
+        self.tensors.append(t)
+        if self.key is not None:
+            from .trials import digest
+
+            self.before.append(str(digest(t, self.key, exact=True)))
 
 
 def _staler(previous: "Allocations | None"):

@@ -303,8 +303,10 @@ class Run:
     #: of the noise floor lands from the truth there, in tolerances (:func:`.fp64_place.level_codes`)
     levels: list[Any] | None = None
     state_changed: dict[str, str] = field(default_factory=dict)
-    #: (the stale-buffer seed's two candidate runs) every buffer Inductor allocated in the call, in order, as
-    #: :func:`digest` gives it after the call: what the next call could find in that memory
+    #: (the stale-buffer seed's candidate runs) the digest of the outputs and changed state, then of every buffer
+    #: Inductor allocated in the call, in order, as the call left it, marked "w:" where the call wrote it and "u:"
+    #: where it is as it was handed out: what the next call could find in that memory (past the size
+    #: :class:`.runner.Allocations` keeps, the outputs' alone)
     buffers: list[str] | None = None
 
 
@@ -338,9 +340,9 @@ class CandidateRecord:
 
     runs: dict[int, Run] = field(default_factory=dict)
     again: Run | None = None
-    #: the stale-buffer seed (:data:`CANDIDATE_FILLS`) again, over NaN poison: its result may not depend on what the
-    #: previous call left in its buffers
-    unstale: Run | None = None
+    #: the stale-buffer seed (:data:`CANDIDATE_FILLS`) again over each of :data:`START_FILLS`, as digests only
+    #: (:attr:`Run.buffers`): neither its result nor what it leaves may depend on what its buffers held
+    starts: dict[str, Run] = field(default_factory=dict)
     launches: int = 0
     error: str = ""
     error_seed: int | None = None
@@ -354,26 +356,34 @@ class CandidateRecord:
 
 
 def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None,
-         buffers: bool = False) -> Run:
+         buffers: bool = False, light: bool = False) -> Run:
     """One call on ``seed``'s inputs, from the module state the session started with, with Inductor's
     allocations pre-filled (:func:`.runner.poisoned_allocations`: NaN poison, random values, zeros, or the previous
     run's contents); the state the call changed is part of the run (``state:<name>``).  ``buffers``: the digests
-    of every buffer the call allocated, as the call left them (:attr:`Run.buffers`; None past the size
-    :class:`.runner.Allocations` keeps)."""
+    of its outputs and of every buffer the call allocated, as the call left them (:attr:`Run.buffers`);
+    ``light``: those digests alone, no outputs (a run compared bit for bit, never against the baseline)."""
     from .module_state import target_for
     from .runner import Allocations, poisoned_allocations, run_once
 
-    if buffers and record is None:
-        record = Allocations()
+    if (buffers or light) and record is None:
+        record = Allocations(key=session.plan.digest_key)
     session.state.start(target_for(session, seed))
     with poisoned_allocations(session.captured.namespaces, fill, record=record, stale=stale):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
     changed, state = session.state.end()
     left = None
-    if buffers and not record.dropped:
-        left = [str(digest(t, session.plan.digest_key, exact=True)) for t in record.tensors]
-    return Run(to_host(r.outputs), {**to_host(r.grads), **state}, digest(r.inputs_after, session.plan.digest_key),
-               state_changed=changed, buffers=left)
+    if buffers or light:
+        key = session.plan.digest_key
+        left = [str(digest((r.outputs, r.grads, state), key, exact=True))]
+        # each buffer as "w:" (the call wrote it) or "u:" (as it was handed out: a buffer no kernel writes any
+        # more, the intermediate of two kernels a candidate fused) and its digest after the call
+        after = [str(digest(t, key, exact=True)) for t in record.tensors]
+        left += ["allocations not kept"] if record.dropped else [
+            ("u:" if a == b else "w:") + a for a, b in zip(after, record.before)]
+    after = digest(r.inputs_after, session.plan.digest_key)
+    if light:
+        return Run(None, {}, after, state_changed=changed, buffers=left)
+    return Run(to_host(r.outputs), {**to_host(r.grads), **state}, after, state_changed=changed, buffers=left)
 
 
 def device_peak() -> int:
@@ -587,6 +597,12 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
 #: repeat gets random values (see collect_candidate).  Not zeros on the plain seed: a kernel could tell it apart
 #: by finding them, and be wrong over anything else
 CANDIDATE_FILLS = {1: "stale", 2: "zeros"}
+#: ... and the stale-buffer seed is run again over each of these: its outputs and every buffer it allocated must
+#: come out the same bits whatever they held (red team 25: a kernel that counted calls only from a start that was
+#: not NaN poison passed when the only other start was NaN; no chain can start if no start leaves a trace)
+START_FILLS = ("nan", "zeros", "random")
+#: what the call before the stale-buffer seed starts from: garbage, as a real loop's first call finds, not NaN
+WARM_FILL = "random"
 
 
 def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
@@ -607,7 +623,8 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
                     # same way (a timing input set), as a loop's previous iteration; a call another seed made
                     # would be told apart by what it left (red team 24 had the varied state's marks in mind)
                     previous = Allocations()
-                    warm = _run(session, fn, plan.timing[0] if plan.timing else seed + 1_000_003, record=previous)
+                    warm = _run(session, fn, plan.timing[0] if plan.timing else seed + 1_000_003, fill=WARM_FILL,
+                                record=previous)
                     rec.state_changed.update(warm.state_changed)
                     del warm
                 run = _run(session, fn, seed, fill, stale=previous, buffers=fill == "stale")
@@ -621,11 +638,12 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
                     with _reversed_programs(session):
                         rec.again = _run(session, fn, seed, fill="random")
                     rec.state_changed.update(rec.again.state_changed)
-                if fill == "stale":  # and over NaN poison: what an earlier call left may not change the result
+                if fill == "stale":  # and over other starts: what an earlier call left may not change the result
                     # (red team 23: a kernel that read its output buffer's low bits, marked by its earlier calls,
-                    # was exact for two calls in a row and wrong from the third)
-                    rec.unstale = _run(session, fn, seed, buffers=True)
-                    rec.state_changed.update(rec.unstale.state_changed)
+                    # was exact for two calls in a row and wrong from the third), nor what this one leaves
+                    for start in START_FILLS:
+                        rec.starts[start] = _run(session, fn, seed, fill=start, light=True)
+                        rec.state_changed.update(rec.starts[start].state_changed)
             if emit is not None:
                 emit(seed, run)
             else:
