@@ -132,8 +132,6 @@ def test_some_seeds_carry_structure_a_kernel_could_be_wrong_on(backend):
     zeros mixed with fractions (where a mark in the sign of a zero survives between calls), on sorted rows, on
     an outlier channel, and a one-pass variance (E[x^2] - E[x]^2) wrong only where the mean is far above the
     spread, all passed on symmetric normal inputs."""
-    from pytest_kernelopt.gates import trials
-
     session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=6)
     plan = session.plan
     x = {i: session.inputs(plan.seeds[i])[0] for i in range(6)}
