@@ -153,10 +153,6 @@ def _format(cells: tuple[str, ...], widths: list[int]) -> str:
                      for i, cell in enumerate(cells)).rstrip()
 
 
-def _row(s: ScanResult, widths: list[int] | None = None) -> str:
-    """One ``cache list`` line (``widths``: the table's, from :func:`_widths`; default: the headers' own)."""
-    return _format(_cells(s), widths or _widths([]))
-
 
 def _list(cache: KernelCache, as_json: bool) -> int:
     scanned = cache.scan()

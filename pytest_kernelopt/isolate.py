@@ -534,12 +534,12 @@ class IsolatedEvaluator:
         self._truths = rec
         return rec
 
-    def _fit(self, truth_bytes: int, mask_bytes: int = 0) -> int:
+    def _fit(self, truth_bytes: int, level_bytes: int = 0) -> int:
         """How many correctness seeds' records fit (and trim the timing input sets first); sets the plan."""
         budget = record_budget()
         seeds, timing = len(self.plan.seeds), len(self.plan.timing)
         # fp64 truth and its levels + two fp32 runs; two fp32 outputs
-        per_seed, per_set = 2 * truth_bytes + mask_bytes, truth_bytes
+        per_seed, per_set = 2 * truth_bytes + level_bytes, truth_bytes
         if seeds * per_seed + timing * per_set > budget:
             timing = 1
             seeds = max(1, min(seeds, int((budget - per_set) // per_seed)))

@@ -371,19 +371,24 @@ def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None
     with poisoned_allocations(session.captured.namespaces, fill, record=record, stale=stale):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
     changed, state = session.state.end()
-    left = None
-    if buffers or light:
-        key = session.plan.digest_key
-        left = [str(digest((r.outputs, r.grads, state), key, exact=True))]
-        # each buffer as "w:" (the call wrote it) or "u:" (as it was handed out: a buffer no kernel writes any
-        # more, the intermediate of two kernels a candidate fused) and its digest after the call
-        after = [str(digest(t, key, exact=True)) for t in record.tensors]
-        left += ["allocations not kept"] if record.dropped else [
-            ("u:" if a == b else "w:") + a for a, b in zip(after, record.before)]
-    after = digest(r.inputs_after, session.plan.digest_key)
+    key = session.plan.digest_key
+    left = _left_behind((r.outputs, r.grads, state), record, key) if buffers or light else None
+    inputs_after = digest(r.inputs_after, key)
     if light:
-        return Run(None, {}, after, state_changed=changed, buffers=left)
-    return Run(to_host(r.outputs), {**to_host(r.grads), **state}, after, state_changed=changed, buffers=left)
+        return Run(None, {}, inputs_after, state_changed=changed, buffers=left)
+    return Run(to_host(r.outputs), {**to_host(r.grads), **state}, inputs_after, state_changed=changed, buffers=left)
+
+
+def _left_behind(results: Any, record: Any, key: int) -> list[str]:
+    """:attr:`Run.buffers`: the digest of a call's ``results``, then each buffer of ``record`` (an
+    :class:`.runner.Allocations` made with ``key``) as "w:" (the call wrote it) or "u:" (as it was handed out: a
+    buffer no kernel writes any more, the intermediate of two kernels a candidate fused) and its digest after the
+    call."""
+    left = [str(digest(results, key, exact=True))]
+    if record.dropped:
+        return left + ["allocations not kept"]
+    after = (str(digest(t, key, exact=True)) for t in record.tensors)
+    return left + [("u:" if a == b else "w:") + a for a, b in zip(after, record.before)]
 
 
 def device_peak() -> int:
