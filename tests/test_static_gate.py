@@ -422,3 +422,34 @@ def test_accepts_a_pointer_to_pointer_cast(softmax_kernel):
 def _src_dst(k) -> tuple[str, str]:
     return (next(p for p in k.params if p.startswith("in_ptr")),
             next(p for p in k.params if p.startswith(("out_ptr", "in_out_ptr"))))
+
+
+def _own_decorator(device: str, driver: str = "") -> str:
+    """ORIGINAL as a module of its own (decorator kept), written for ``device`` with ``driver``'s call."""
+    src = ORIGINAL.replace("triton_helpers.set_driver_to_cpu()\n", driver)
+    return src.replace("'constants': {},", f"'constants': {{}}, 'device': DeviceProperties(type={device!r}, index=0),")
+
+
+@pytest.mark.parametrize("device, driver, fragment", [
+    ("cuda", "triton_helpers.set_driver_to_cpu()\n", "DeviceProperties(type='cuda')"),
+    ("cpu", "", "DeviceProperties(type='cpu')"),
+])
+def test_rejects_a_kernel_module_written_for_another_device(device, driver, fragment):
+    """Session 19: red team 25's CPU captures judged on the H200 passed the static gate and then failed each
+    seed inside Triton ("0 compatible backends for target (cpu)"), which does not say why."""
+    baseline_device = "cpu" if device == "cuda" else "cuda"
+    kernel = parse_kernel_source(NAME, _own_decorator(baseline_device, driver), "cpu")
+    result = check(_own_decorator(device, driver), kernels={NAME: kernel})
+    assert_fails(result, "written for another device", fragment, "kernelopt capture")
+
+
+def test_rejects_a_cpu_driver_call_where_the_kernel_it_replaces_has_none():
+    kernel = parse_kernel_source(NAME, _own_decorator("cuda"), "cpu")
+    result = check(_own_decorator("cuda", "triton_helpers.set_driver_to_cpu()\n"), kernels={NAME: kernel})
+    assert_fails(result, "written for another device", "set_driver_to_cpu()", "nothing of the kind")
+
+
+def test_a_kernel_module_for_the_same_device_passes_the_device_check():
+    kernel = parse_kernel_source(NAME, _own_decorator("cpu", "triton_helpers.set_driver_to_cpu()\n"), "cpu")
+    result = check(_own_decorator("cpu", "triton_helpers.set_driver_to_cpu()\n"), kernels={NAME: kernel})
+    assert result.status == "pass", result.reason

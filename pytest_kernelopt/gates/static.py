@@ -139,6 +139,43 @@ def check_defines_kernel(s: Subject) -> str | None:
     return None
 
 
+def _device_marks(tree: ast.Module) -> dict[str, set[str]]:
+    """The device a kernel module is written for, as its source says: ``triton_helpers.set_driver_to_*()``
+    calls and the ``type=`` of ``DeviceProperties(...)`` in the heuristics decorator's ``triton_meta``."""
+    marks: dict[str, set[str]] = {"driver": set(), "device": set()}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = _dotted(node.func)
+        if func.rsplit(".", 1)[-1] in ("set_driver_to_cpu", "set_driver_to_gpu"):
+            marks["driver"].add(func.rsplit("_", 1)[-1])
+        elif func.rsplit(".", 1)[-1] == "DeviceProperties":
+            for kw in node.keywords:
+                if kw.arg == "type" and isinstance(kw.value, ast.Constant):
+                    marks["device"].add(str(kw.value.value))
+    return marks
+
+
+def check_same_device(s: Subject) -> str | None:
+    """The candidate is written for the device the kernels it replaces run on: a kernel module captured on
+    another machine (a CPU capture judged on a GPU, say) names another driver or device type, and would only
+    fail later, inside Triton, with an error that does not say why."""
+    want: dict[str, set[str]] = {"driver": set(), "device": set()}
+    for ref in s.candidate.replaces:
+        for key, found in _device_marks(_parsed(s.kernel(ref).source)).items():
+            want[key] |= found
+    got = _device_marks(s.tree)
+    what = {"driver": "triton_helpers.set_driver_to_{}()", "device": "DeviceProperties(type={!r})"}
+    for key in ("driver", "device"):
+        other = sorted(got[key] - want[key])
+        if other and (want[key] or key == "driver"):  # Inductor always names the device; a GPU, no driver
+            theirs = ", ".join(what[key].format(v) for v in sorted(want[key])) or "nothing of the kind"
+            return (f"written for another device: the candidate has {what[key].format(other[0])}, the kernel it "
+                    f"replaces has {theirs}: take the kernel's source from `kernelopt capture` on the machine "
+                    "that judges it (a CPU capture does not run on a GPU, nor the other way round)")
+    return None
+
+
 def check_launch_kernel(s: Subject) -> str | None:
     """A LaunchSpec's kernel exists and its runtime parameters match ``launch.args``."""
     if s.launch is None:
@@ -332,6 +369,7 @@ CHECKS: tuple[Check, ...] = (
     check_parses,
     check_replaced_kernels_known,
     check_defines_kernel,
+    check_same_device,
     check_launch_kernel,
     check_launch_args,
     check_grid_expression,
