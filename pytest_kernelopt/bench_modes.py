@@ -382,6 +382,7 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
     #    default mode that capture is also the default compile's column
     ours_mode = settings.compile_mode
     rec["ours_compile_mode"] = ours_mode
+    rec["min_speedup"] = settings.min_speedup  # the performance gate's bar this problem's search ran at
     step("compiling default" if ours_mode == "default" else f"compiling ours' baseline ({ours_mode})")
     patch, _ = mode_config("default", backend)
     patch.pop("cpu_backend", None)  # capture() passes the backend's own options itself
@@ -737,6 +738,13 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
                      "as its own column")
     lines.append(f"- compile s: a cold compile (Inductor's caches off) and the first call; ours = {mode} compile + "
                  "loading our kernels; search s: this run's bench (cache re-verification and search)")
+    bars = sorted({r["min_speedup"] for r in records if isinstance(r.get("min_speedup"), (int, float))})
+    if bars:
+        lines.append("- the performance gate's bar (`min_speedup`, the lower confidence bound a kernel of ours had to "
+                     "reach): " + (f"{bars[0]:g}" if len(bars) == 1 else
+                                   "per problem (`min_speedup` in the JSON): " + ", ".join(f"{b:g}" for b in bars))
+                     + (f"; {sum('min_speedup' not in r for r in records)} record(s) from before it was recorded "
+                        "(1.02)" if any("min_speedup" not in r for r in records) else ""))
     if others:
         lines.append(f"- {others} record(s) of another backend are kept in the JSON and not shown here")
     lines += ["", "| problem | Triton kernels | ours applied | search s | compile s default / MA / MA+CD | "

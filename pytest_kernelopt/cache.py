@@ -51,6 +51,9 @@ from .graph import source_hash
 from .jsonio import atomic_write, dumps, fsync_dir, write_json
 
 SCHEMA_VERSION = 1
+#: what a kept-baseline entry without a ``searched`` record was searched under (every such entry was written by
+#: the offline tuner at the default ``min_speedup``)
+LEGACY_SEARCHED = {"proposer": "tuner", "model": None, "min_speedup": 1.02}
 VERSION_DIR = f"v{SCHEMA_VERSION}"
 ENTRY_JSON = "entry.json"
 KERNEL_FILE = "kernel.py"
@@ -357,6 +360,19 @@ class CacheEntry:
         return CascadeResult.from_json(c) if c else None
 
     @property
+    def searched(self) -> dict[str, Any]:
+        """For a kept baseline: the conditions its search ran under -- ``proposer`` ("tuner", "agents"),
+        ``model`` (the agents' LLM, else None) and ``min_speedup`` (the performance gate's bar).  Entries written
+        before these were recorded (and any whose record is malformed) were all searched by the tuner at the
+        default bar: :data:`LEGACY_SEARCHED`."""
+        rec = self.meta.get("searched")
+        if not (isinstance(rec, dict) and isinstance(rec.get("proposer"), str)
+                and isinstance(rec.get("min_speedup"), (int, float)) and not isinstance(rec["min_speedup"], bool)
+                and rec["min_speedup"] > 0 and isinstance(rec.get("model"), (str, type(None)))):
+            return dict(LEGACY_SEARCHED)
+        return {"proposer": rec["proposer"], "model": rec.get("model"), "min_speedup": float(rec["min_speedup"])}
+
+    @property
     def attempts(self) -> list[CascadeResult]:
         """For a kept baseline: the cascade results of the candidates that lost."""
         return [CascadeResult.from_json(a) for a in self.meta.get("attempts", [])]
@@ -444,6 +460,8 @@ def _read_entry(path: Path, digest: str) -> CacheEntry:
         raise _Bad(str(e)) from None
     except (OSError, UnicodeDecodeError, ValueError) as e:
         raise _Bad(f"{ENTRY_JSON} is not valid JSON ({type(e).__name__}: {e})") from None
+    except RecursionError:
+        raise _Bad(f"{ENTRY_JSON} nests too deeply to be read as JSON") from None
     if not isinstance(meta, dict):
         raise _Bad(f"{ENTRY_JSON} is not a JSON object")
     version = meta.get("schema_version")
@@ -829,8 +847,10 @@ class KernelCache:
 
     def store_baseline_kept(self, key: CacheKey, baselines: Sequence[Any], *, problem_id: str,
                             attempts: Sequence[CascadeResult] = (), reason: str = "",
-                            environment: Environment | None = None) -> CacheEntry:
-        """Record that no candidate beat ``baselines``, so later runs do not search again."""
+                            environment: Environment | None = None,
+                            searched: dict[str, Any] | None = None) -> CacheEntry:
+        """Record that no candidate beat ``baselines``, so later runs do not search again (unless they would
+        search differently: ``searched`` says how this search ran, see :attr:`CacheEntry.searched`)."""
         records, files = self._baseline_files(key, baselines)
         env = environment or current_environment()
         now = _now()
@@ -838,6 +858,8 @@ class KernelCache:
                 "decision": "baseline_kept", "problem_id": problem_id, "baselines": records, "candidate": None,
                 "cascade": None, "speedup": None, "reason": reason, "attempts": [a.to_json() for a in attempts],
                 "environment": env.to_json(), "created": now, "updated": now, "history": []}
+        if searched is not None:
+            meta["searched"] = dict(searched)
         files[ENTRY_JSON] = _dumps(meta)
         path = self._write_entry(key.digest, files)
         return CacheEntry(path, meta, files)

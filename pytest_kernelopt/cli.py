@@ -210,6 +210,8 @@ def _read_candidate(args: argparse.Namespace):
         except (ValueError, KeyError, TypeError) as e:
             raise UsageError(f"{path} is not a candidate in JSON (an object with replaces, source, configs, "
                              f"launch): {type(e).__name__}: {e}") from None
+        except RecursionError:
+            raise UsageError(f"{path} nests too deeply to be read as JSON") from None
     if not args.replaces:
         raise UsageError("--replaces KERNEL is required for a kernel source file (`kernelopt capture PROBLEM` "
                          "lists the kernel names)")
@@ -217,7 +219,7 @@ def _read_candidate(args: argparse.Namespace):
         configs = tuple(json.loads(args.configs)) if args.configs else ()
         launch = LaunchSpec.from_json(json.loads(args.launch)) if args.launch else None
         return Candidate(tuple(args.replaces), text, configs=configs, launch=launch, origin="judge")
-    except (ValueError, KeyError, TypeError) as e:
+    except (ValueError, KeyError, TypeError, RecursionError) as e:
         raise UsageError(f"bad --configs/--launch (JSON: a list of objects, an object): {type(e).__name__}: {e}") \
             from None
 

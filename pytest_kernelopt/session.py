@@ -64,8 +64,39 @@ def cache_key(graph: Any, names: tuple[str, ...], inputs: list, device: str, com
     return CacheKey.from_inputs([graph.kernels[n] for n in names], inputs, device, compile_mode)
 
 
+def search_conditions(settings: Settings, proposer: str) -> dict[str, Any]:
+    """How this run searches, as a kept-baseline cache entry records it (``CacheEntry.searched``)."""
+    model = None
+    if proposer == "agents":
+        from .agents import LLMConfigError, resolve_model
+
+        try:
+            model = resolve_model(settings.model)
+        except LLMConfigError:
+            model = None
+    return {"proposer": proposer, "model": model, "min_speedup": float(settings.min_speedup)}
+
+
+def search_again(entry: Any, settings: Settings, proposer: str, searching: bool) -> str | None:
+    """Why a cached decision to keep the baseline is not served to this run but searched again, or None: this
+    run would search differently (a lower ``min_speedup``, another proposer, the agents with another model).
+    Only in a run that searches (``searching``: optimize mode), with a proposer that searches."""
+    if not searching or proposer not in ("tuner", "agents"):
+        return None
+    was = entry.searched
+    if settings.min_speedup < was["min_speedup"]:
+        return f"kept at min_speedup {was['min_speedup']:g}, this run's is {settings.min_speedup:g}"
+    if proposer != was["proposer"]:
+        return f"kept by the {was['proposer']} proposer, this run's is the {proposer}"
+    if proposer == "agents":
+        model = search_conditions(settings, proposer)["model"]
+        if model != was["model"]:
+            return f"kept with model {was['model']}, this run's is {model}"
+    return None
+
+
 def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, problem_id: str,
-            compile_mode: str = "default") -> set[tuple[int, str]]:
+            compile_mode: str = "default", searched: dict[str, Any] | None = None) -> set[tuple[int, str]]:
     """Write the run's decisions to the cache; returns the (graph, kernel or fused label) pairs written."""
     graphs = {g.index: g for g in evaluator.graphs}
     written: set[tuple[int, str]] = set()
@@ -84,7 +115,7 @@ def _record(cache: Any, evaluator: Any, outcome: ProblemOutcome, device: str, pr
             names = tuple(k.kernel.split("+"))
             cache.store_baseline_kept(cache_key(g, names, evaluator.inputs, device, compile_mode),
                                       [g.kernels[n] for n in names],
-                                      problem_id=problem_id, attempts=k.tried, reason=k.note)
+                                      problem_id=problem_id, attempts=k.tried, reason=k.note, searched=searched)
         else:
             continue
         written.add((k.graph, "+".join(names)))
@@ -222,7 +253,8 @@ def cache_precheck(evaluator: Any, settings: Settings, backend: Backend, *, prop
     from .optimize import KernelOutcome
 
     record = run_kernelopt(evaluator, dataclasses.replace(settings, mode="verify"), backend, name=name,
-                           problem_id=problem_id, progress=progress, proposer=proposer)
+                           problem_id=problem_id, progress=progress, proposer=proposer,
+                           searching=settings.mode == "optimize")
     left = record.left_to_search(proposer)
     if left:
         return record, left
@@ -269,13 +301,15 @@ def release_memory() -> None:
 
 
 def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name: str, problem_id: str,
-                  progress: ProgressFn | None = None, use_cache: bool = True, proposer: str | None = None
-                  ) -> RunRecord:
+                  progress: ProgressFn | None = None, use_cache: bool = True, proposer: str | None = None,
+                  searching: bool | None = None) -> RunRecord:
     """Verify cached kernels (and, in optimize mode, search for new ones) for one module.
 
     Accepted kernels, and on a GPU the decisions to keep a baseline, are written
     to the cache; ``use_cache=False`` neither reads nor writes it.  ``proposer``
-    is the run's (:func:`run_workflow` chooses it once); None: chosen here.
+    is the run's (:func:`run_workflow` chooses it once); None: chosen here.  ``searching``: whether the run
+    this one stands for searches (None: optimize mode; :func:`cache_precheck` verifies for an optimize run),
+    which decides whether a kept baseline searched under other conditions is served (:func:`search_again`).
     """
     from .cache import KernelCache
 
@@ -294,6 +328,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
 
         env = current_environment()
     isolation = CacheIsolation(evaluator, settings, env, say, name, problem_id)
+    proposer = proposer if proposer is not None else choose_proposer(settings)
     for graph in evaluator.graphs if cache is not None else ():
         # a fused entry (one kernel for a contiguous run) first: when it applies, its kernels are not looked up
         # alone.  A kept fused decision covers only the fusion: each kernel may still have an entry of its own.
@@ -309,6 +344,12 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             kind = graph.kernels[names[0]].kind if len(names) == 1 else "fusion"
             cached_names.add((graph.index, label))
             if entry.is_baseline_kept:
+                why = search_again(entry, settings, proposer,
+                                   settings.mode == "optimize" if searching is None else searching)
+                if why is not None:
+                    cached_names.discard((graph.index, label))
+                    say(f"{name}: the cached decision to keep {label} is searched again ({why})")
+                    continue
                 records.append(KernelRecord(label, graph.index, kind, "baseline_kept", "cache",
                                             note="cache: no candidate beat this kernel"))
                 continue
@@ -343,7 +384,6 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                 regressions.append(msg)
                 records.append(KernelRecord(label, graph.index, kind, "regression", "cache", spd, ci,
                                             [res.failed_gate.gate] if res.failed_gate else [], note=msg))
-    proposer = proposer if proposer is not None else choose_proposer(settings)
     outcome = None
     proposer_errors: list[str] = []
     if settings.mode == "optimize":
@@ -369,7 +409,8 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             else:
                 say(f"WARNING: {msg}; nothing was searched, the compiled baseline runs (llm_error=warn)")
         if on_gpu and cache is not None:
-            cached_names |= _record(cache, evaluator, outcome, device, problem_id, settings.compile_mode)
+            cached_names |= _record(cache, evaluator, outcome, device, problem_id, settings.compile_mode,
+                                    search_conditions(settings, proposer))
         for k in outcome.kernels:
             if k.decision == "skipped" and (k.graph, k.kernel) in cached_names:
                 continue

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import re
 import threading
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -294,16 +295,59 @@ def _is_subrun(names: tuple[str, ...], run: tuple[str, ...]) -> bool:
 # --------------------------------------------------------------------------- the three paths
 
 
-class _Counted:
-    """A kernel object that counts its launches (the proof that a swapped-in kernel really ran)."""
+_READ_ONLY_PARAM = re.compile(r"in_ptr\d+")
 
-    def __init__(self, obj: Any, swap: "KernelSwap") -> None:
+
+def read_only_params(kernel: TritonKernel) -> tuple[tuple[int, str], ...]:
+    """(position among the launch's runtime arguments, name) of each pointer ``kernel`` only reads: Inductor names
+    them ``in_ptrN`` (``out_ptrN`` written, ``in_out_ptrN`` both), less any its ``mutated_arg_names`` lists."""
+    m = re.search(r"['\"]mutated_arg_names['\"]\s*:\s*\[([^\]]*)\]", kernel.source)
+    mutated = set(re.findall(r"['\"](\w+)['\"]", m.group(1))) if m else set()
+    return tuple((i, p) for i, p in enumerate(kernel.runtime_params)
+                 if _READ_ONLY_PARAM.fullmatch(p) and p not in mutated)
+
+
+def whole_storage(t: Any) -> Any:
+    """All of ``t``'s storage as one flat integer tensor (a view: a kernel may write anywhere in it)."""
+    import torch
+
+    store = t.untyped_storage()
+    n = store.nbytes()
+    flat = torch.empty(0, dtype=torch.uint8, device=t.device).set_(store, 0, (n,), (1,))
+    return flat.view(torch.int32) if n % 4 == 0 else flat
+
+
+class _Counted:
+    """A kernel object that counts its launches (the proof that a swapped-in kernel really ran), and while its
+    swap's ``guard`` is set, checks that a launch leaves every pointer the replaced kernel only reads as it was."""
+
+    def __init__(self, obj: Any, swap: "KernelSwap", name: str = "",
+                 read_only: tuple[tuple[int, str], ...] = ()) -> None:
         self._obj = obj
         self._swap = swap
+        self._name = name
+        self._read_only = read_only
 
     def run(self, *args: Any, **kwargs: Any) -> Any:
         self._swap.launches += 1
-        return self._obj.run(*args, **kwargs)
+        guard = self._swap.guard
+        if guard is None or not self._read_only:
+            return self._obj.run(*args, **kwargs)
+        # a kernel that writes where the kernel it replaces only reads keeps state outside the call's buffers (a
+        # graph constant, a tensor held by a plain object the module keeps, an input): red team 26's call counter
+        positions = {i for i, _ in self._read_only}
+        # a pointer into storage the launch also writes through another argument (slices of one buffer, as a
+        # concatenation's kernels get them) is not watched: the honest kernel changes that storage too
+        written = {a.untyped_storage().data_ptr() for i, a in enumerate(args)
+                   if i not in positions and hasattr(a, "untyped_storage")}
+        watched = [(p, args[i]) for i, p in self._read_only if i < len(args) and hasattr(args[i], "untyped_storage")
+                   and args[i].untyped_storage().data_ptr() not in written]
+        before = [guard(whole_storage(t)) for _, t in watched]
+        out = self._obj.run(*args, **kwargs)
+        for (p, t), b in zip(watched, before):
+            if guard(whole_storage(t)) != b:
+                self._swap.wrote_read_only.add(f"{p} of {self._name}")
+        return out
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._obj, name)
@@ -322,13 +366,20 @@ class KernelSwap:
     def __init__(self, captured: Any, candidates: Iterable[Candidate]) -> None:
         self.entries: list[tuple[dict, str, Any, Any]] = []
         self.launches = 0
+        #: set (a digest of a tensor) while the gates want every launch checked for writes to read-only pointers;
+        #: what was written is named in ``wrote_read_only``
+        self.guard: Any = None
+        self.wrote_read_only: set[str] = set()
         for cand in candidates:
             graph, _ = captured.find(cand.replaces[0])
             ns = captured.namespaces.get(graph.index)
             if ns is None:
                 raise SubstitutionError(f"graph {graph.index} was not seen running, so its kernels cannot be swapped")
             for name, obj in make_kernel_objects(graph, cand).items():
-                self.entries.append((ns, name, ns[name], _Counted(obj, self)))
+                # a fused launch is checked only against the pointers of the call it launches at (not yet those of
+                # the group's other kernels)
+                ro = read_only_params(graph.kernels[name])
+                self.entries.append((ns, name, ns[name], _Counted(obj, self, name, ro)))
         self.active = False
 
     def add(self, namespace: dict, name: str, obj: Any) -> None:

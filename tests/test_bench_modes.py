@@ -85,6 +85,8 @@ def test_compare_modes_on_the_cpu_resumes_and_records_a_broken_problem(tmp_path)
     assert "over max-autotune-no-cudagraphs: not measured" in md
     assert "chart skipped" in md and not (out / "compare_modes.png").exists()
     assert "1 done, 1 failed" in md
+    assert recs["pointwise_chain"]["min_speedup"] == 1.02
+    assert "the performance gate's bar (`min_speedup`, the lower confidence bound a kernel of ours had to reach): 1.02" in md
 
     # a rerun (after a cut-off, or with more problems) skips what is done and retries what failed
     second = compare_modes(FAST[0], FAST[1], broken, out=out, cwd=tmp_path)
@@ -388,3 +390,22 @@ def test_a_mode_beyond_eagers_tolerance_is_judged_against_the_float64_truth(tmp_
                      "max-autotune+cd": {"correct": True, "as_accurate_as_eager": "x"}, "ours": {"correct": True}}}
     assert _cell_correct(rec) == ("default, ours match eager; MA, MA+CD beyond eager's tolerance, as accurate as "
                                   "eager against float64")
+
+
+def test_the_report_names_the_performance_gates_bar_each_problem_was_searched_at():
+    """Session 19: a suite re-run at a lower `min_speedup` must not be read as the default one."""
+    from pytest_kernelopt import bench_modes
+
+    def rec(name, **extra):
+        return {"name": name, "backend": "cuda", "status": "done", "triton_kernels": 1, "speedup": {},
+                "modes": {m: {"ms": 1.0, "compile_s": 1.0} for m in bench_modes.MODES}, "kernels": [], **extra}
+
+    def bar_line(recs):
+        md = bench_modes.render_markdown({"meta": {}, "problems": recs}, "cuda", "no chart")
+        return [line for line in md.splitlines() if "performance gate's bar" in line]
+
+    assert bar_line([rec("a", min_speedup=1.02), rec("b", min_speedup=1.02)])[0].endswith("reach): 1.02")
+    (mixed,) = bar_line([rec("a", min_speedup=1.005), rec("b", min_speedup=1.02), rec("c")])
+    assert "per problem (`min_speedup` in the JSON): 1.005, 1.02" in mixed
+    assert "1 record(s) from before it was recorded (1.02)" in mixed
+    assert bar_line([rec("c")]) == []

@@ -316,6 +316,10 @@ def _huge_json(d: Path) -> None:
         f.write(" " * (9 << 20))
 
 
+def _deep_json(d: Path) -> None:  # red team 26: 100,000 nested brackets crashed a JSON reader with RecursionError
+    (d / "entry.json").write_text("[" * 100_000 + "]" * 100_000)
+
+
 DAMAGE = {
     "kernel.py a link to /dev/zero": (_kernel_to_dev_zero, "kernel.py is a symbolic link"),
     "entry.json a link to /dev/zero": (_json_to_dev_zero, "entry.json is a symbolic link"),
@@ -324,6 +328,7 @@ DAMAGE = {
     "entry directory a link": (_entry_dir_a_link, "entry directory is a symbolic link"),
     "entry.json too large": (_huge_json, "more than a cache file may be"),
     "truncated json": (_truncate_json, "not valid JSON"),
+    "json nested too deep": (_deep_json, "nests too deeply to be read as JSON"),
     "garbled json": (_garble_json, "garbles"),
     "json not an object": (_json_not_object, "not a JSON object"),
     "garbled speedup": (_garble_speedup, "the recorded speedup is not its performance gate"),

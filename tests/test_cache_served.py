@@ -245,3 +245,86 @@ def test_an_optimize_run_with_an_uncached_kernel_searches_in_a_worker(tmp_path, 
         run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref, progress=lines.append)
     assert started == ["softmax_problem"]
     assert any("1 kernel(s) with no cache entry; searching them in a worker process" in ln for ln in lines)
+
+
+def _kept_run(tmp_path, backend, **searched):
+    """ReverseCumsum with a kept-baseline entry for its second kernel, recorded as searched under ``searched``
+    (nothing given: an entry written before the conditions were recorded)."""
+    x = torch.randn(4, 64, device=backend.device)
+    settings = Settings(seeds=2, cache_dir=str(tmp_path / "kc"))
+    ev = LocalEvaluator(EvaluationSession(problem_from_objects(ReverseCumsum(), (x,), "rcs"), settings, backend))
+    g = ev.graphs[0]
+    (run,) = g.contiguous_runs()
+    entry = KernelCache(tmp_path / "kc").store_baseline_kept(
+        cache_key(g, (run[1],), ev.inputs, device_key(backend)), [g.kernels[run[1]]], problem_id="rcs",
+        reason="scripted", searched=searched or None)
+    return ev, settings, run, entry
+
+
+@pytest.mark.parametrize("searched, min_speedup, proposer, searched_again", [
+    ({}, 1.02, "tuner", False),                      # an old entry: the tuner at the default bar
+    ({}, 1.005, "tuner", True),                      # a lower bar: a real 1% win may now pass
+    ({}, 1.05, "tuner", False),                      # a higher bar finds nothing the old search did not
+    ({}, 1.02, "agents", True),                      # the tuner kept it: the agents have not tried
+    ({"proposer": "agents", "model": "m1", "min_speedup": 1.02}, 1.02, "tuner", True),
+    ({"proposer": "tuner", "model": None, "min_speedup": 1.005}, 1.005, "tuner", False),
+    ({"proposer": "tuner", "model": None, "min_speedup": 1.005}, 1.004, "tuner", True),
+])
+def test_a_kept_decision_searched_under_other_conditions_is_searched_again(
+        tmp_path, backend, searched, min_speedup, proposer, searched_again):
+    """Session 19: on the H200 the tuner kept baselines where its best config measured 1.014x [1.009, 1.023]
+    (below the 1.02 bar) and the decision was cached: a run with a lower `min_speedup`, or with the LLM agents,
+    was served "no candidate beat this kernel" without searching."""
+    from pytest_kernelopt.session import cache_precheck
+
+    ev, settings, run, _ = _kept_run(tmp_path, backend, **searched)
+    settings = dataclasses.replace(settings, mode="optimize", min_speedup=min_speedup)
+    messages: list[str] = []
+    record, left = cache_precheck(ev, settings, backend, proposer=proposer, name="rcs", problem_id="rcs",
+                                  progress=messages.append)
+    kept = [(k.kernel, k.decision) for k in record.kernels]
+    if searched_again:
+        assert kept == [] and run[1] in record.uncached, kept
+        assert left == record.left_to_search(proposer) >= 2
+        (msg,) = [m for m in messages if "searched again" in m]
+        assert run[1] in msg and ("min_speedup" in msg or "proposer" in msg), msg
+    else:
+        assert kept == [(run[1], "baseline_kept")] and run[1] not in record.uncached
+        assert not [m for m in messages if "searched again" in m]
+
+
+def test_a_kept_decision_is_served_as_it_is_in_verify_mode_and_without_a_searching_proposer(tmp_path, backend):
+    ev, settings, run, _ = _kept_run(tmp_path, backend)
+    low = dataclasses.replace(settings, min_speedup=1.001)
+    for s, proposer in ((low, "tuner"), (dataclasses.replace(low, mode="optimize"), "none")):
+        record = run_kernelopt(ev, s, backend, name="rcs", problem_id="rcs", proposer=proposer)
+        mine = [(k.decision, k.source, k.note) for k in record.kernels if k.kernel == run[1]]
+        assert mine == [("baseline_kept", "cache", "cache: no candidate beat this kernel")], (proposer, mine)
+
+
+def test_a_kept_entry_records_how_it_was_searched_and_a_malformed_record_reads_as_the_old_default(tmp_path, backend):
+    import json
+
+    from pytest_kernelopt.cache import ENTRY_JSON, LEGACY_SEARCHED
+    from pytest_kernelopt.session import search_conditions
+
+    cond = search_conditions(Settings(min_speedup=1.005), "tuner")
+    assert cond == {"proposer": "tuner", "model": None, "min_speedup": 1.005}
+    _, _, _, entry = _kept_run(tmp_path, backend, **cond)
+    assert entry.searched == cond
+    assert json.loads((entry.path / ENTRY_JSON).read_text())["searched"] == cond
+    for bad in ({"proposer": "tuner", "min_speedup": "1"}, {"proposer": 3, "min_speedup": 1.0},
+                {"proposer": "tuner", "min_speedup": True}, {"proposer": "tuner", "min_speedup": -1.0}, []):
+        entry.meta["searched"] = bad
+        assert entry.searched == LEGACY_SEARCHED, bad
+
+
+def test_the_agents_with_another_model_search_a_kept_decision_again(tmp_path, backend, monkeypatch):
+    from pytest_kernelopt.session import search_again
+
+    _, settings, _, entry = _kept_run(tmp_path, backend, proposer="agents", model="m1", min_speedup=1.02)
+    optimize = dataclasses.replace(settings, mode="optimize")
+    assert search_again(entry, dataclasses.replace(optimize, model="m1"), "agents", True) is None
+    why = search_again(entry, dataclasses.replace(optimize, model="m2"), "agents", True)
+    assert why == "kept with model m1, this run's is m2"
+    assert search_again(entry, dataclasses.replace(optimize, model="m2"), "agents", False) is None

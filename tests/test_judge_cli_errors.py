@@ -57,6 +57,8 @@ def usage_error(capsys, argv: list[str]) -> tuple[str, str]:
     ('["a list"]', [], " is not a candidate in JSON"),
     ("import triton\n", [], "--replaces KERNEL is required for a kernel source file"),
     ("import triton\n", ["--replaces", "k", "--configs", "{oops"], "bad --configs/--launch"),
+    ("[" * 100_000 + "]" * 100_000, [], " nests too deeply to be read as JSON"),  # red team 26: a traceback
+    ("import triton\n", ["--replaces", "k", "--configs", "[" * 100_000 + "]" * 100_000], "bad --configs/--launch"),
 ])
 def test_a_mistake_in_the_judge_command_is_a_usage_error_not_a_rejection(tmp_path, capsys, candidate, extra,
                                                                         message):

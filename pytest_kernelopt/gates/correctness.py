@@ -43,7 +43,7 @@ class CorrectnessGate:
         Inductor's own kernel under another launch config (:mod:`.reorder`): NaN or Inf positions that differ
         from the baseline's (a product or sum that overflows in one order and not in the other) are left to the
         float64 gate, which judges each such position against the truth (``special_deferred``)."""
-        from .trials import CANDIDATE_FILLS
+        from .trials import CANDIDATE_FILLS, WROTE_READ_ONLY
 
         plan = baseline.plan
         rerun = ""
@@ -57,6 +57,12 @@ class CorrectnessGate:
                                   {"seed": seed, "launches": 0})
             return GateResult("correctness", "fail", f"seed {seed}: candidate raised {rec.error}", {"seed": seed})
         unexpected = sorted(set(rec.state_changed) - set(baseline.state_changed))
+        wrote = [k[len(WROTE_READ_ONLY):] for k in unexpected if k.startswith(WROTE_READ_ONLY)]
+        if wrote:
+            return GateResult("correctness", "fail", f"candidate writes to memory the kernel it replaces only reads: "
+                              f"{wrote[:5]} (an input pointer: a graph constant, a tensor the module holds outside "
+                              "its parameters and buffers, or an input; state kept there outlives the call)",
+                              {"wrote_read_only": wrote})
         if unexpected:
             return GateResult("correctness", "fail", f"candidate changes module state the baseline leaves alone: "
                               f"{unexpected[:5]} (parameters, buffers, tensor attributes or module-level tensors "

@@ -23,6 +23,7 @@ anywhere in its process, but not the host copies, and not another process.
 
 from __future__ import annotations
 
+import functools
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -616,6 +617,23 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
     given, receives each run instead of the record (which keeps the first seed's second run)."""
     rec = CandidateRecord()
     fn = session.captured.compiled
+    # every launch of the candidate is checked for writes to the pointers the kernel it replaces only reads
+    swap.guard = functools.partial(digest, key=plan.digest_key, exact=True)
+    try:
+        _collect_seeds(session, swap, plan, fn, rec, emit)
+    finally:
+        swap.guard = None
+        rec.state_changed.update({f"{WROTE_READ_ONLY}{w}": "written" for w in sorted(swap.wrote_read_only)})
+    rec.device_peak_bytes = device_peak()
+    return rec
+
+
+#: how :attr:`CandidateRecord.state_changed` names a pointer the replaced kernel only reads and the candidate wrote
+WROTE_READ_ONLY = "read-only argument "
+
+
+def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
+                   emit: Callable[[int, Run], None] | None) -> None:
     from .runner import Allocations
 
     for n, seed in enumerate(plan.seeds):
@@ -661,8 +679,6 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
             rec.error, rec.error_seed = "never ran", seed
             break
         rec.launches = swap.launches
-    rec.device_peak_bytes = device_peak()
-    return rec
 
 
 def collect_timing(session: Any, swap: Any, plan: SeedPlan, samples: int | None = None) -> tuple[dict[str, Any], dict]:
