@@ -331,22 +331,30 @@ class _Counted:
     def run(self, *args: Any, **kwargs: Any) -> Any:
         self._swap.launches += 1
         guard = self._swap.guard
-        if guard is None or not self._read_only:
+        if guard is None:
             return self._obj.run(*args, **kwargs)
         # a kernel that writes where the kernel it replaces only reads keeps state outside the call's buffers (a
-        # graph constant, a tensor held by a plain object the module keeps, an input): red team 26's call counter
+        # graph constant, a tensor held by a plain object the module keeps, an input): red team 26's call counter.
+        # A fused launch comes at its group's last call, with the arguments of every call of the group: the
+        # pointers each of them only reads are watched from that call to the launch (red team 27 kept a counter
+        # behind the first kernel's in_ptr1)
+        group = getattr(self._obj, "group", None) or (self._name,)
+        watch = self._swap.watching(group, first=self._name == group[0])
         positions = {i for i, _ in self._read_only}
-        # a pointer into storage the launch also writes through another argument (slices of one buffer, as a
-        # concatenation's kernels get them) is not watched: the honest kernel changes that storage too
-        written = {a.untyped_storage().data_ptr() for i, a in enumerate(args)
-                   if i not in positions and hasattr(a, "untyped_storage")}
-        watched = [(p, args[i]) for i, p in self._read_only if i < len(args) and hasattr(args[i], "untyped_storage")
-                   and args[i].untyped_storage().data_ptr() not in written]
-        before = [guard(whole_storage(t)) for _, t in watched]
+        for i, a in enumerate(args):
+            if not hasattr(a, "untyped_storage"):
+                continue
+            if i in positions:
+                watch["read"].append((f"{dict(self._read_only)[i]} of {self._name}", a, guard(whole_storage(a))))
+            else:  # storage the group also writes through another argument (slices of one buffer, as a
+                # concatenation's kernels get them; a fused kernel's intermediate) is not watched
+                watch["written"].add(a.untyped_storage().data_ptr())
         out = self._obj.run(*args, **kwargs)
-        for (p, t), b in zip(watched, before):
-            if guard(whole_storage(t)) != b:
-                self._swap.wrote_read_only.add(f"{p} of {self._name}")
+        if self._name == group[-1]:
+            for label, t, before in watch["read"]:
+                if t.untyped_storage().data_ptr() not in watch["written"] and guard(whole_storage(t)) != before:
+                    self._swap.wrote_read_only.add(label)
+            self._swap.watching(group, first=True)
         return out
 
     def __getattr__(self, name: str) -> Any:
@@ -370,17 +378,24 @@ class KernelSwap:
         #: what was written is named in ``wrote_read_only``
         self.guard: Any = None
         self.wrote_read_only: set[str] = set()
+        self._watch: dict[tuple[str, ...], dict[str, Any]] = {}
         for cand in candidates:
             graph, _ = captured.find(cand.replaces[0])
             ns = captured.namespaces.get(graph.index)
             if ns is None:
                 raise SubstitutionError(f"graph {graph.index} was not seen running, so its kernels cannot be swapped")
             for name, obj in make_kernel_objects(graph, cand).items():
-                # a fused launch is checked only against the pointers of the call it launches at (not yet those of
-                # the group's other kernels)
                 ro = read_only_params(graph.kernels[name])
                 self.entries.append((ns, name, ns[name], _Counted(obj, self, name, ro)))
         self.active = False
+
+    def watching(self, group: tuple[str, ...], first: bool) -> dict[str, Any]:
+        """What the read-only check watches for the launch of ``group`` (one kernel, or a fusion's): the read-only
+        pointers seen so far with their digests, and the storages written through other arguments; ``first``
+        starts it afresh."""
+        if first or group not in self._watch:
+            self._watch[group] = {"read": [], "written": set()}
+        return self._watch[group]
 
     def add(self, namespace: dict, name: str, obj: Any) -> None:
         """Swap an already-built kernel object (anything with ``.run``) in for ``name``."""

@@ -20,6 +20,24 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 
+#: the packages whose objects are not searched for tensors (a plain object of the user's is: a config, a cache)
+_LIBRARY_PACKAGES = ("torch", "builtins", "numpy", "triton", "typing", "functools", "collections", "types", "abc",
+                     "enum", "pathlib", "logging", "threading", "weakref")
+
+
+def _plain_object(value: Any) -> bool:
+    """A user's plain object whose attributes may hold tensors (``self.cfg.gain``, ``self.cache.k``): an
+    instance with a ``__dict__`` of a class not defined by a library, not a module, class or function."""
+    import types
+
+    import torch
+
+    if isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType, types.BuiltinFunctionType,
+                          torch.nn.Module)) or not hasattr(value, "__dict__"):
+        return False
+    return type(value).__module__.split(".")[0] not in _LIBRARY_PACKAGES
+
+
 def _tensors_in(value: Any, prefix: str, depth: int = 2) -> Iterator[tuple[str, Any]]:
     import torch
 
@@ -31,11 +49,17 @@ def _tensors_in(value: Any, prefix: str, depth: int = 2) -> Iterator[tuple[str, 
     elif depth and isinstance(value, dict):
         for k, v in value.items():
             yield from _tensors_in(v, f"{prefix}[{k!r}]", depth - 1)
+    elif depth and _plain_object(value):
+        # red team 27: a tensor a plain object holds, written in place by the module (a running statistic, a KV
+        # cache), was neither compared after a call nor put back before one
+        for k, v in list(vars(value).items()):
+            yield from _tensors_in(v, f"{prefix}.{k}", depth - 1)
 
 
 def state_items(module: Any) -> list[tuple[str, Any]]:
     """(name, tensor) for every tensor of ``module``'s state, each once (by identity): parameters, buffers, plain
-    tensor attributes of every submodule, and the tensors among the globals of the ``forward`` of every
+    tensor attributes of every submodule (also in lists, dicts and the attributes of plain objects of the user's
+    classes, two levels deep), and the tensors among the globals of the ``forward`` of every
     submodule class not defined in torch itself."""
     import torch
 
