@@ -200,3 +200,43 @@ def test_plain_objects_of_libraries_are_not_searched_for_state():
     assert _plain_object(Mine())
     assert not _plain_object(torch.nn.Linear(2, 2)) and not _plain_object(Mine) and not _plain_object(len)
     assert not _plain_object(torch.Generator()) and not _plain_object(Path("."))
+
+
+def test_state_held_three_levels_down_in_slots_class_attributes_closures_and_partials_is_found():
+    """Red team 28: a statistic written wrong was verified where a plain object held it three levels down, in
+    ``__slots__``, as a plain object's class attribute, in a closure's cell and in a ``functools.partial``."""
+    import functools
+
+    from pytest_kernelopt.gates.module_state import state_items
+
+    class Leaf:
+        pass
+
+    class Slotted:
+        __slots__ = ("t",)
+
+    class Shared:
+        table = torch.zeros(3)
+
+    def make_closure():
+        cell = torch.zeros(4)
+
+        def fn(x):
+            return x + cell
+        return fn
+
+    def scale(x, w):
+        return x * w
+
+    a, b, c = Leaf(), Leaf(), Leaf()
+    c.t = torch.zeros(2)
+    b.c, a.b = c, b
+    slotted = Slotted()
+    slotted.t = torch.zeros(5)
+    m = torch.nn.Module()
+    m.a, m.slotted, m.shared = a, slotted, Shared()
+    m.fn, m.part = make_closure(), functools.partial(scale, w=torch.zeros(6))
+    m.lib = torch.Generator()  # a library object: not searched
+    names = sorted(n for n, _ in state_items(m))
+    assert names == ["a.b.c.t", "fn.<closure cell>", "part.keywords['w']", "shared.<class Shared>.table",
+                     "slotted.t"], names

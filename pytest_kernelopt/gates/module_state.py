@@ -33,33 +33,79 @@ def _plain_object(value: Any) -> bool:
     import torch
 
     if isinstance(value, (type, types.ModuleType, types.FunctionType, types.MethodType, types.BuiltinFunctionType,
-                          torch.nn.Module)) or not hasattr(value, "__dict__"):
+                          torch.nn.Module)):
         return False
-    return type(value).__module__.split(".")[0] not in _LIBRARY_PACKAGES
+    if not hasattr(value, "__dict__") and not any("__slots__" in vars(k) for k in type(value).__mro__[:-1]):
+        return False
+    return _users(type(value))
 
 
-def _tensors_in(value: Any, prefix: str, depth: int = 2) -> Iterator[tuple[str, Any]]:
+#: how deep :func:`_tensors_in` looks below a module attribute, a global or a class attribute, and how many
+#: objects it visits from one of them at most (red team 28 hid state three levels down)
+STATE_DEPTH = 4
+STATE_VISITS = 10_000
+
+
+def _tensors_in(value: Any, prefix: str, depth: int = STATE_DEPTH, seen: set | None = None
+                ) -> Iterator[tuple[str, Any]]:
+    """Every tensor reachable from ``value`` within ``depth`` steps: through lists, tuples, dicts, plain objects
+    of the user's classes (their ``__dict__``, ``__slots__`` and their classes' attributes), the cells of a
+    user's closure and a ``functools.partial``'s arguments."""
+    import functools
+    import types
+
     import torch
 
+    seen = set() if seen is None else seen
     if isinstance(value, torch.Tensor):
         yield prefix, value
-    elif depth and isinstance(value, (list, tuple)):
-        for i, v in enumerate(value):
-            yield from _tensors_in(v, f"{prefix}[{i}]", depth - 1)
-    elif depth and isinstance(value, dict):
-        for k, v in value.items():
-            yield from _tensors_in(v, f"{prefix}[{k!r}]", depth - 1)
-    elif depth and _plain_object(value):
-        # red team 27: a tensor a plain object holds, written in place by the module (a running statistic, a KV
-        # cache), was neither compared after a call nor put back before one
-        for k, v in list(vars(value).items()):
-            yield from _tensors_in(v, f"{prefix}.{k}", depth - 1)
+        return
+    if not depth or id(value) in seen or len(seen) >= STATE_VISITS:
+        return
+    if isinstance(value, (str, bytes, int, float, bool, type(None))):
+        return
+    seen.add(id(value))
+    children: list[tuple[str, Any]] = []
+    if isinstance(value, (list, tuple)):
+        children = [(f"[{i}]", v) for i, v in enumerate(value)]
+    elif isinstance(value, dict):
+        children = [(f"[{k!r}]", v) for k, v in value.items()]
+    elif isinstance(value, functools.partial):
+        children = [(f".args[{i}]", v) for i, v in enumerate(value.args)]
+        children += [(f".keywords[{k!r}]", v) for k, v in value.keywords.items()] + [(".func", value.func)]
+    elif isinstance(value, types.FunctionType):
+        if _users(value) and value.__closure__:
+            names = value.__code__.co_freevars
+            for name, cell in zip(names, value.__closure__):
+                try:
+                    children.append((f".<closure {name}>", cell.cell_contents))
+                except ValueError:  # an empty cell
+                    pass
+    elif _plain_object(value):
+        children = [(f".{k}", v) for k, v in list(vars(value).items())] if hasattr(value, "__dict__") else []
+        for klass in type(value).__mro__:
+            if not _users(klass):
+                continue
+            for slot in (klass.__dict__.get("__slots__", ()) if not isinstance(klass.__dict__.get("__slots__"), str)
+                         else (klass.__dict__["__slots__"],)):
+                if slot not in ("__dict__", "__weakref__") and hasattr(value, slot):
+                    children.append((f".{slot}", getattr(value, slot)))
+            children += [(f".<class {klass.__name__}>.{k}", v) for k, v in list(vars(klass).items())
+                         if not k.startswith("__") and not callable(v) and not isinstance(v, (property,
+                         staticmethod, classmethod))]
+    for suffix, v in children:
+        yield from _tensors_in(v, prefix + suffix, depth - 1, seen)
+
+
+def _users(obj: Any) -> bool:
+    """Whether ``obj`` (a function or class) is defined outside the libraries of :data:`_LIBRARY_PACKAGES`."""
+    return (getattr(obj, "__module__", None) or "builtins").split(".")[0] not in _LIBRARY_PACKAGES
 
 
 def state_items(module: Any) -> list[tuple[str, Any]]:
     """(name, tensor) for every tensor of ``module``'s state, each once (by identity): parameters, buffers, plain
-    tensor attributes of every submodule (also in lists, dicts and the attributes of plain objects of the user's
-    classes, two levels deep), and the tensors among the globals of the ``forward`` of every
+    tensor attributes of every submodule (also in lists, dicts, plain objects of the user's classes, their
+    closures and partials: :func:`_tensors_in`), and the tensors among the globals of the ``forward`` of every
     submodule class not defined in torch itself."""
     import torch
 
