@@ -338,7 +338,7 @@ class _Counted:
         # A fused launch comes at its group's last call, with the arguments of every call of the group: the
         # pointers each of them only reads are watched from that call to the launch (red team 27 kept a counter
         # behind the first kernel's in_ptr1)
-        group = getattr(self._obj, "group", None) or (self._name,)
+        group = self._obj.group if isinstance(self._obj, FixedLauncher) else (self._name,)
         watch = self._swap.watching(group, first=self._name == group[0])
         positions = {i for i, _ in self._read_only}
         for i, a in enumerate(args):

@@ -143,17 +143,16 @@ def test_a_fused_launch_is_checked_against_every_replaced_kernels_read_only_poin
 
 
 def test_a_fused_group_does_not_watch_storage_another_of_its_kernels_writes():
-    from pytest_kernelopt.substitute import _Counted
+    from pytest_kernelopt.substitute import FixedLauncher, _Counted
 
-    class _Group(_Writes):
+    class _Group(FixedLauncher):  # a fusion's launcher, standing in: the launch writes ``positions`` and ``also``
         group = ("k0", "k1")
 
         def __init__(self, *positions, also=None):
-            super().__init__(*positions)
-            self.also = also
+            self.writes, self.also = _Writes(*positions), also
 
         def run(self, *args, **kwargs):
-            super().run(*args, **kwargs)
+            self.writes.run(*args, **kwargs)
             if self.also is not None:  # what the fused kernel reaches through an argument of an earlier call
                 self.also.add_(1)
 
