@@ -340,12 +340,12 @@ class _Counted:
         # behind the first kernel's in_ptr1)
         group = self._obj.group if isinstance(self._obj, FixedLauncher) else (self._name,)
         watch = self._swap.watching(group, first=self._name == group[0])
-        positions = {i for i, _ in self._read_only}
+        read_only = dict(self._read_only)
         for i, a in enumerate(args):
             if not hasattr(a, "untyped_storage"):
                 continue
-            if i in positions:
-                watch["read"].append((f"{dict(self._read_only)[i]} of {self._name}", a, guard(whole_storage(a))))
+            if i in read_only:
+                watch["read"].append((f"{read_only[i]} of {self._name}", a, guard(whole_storage(a))))
             else:  # storage the group also writes through another argument (slices of one buffer, as a
                 # concatenation's kernels get them; a fused kernel's intermediate) is not watched
                 watch["written"].add(a.untyped_storage().data_ptr())

@@ -24,10 +24,12 @@ from pytest_kernelopt.graph import TritonKernel  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, build_problem  # noqa: E402
 from pytest_kernelopt.substitute import read_only_params, whole_storage  # noqa: E402
 
-RT = Path(__file__).resolve().parent / "adversarial" / "redteam26"
+#: the red teams' repros, kept once, in benchmarks/redteam/ (their README table says what each does)
+REPROS = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
+RT = REPROS / "rt26"
 CASES = {  # problem: (candidate, the kernel it replaces)
-    "hidden": ("cand_counter", "triton_poi_fused_mul_relu_0"),
-    "const_in_forward": ("cand_const_in_forward", "triton_poi_fused_lift_fresh_mul_relu_0"),
+    "p1/hidden": ("p1/cand_counter", "triton_poi_fused_mul_relu_0"),
+    "p1b/const_in_forward": ("p1b/cand_const_in_forward", "triton_poi_fused_lift_fresh_mul_relu_0"),
 }
 
 
@@ -53,7 +55,7 @@ def test_a_counter_kept_in_a_read_only_table_is_refused_and_the_kernel_itself_pa
     res = session.evaluate(Candidate((kernel,), (RT / f"{cand_name}.py").read_text(), origin="red-team-26"),
                            perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
-    if name == "hidden":  # a plain object's tensor is module state since red team 27: named as such
+    if name == "p1/hidden":  # a plain object's tensor is module state since red team 27: named as such
         assert "changes module state the baseline leaves alone: ['cfg.gain']" in res.reason, res.reason
     else:  # a graph constant is not
         assert "writes to memory the kernel it replaces only reads" in res.reason, res.reason
@@ -125,7 +127,7 @@ def test_a_launch_is_checked_against_its_read_only_arguments_not_storage_it_also
     assert swap.wrote_read_only == set() and swap.launches == 2
 
 
-RT27 = Path(__file__).resolve().parent / "adversarial" / "redteam27"
+RT27 = REPROS / "rt27"
 
 
 def test_a_fused_launch_is_checked_against_every_replaced_kernels_read_only_pointers(backend):
@@ -133,10 +135,10 @@ def test_a_fused_launch_is_checked_against_every_replaced_kernels_read_only_poin
     constant); the check had watched only the pointers of the call the fused launch sits at (the last)."""
     import json
 
-    problem = build_problem(ProblemSpec.from_file(RT27 / "fused_const.py"), backend.device, 0)
+    problem = build_problem(ProblemSpec.from_file(RT27 / "p1c" / "prob.py"), backend.device, 0)
     session = EvaluationSession(problem, Settings(mode="optimize"), backend)
     cand = Candidate.from_json({"origin": "red-team-27",
-                                **json.loads((RT27 / "fused_const_counter.json").read_text())})
+                                **json.loads((RT27 / "p1c" / "cand_fused_counter.json").read_text())})
     res = session.evaluate(cand, perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
     assert res.failed_gate.numbers["wrote_read_only"] == [f"in_ptr1 of {cand.replaces[0]}"], res.reason
@@ -173,12 +175,12 @@ def test_a_tensor_a_plain_object_holds_is_module_state_compared_and_put_back(bac
     calls: that state was neither compared nor put back)."""
     from pytest_kernelopt.gates.module_state import state_items
 
-    wrong = _session_of(RT27 / "plain_stats.py", backend)
+    wrong = _session_of(RT27 / "p6" / "prob.py", backend)
     assert [n for n, _ in state_items(wrong.module)] == ["st.last_mean"]
     (kernel,) = [k for g in wrong.captured.graphs for n, k in g.kernels.items() if "copy" in n]
-    res = wrong.evaluate(Candidate((kernel.name,), (RT27 / "plain_stats_wrong.py").read_text()), perf=False)
+    res = wrong.evaluate(Candidate((kernel.name,), (RT27 / "p6" / "cand_wrong_stat.py").read_text()), perf=False)
     assert res.decision == "rejected", res.reason
-    ema = _session_of(RT27 / "plain_ema.py", backend)
+    ema = _session_of(RT27 / "p3" / "prob.py", backend)
     for g in ema.captured.graphs:
         for name, k in g.kernels.items():
             own = ema.evaluate(Candidate((name,), k.source), perf=False)

@@ -144,12 +144,14 @@ def check_defines_kernel(s: Subject) -> str | None:
 def _device_marks(tree: ast.Module) -> dict[str, set[str]]:
     """The device a kernel module is written for, as its source says: ``triton_helpers.set_driver_to_*()``
     calls and the ``type=`` of ``DeviceProperties(...)`` in the heuristics decorator's ``triton_meta``."""
+    from .allowlist import DRIVER_CALLS
+
     marks: dict[str, set[str]] = {"driver": set(), "device": set()}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         func = _dotted(node.func)
-        if func.rsplit(".", 1)[-1] in ("set_driver_to_cpu", "set_driver_to_gpu"):
+        if func.rsplit(".", 1)[-1] in DRIVER_CALLS:
             marks["driver"].add(func.rsplit("_", 1)[-1])
         elif func.rsplit(".", 1)[-1] == "DeviceProperties":
             for kw in node.keywords:
