@@ -403,6 +403,25 @@ class CacheEntry:
     def baseline_sources(self) -> dict[str, str]:
         return {b["name"]: _strip_header(self.files[b["file"]], b["file"]) for b in self.meta["baselines"]}
 
+    def below_bar(self, min_speedup: float) -> str | None:
+        """Why this accepted entry, measured on a GPU, does not show it clears a run's ``min_speedup``: the lower
+        bound of its recorded speedup is below it (an entry accepted by a run with a lower bar), or it records
+        none.  None: it does (or it was recorded where nothing is timed)."""
+        if not self.is_accepted or not self.measured_device:
+            return None
+        rec = self.meta.get("speedup")
+        ci = rec.get("ci") if isinstance(rec, dict) else None
+        low = ci[0] if isinstance(ci, (list, tuple)) and ci and isinstance(ci[0], (int, float)) else None
+        if low is None:
+            return f"it records no speedup interval, this run's min_speedup is {min_speedup:g}"
+        if low >= min_speedup:
+            return None
+        cascade = self.cascade
+        gate = cascade.gate("performance") if cascade is not None else None
+        bar = gate.numbers.get("min_speedup") if gate is not None else None
+        at = f"accepted at min_speedup {bar:g}, " if isinstance(bar, (int, float)) else ""
+        return f"{at}its speedup's lower bound {low:.3f} is below this run's min_speedup {min_speedup:g}"
+
     def stale_reasons(self, current_env: Environment) -> list[str]:
         """What differs between the recorded environment and ``current_env`` (empty: not stale)."""
         return self.environment.differences(current_env)

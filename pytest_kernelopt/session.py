@@ -355,7 +355,12 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                 continue
             cand = entry.candidate(replaces=names)
             stale = entry.stale_reasons(env) if env is not None else ["environment unknown"]
-            refused = isolation.judge(cand, label, stale, graph.index, kind, key)
+            # an entry accepted by a run with a lower bar is timed again at this run's (on a GPU): below it, the
+            # baseline runs; that is this run's choice, not a regression
+            bar = entry.below_bar(settings.min_speedup)
+            if bar is not None:
+                stale.append(bar)
+            refused = isolation.judge(cand, label, stale, graph.index, kind, key, below_bar=bar)
             if refused is not None:
                 records.append(refused)
                 if refused.decision == "regression":
@@ -372,6 +377,11 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             spd = perf_gate.numbers.get("speedup") if perf_gate is not None else entry.speedup
             ci = ((perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high"))
                   if perf_gate is not None and perf_gate.numbers.get("measured") else entry.speedup_ci)
+            kept = _below_bar_record(res, label, bar, graph.index, kind, settings) if not ok else None
+            if kept is not None:
+                say(f"{name}: {kept.note}")
+                records.append(kept)
+                continue
             if ok:
                 applied.append(cand)
                 replaced.update(names)
@@ -458,9 +468,10 @@ class CacheIsolation:
         self.active = getattr(evaluator, "in_process", False) and settings.isolate
 
     def judge(self, cand: Any, label: str, stale: list[str], graph_index: int, kind: str,
-              key: Any = None) -> KernelRecord | None:
+              key: Any = None, below_bar: str | None = None) -> KernelRecord | None:
         """None when the entry may be re-checked in-process; else the record of why it is not applied.  ``key``:
-        the cache key the entry was found under (trust is per key and problem, :mod:`pytest_kernelopt.trust`)."""
+        the cache key the entry was found under (trust is per key and problem, :mod:`pytest_kernelopt.trust`);
+        ``below_bar``: why its recorded speedup does not clear this run's bar (:meth:`CacheEntry.below_bar`)."""
         from .trust import gate_settings, is_trusted, mark_trusted, trust_context
 
         if not self.active or self.env is None:
@@ -492,6 +503,10 @@ class CacheIsolation:
         if passed(res):
             mark_trusted(cand, self.env, context, f"{res.decision} in isolation for {self.name}")
             return None
+        kept = _below_bar_record(res, label, below_bar, graph_index, kind, self.settings)
+        if kept is not None:
+            self.say(f"{self.name}: {kept.note}")
+            return kept
         msg = f"cached kernel for {label} refused by the isolated check: " + numbers_text(res, self.settings)
         return KernelRecord(label, graph_index, kind, "regression", "cache",
                             failed_gates=[res.failed_gate.gate] if res.failed_gate else [], note=msg)
@@ -509,6 +524,21 @@ class CacheIsolation:
         if self.worker is not None:
             self.worker.close()
             self.worker = None
+
+
+def _below_bar_record(res: Any, label: str, bar: str | None, graph_index: int, kind: str,
+                      settings: Settings) -> KernelRecord | None:
+    """A cached kernel that failed only this run's performance gate, having been accepted at a lower bar
+    (``bar``: why, else None): recorded as a kept baseline, not a regression (every other gate passed)."""
+    failed = res.failed_gate
+    if bar is None or failed is None or failed.gate != "performance":
+        return None
+    n = failed.numbers
+    spd = n.get("speedup")
+    ci = (n.get("ci_low"), n.get("ci_high")) if n.get("measured") else None
+    note = (f"cached kernel for {label} not applied: {bar}; timed again here: " + numbers_text(res, settings)
+            + "; the compiled baseline runs")
+    return KernelRecord(label, graph_index, kind, "baseline_kept", "cache", spd, ci, ["performance"], note=note)
 
 
 def _perf_check(evaluator: Any, settings: Settings, applied: list[Any]) -> tuple[dict[str, Any], list[str]]:

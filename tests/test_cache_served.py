@@ -328,3 +328,67 @@ def test_the_agents_with_another_model_search_a_kept_decision_again(tmp_path, ba
     why = search_again(entry, dataclasses.replace(optimize, model="m2"), "agents", True)
     assert why == "kept with model m1, this run's is m2"
     assert search_again(entry, dataclasses.replace(optimize, model="m2"), "agents", False) is None
+
+
+def _accepted_at(cand: Candidate, bar: float, low: float) -> CascadeResult:
+    perf = GateResult("performance", "pass", "recorded", {"speedup": low + 0.005, "ci_low": low,
+                                                           "ci_high": low + 0.01, "measured": True,
+                                                           "min_speedup": bar})
+    return CascadeResult(cand.replaces, cand.content_hash, (GateResult("static", "pass"), perf), "accepted")
+
+
+@pytest.mark.parametrize("bar, low, run_bar, retimed", [
+    (1.005, 1.009, 1.02, True),    # accepted at a lower bar, below this run's: timed again at 1.02
+    (1.005, 1.021, 1.02, False),   # accepted at a lower bar, but its lower bound clears this run's too
+    (1.02, 1.03, 1.02, False),     # the same bar
+    (1.02, 1.03, 1.005, False),    # a lower bar than the entry's: it clears it
+])
+def test_an_entry_accepted_at_a_lower_bar_is_timed_again_and_below_this_runs_bar_the_baseline_runs(
+        tmp_path, backend, monkeypatch, bar, low, run_bar, retimed):
+    """Session 19: a kernel accepted at `--min-speedup 1.005` (1.009x [1.009, 1.019]) was served, re-checked for
+    correctness only, to runs at the default 1.02.  The CPU times nothing, so the GPU's performance gate is
+    simulated here: a failing one where the entry is timed again."""
+    import pytest_kernelopt.session as session_mod
+
+    x = torch.randn(4, 32, device=backend.device)
+    settings = Settings(seeds=2, cache_dir=str(tmp_path / "kc"), min_speedup=run_bar, isolate=False)
+
+    class Softmax(torch.nn.Module):
+        def forward(self, x):
+            return torch.softmax(x * 0.5, dim=-1)
+
+    ev = LocalEvaluator(EvaluationSession(problem_from_objects(Softmax(), (x,), "sm"), settings, backend))
+    g = ev.graphs[0]
+    (name,) = g.kernels
+    gpu = "cuda:NVIDIA H200"
+    cand = Candidate((name,), g.kernels[name].source, origin="tuner")
+    entry = KernelCache(tmp_path / "kc").store_accepted(cache_key(g, (name,), ev.inputs, gpu), cand,
+                                                        [g.kernels[name]], _accepted_at(cand, bar, low),
+                                                        problem_id="sm")
+    assert (entry.below_bar(run_bar) is not None) == retimed
+    monkeypatch.setattr(session_mod, "device_key", lambda _b: gpu)
+    asked: list[bool] = []
+    real = ev.evaluate
+
+    def evaluate(c, perf=False, **kw):
+        stale = kw.get("seeds") is None  # a stale entry gets every seed; a fresh one the quick re-check
+        asked.append(stale)
+        res = real(c, perf=False, **kw)
+        if not stale:
+            return res
+        n = {"speedup": 1.012, "ci_low": 1.008, "ci_high": 1.016, "measured": True, "min_speedup": run_bar}
+        failed = GateResult("performance", "fail", f"speedup 1.012x below {run_bar:g}", n)
+        return dataclasses.replace(res, gates=(*res.gates, failed), decision="rejected")
+
+    monkeypatch.setattr(ev, "evaluate", evaluate)
+    lines: list[str] = []
+    record = run_kernelopt(ev, settings, backend, name="sm", problem_id="sm", progress=lines.append)
+    assert record.regressions == [], "a kernel below this run's bar is not a regression: it is not applied"
+    (k,) = record.kernels
+    if retimed:
+        assert asked == [True] and k.decision == "baseline_kept" and record.applied == [], (asked, k)
+        assert "min_speedup 1.005" in k.note and "1.02" in k.note and "baseline runs" in k.note, k.note
+        assert k.failed_gates == ["performance"] and k.ci == (1.008, 1.016)
+        assert any("not applied" in ln for ln in lines), lines
+    else:
+        assert asked == [False] and k.decision == "cached" and record.applied == [cand], (asked, k)
