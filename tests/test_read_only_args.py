@@ -92,6 +92,7 @@ class _Swap:
         from pytest_kernelopt.substitute import KernelSwap
 
         self.launches, self.wrote_read_only, self._watch = 0, set(), {}
+        self.carry, self.read_prior = set(), set()
         self.guard = lambda t: hash(t.cpu().numpy().tobytes())
         self.watching = KernelSwap.watching.__get__(self)
 
@@ -241,3 +242,157 @@ def test_state_held_three_levels_down_in_slots_class_attributes_closures_and_par
     names = sorted(n for n, _ in state_items(m))
     assert names == ["a.b.c.t", "fn.<closure cell>", "part.keywords['w']", "shared.<class Shared>.table",
                      "slotted.t"], names
+
+
+def test_the_storage_beyond_a_state_view_is_put_back_and_a_candidate_changing_it_is_refused(backend):
+    """Red team 28 p5: the state a kernel writes was a view (``tap.last = torch.zeros(2, 32, 64)[0]``) and the
+    candidate kept a tag and call counter in the low bits of the storage's other half, which no state tensor
+    views: verified, exact on every judged call, wrong at 42-51% of positions from the 200th call of a loop."""
+    session = _session_of(REPROS / "rt28" / "p5" / "prob.py", backend)
+    kernel = "triton_poi_fused_copy__mul_relu_0"
+    found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
+    assert own.failed_gate is None, own.reason
+    for cand in ("cand_hidden_T200", "cand_hidden_T3"):
+        res = session.evaluate(Candidate((kernel,), (REPROS / "rt28" / "p5" / f"{cand}.py").read_text()),
+                               perf=False)
+        assert res.decision == "rejected" and res.failed_gate.gate == "correctness", (cand, res.reason)
+        assert "tap.last (its storage beyond the state's views)" in res.reason, res.reason
+    # and the judge left the storage as it found it
+    tap = session.module.tap.last
+    hidden = torch.empty(0, dtype=tap.dtype).set_(tap.untyped_storage(), 0, (2, 32, 64))[1]
+    assert torch.equal(hidden, torch.zeros_like(hidden))
+
+
+def test_bytes_beyond_the_views_are_found_per_storage_and_put_back():
+    from pytest_kernelopt.gates.module_state import ModuleState, beyond_views
+
+    base = torch.arange(24, dtype=torch.float32).reshape(4, 6)
+    assert beyond_views({"whole": base}) == []
+    assert beyond_views({"a": base[:2], "b": base[2:]}) == [], "two views covering the storage leave nothing out"
+    col = base[:, 1]  # a strided view: its storage has the other five columns
+    (b,) = beyond_views({"col": col, "other": torch.zeros(3)})
+    assert b.name == "col (its storage beyond the state's views)"
+    assert int(b.mask.sum()) == 4 * 4 and bool(b.mask.view(4, 6, 4)[:, 1].all())
+
+    m = torch.nn.Module()
+    m.col = col
+    state = ModuleState(m)
+    state.begin()
+    base[0, 0] = -1.0  # beyond the view
+    changed, values = state.end()
+    assert list(changed) == ["col (its storage beyond the state's views)"] and values == {}
+    state.begin()
+    assert base[0, 0] == 0.0, "put back before the next call"
+    base[0, 1] = 7.0  # in the view: state as usual
+    changed, values = state.end()
+    assert list(changed) == ["col"] and list(values) == ["state:col"]
+
+
+COUNTERS = {  # red teams 27 and 28: a call counter kept in the low bits of state the kernel overwrites anyway
+    "rt27/p6b": ("cand_cache_counter", "triton_per_fused_add_copy__mean_mul_pow_rsqrt_0", "out_ptr2"),
+    "rt28/p3": ("cand_T200", "triton_poi_fused_copy__mul_relu_0", "out_ptr1"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COUNTERS))
+def test_a_counter_in_state_the_kernel_only_writes_is_refused_and_the_kernel_itself_passes(name, backend):
+    """Red team 27 p6b (a KV cache held by a plain object) and 28 p3 (a ``__slots__`` record): the kernel wrote the
+    right values with a tag and a call counter in their lowest bits, read back on the next call; every judged call
+    started from the state as found, so the counter never advanced: verified, wrong from call 21 / 200 of a loop.
+    A call now starts from the state the candidate's last call left, and each launch writing state through a
+    pointer the replaced kernel only writes runs once more over that state's bits inverted: what it writes may not
+    differ."""
+    cand, kernel, ptr = COUNTERS[name]
+    session = _session_of(REPROS / name / "prob.py", backend)
+    found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
+    assert own.failed_gate is None, own.reason
+    res = session.evaluate(Candidate((kernel,), (REPROS / name / f"{cand}.py").read_text()), perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
+    assert "depends on what that state held before" in res.reason, res.reason
+    assert res.failed_gate.numbers["read_prior_state"] == [f"{ptr} of {kernel}"]
+
+
+class _SliceCache:
+    def __init__(self):
+        self.k = torch.randn(8, 6, 32)
+
+
+class _WritesASlice(torch.nn.Module):
+    """Writes one slot of a cache a plain object holds: the kernel gets the whole cache and writes a slice."""
+
+    def __init__(self):
+        super().__init__()
+        self.c = _SliceCache()
+
+    def forward(self, x):
+        y = torch.tanh(x) * 3.0
+        self.c.k[:, 2].copy_(y)
+        return y + 1
+
+
+def test_a_slice_written_and_read_back_passes_and_a_low_bit_taken_from_before_is_refused(backend):
+    from pytest_kernelopt.problems import problem_from_objects
+
+    session = EvaluationSession(problem_from_objects(_WritesASlice(), (torch.randn(8, 32),), "slice"),
+                                Settings(mode="optimize"), backend)
+    ((name, kernel),) = [(n, k) for g in session.captured.graphs for n, k in g.kernels.items()]
+    src = kernel.source
+    store = next(ln for ln in src.splitlines() if "tl.store(out_ptr1" in ln)
+    where = store.split("tl.store(out_ptr1 + ", 1)[1].split(", tmp", 1)[0]
+    indent = store[: len(store) - len(store.lstrip())]
+    own = session.evaluate(Candidate((name,), src), perf=False)
+    assert own.failed_gate is None, own.reason  # the unwritten rest of the cache keeps what it held
+    # honest: writes the slot, reads it back for the output (Inductor's own reductions read back what they wrote)
+    back = src.replace("tl.store(out_ptr2 + (x0), tmp5, xmask)",
+                       f"tmp9 = tl.load(out_ptr1 + {where}, xmask)\n{indent}tl.store(out_ptr2 + (x0), tmp9 + tmp4, "
+                       "xmask)")
+    assert back != src
+    res = session.evaluate(Candidate((name,), back), perf=False)
+    assert res.failed_gate is None, res.reason
+    # a mark: the lowest bit of each element toggled from what it held (within tolerance, never advancing in a
+    # call that starts from the state as found)
+    value = store.split(", ")[-2]
+    mark = src.replace(store, f"{indent}prev = tl.load(out_ptr1 + {where}, xmask)\n"
+                              f"{indent}bits = ({value}.to(tl.int32, bitcast=True) & -2) | "
+                              "((prev.to(tl.int32, bitcast=True) + 1) & 1)\n"
+                              f"{indent}tl.store(out_ptr1 + {where}, bits.to(tl.float32, bitcast=True), xmask)")
+    assert mark != src
+    res = session.evaluate(Candidate((name,), mark), perf=False)
+    assert res.decision == "rejected" and "depends on what that state held before" in res.reason, res.reason
+
+
+class _Sets:
+    """A stand-in kernel object: its launch sets the first ``n`` elements of the argument at ``position`` to 2, or
+    (``add``) adds 1 to them: what it writes then depends on what they held."""
+
+    def __init__(self, position, n, add=False):
+        self.position, self.n, self.add = position, n, add
+
+    def run(self, *args, **kwargs):
+        t = args[self.position][: self.n]
+        t.add_(1) if self.add else t.fill_(2)
+
+
+def test_a_launch_writing_state_is_checked_for_depending_on_what_it_held_only_in_a_carried_call():
+    from pytest_kernelopt.substitute import _Counted
+
+    wo = ((1, "out_ptr0"),)
+    x, state = torch.zeros(4), torch.arange(4.0)
+    swap = _Swap()
+    _Counted(_Sets(1, 4, add=True), swap, "k", ((0, "in_ptr0"),), wo).run(x, state, 4)
+    assert swap.read_prior == set(), "outside a carried call nothing is probed"
+    swap.carry = {state.untyped_storage().data_ptr()}
+    for kernel, prior in ((_Sets(1, 4), False), (_Sets(1, 2), False), (_Sets(1, 2, add=True), True)):
+        swap.read_prior = set()
+        before = state.clone()
+        _Counted(kernel, swap, "k", ((0, "in_ptr0"),), wo).run(x, state, 4)
+        assert swap.read_prior == ({"out_ptr0 of k"} if prior else set()), kernel.__dict__
+        expect = before.clone()
+        expect[: kernel.n] = before[: kernel.n] + 1 if kernel.add else 2
+        assert torch.equal(state, expect), "the probe is undone: the launch ran once, for real"
+    # state the launch also reads through another argument (a running average) is not probed
+    swap.read_prior = set()
+    _Counted(_Sets(1, 4, add=True), swap, "k", ((0, "in_ptr0"),), wo).run(state, state, 4)
+    assert swap.read_prior == set()

@@ -43,7 +43,7 @@ class CorrectnessGate:
         Inductor's own kernel under another launch config (:mod:`.reorder`): NaN or Inf positions that differ
         from the baseline's (a product or sum that overflows in one order and not in the other) are left to the
         float64 gate, which judges each such position against the truth (``special_deferred``)."""
-        from .trials import CANDIDATE_FILLS, WROTE_READ_ONLY
+        from .trials import CANDIDATE_FILLS, READ_PRIOR, WROTE_READ_ONLY
 
         plan = baseline.plan
         rerun = ""
@@ -58,7 +58,8 @@ class CorrectnessGate:
             return GateResult("correctness", "fail", f"seed {seed}: candidate raised {rec.error}", {"seed": seed})
         unexpected = sorted(set(rec.state_changed) - set(baseline.state_changed))
         wrote = [k[len(WROTE_READ_ONLY):] for k in unexpected if k.startswith(WROTE_READ_ONLY)]
-        unexpected = [k for k in unexpected if not k.startswith(WROTE_READ_ONLY)]
+        prior = [k[len(READ_PRIOR):] for k in unexpected if k.startswith(READ_PRIOR)]
+        unexpected = [k for k in unexpected if not k.startswith((WROTE_READ_ONLY, READ_PRIOR))]
         if unexpected:
             return GateResult("correctness", "fail", f"candidate changes module state the baseline leaves alone: "
                               f"{unexpected[:5]} (parameters, buffers, tensor attributes or module-level tensors "
@@ -74,6 +75,11 @@ class CorrectnessGate:
                               f"{wrote[:5]} (an input pointer: a graph constant, a tensor the module holds outside "
                               "its parameters and buffers, or an input; state kept there outlives the call)",
                               {"wrote_read_only": wrote})
+        if prior:
+            return GateResult("correctness", "fail", f"what the candidate writes to module state the kernel it "
+                              f"replaces only writes depends on what that state held before: {prior[:5]} (checked "
+                              "on a call starting from the state its previous call left; state read back there is "
+                              "a call counter's place)", {"read_prior_state": prior})
         worst_abs = worst_rel = 0.0
         beyond: list[int] = []
         tiny: set[int] = set()

@@ -238,6 +238,64 @@ def target_for(session: Any, seed: int) -> dict[str, Any] | None:
     return session.state.far(seed) if session.state.far_counters else None
 
 
+#: how :meth:`ModuleState.end` names the bytes of a state tensor's storage that no state tensor views
+BEYOND_VIEW = " (its storage beyond the state's views)"
+
+
+class _Beyond:
+    """The bytes of one storage that hold module state but lie outside every state tensor viewing it (red team 28:
+    ``tap.last = buf[0]``, a counter kept in ``buf[1]``): as first seen (a host copy), where they are (a mask),
+    and their digest.  A call may not change them; :class:`ModuleState` puts them back like the state itself."""
+
+    def __init__(self, name: str, flat: Any, mask: Any, key: int) -> None:
+        self.name = name + BEYOND_VIEW
+        self.flat = flat  # the storage's bytes, a live view
+        self.mask = mask  # True: viewed by some state tensor
+        self.key = key
+        self.pristine = flat.detach().to("cpu", copy=True)
+        self.digest = self.now()
+
+    def now(self) -> str:
+        from .trials import digest
+
+        return digest(self.flat.masked_fill(self.mask, 0), self.key, exact=True)
+
+    def put_back(self) -> None:
+        import torch
+
+        with torch.no_grad():
+            self.flat.copy_(torch.where(self.mask, self.flat, self.pristine.to(self.flat.device)))
+
+
+def beyond_views(items: dict[str, Any], key: int = 0) -> list[_Beyond]:
+    """:class:`_Beyond` for every storage of ``items`` ({name: state tensor}) with bytes no state tensor views:
+    a state tensor that is a view of a larger tensor no state holds.  Whole tensors have none (nothing to keep)."""
+    import torch
+
+    groups: dict[tuple, list[tuple[str, Any]]] = {}
+    for name, t in items.items():
+        store = t.untyped_storage()
+        groups.setdefault((str(t.device), store.data_ptr()), []).append((name, t))
+    out = []
+    for members in groups.values():
+        t0 = members[0][1]
+        store = t0.untyped_storage()
+        n = store.nbytes()
+        if not n or any(t.is_contiguous() and t.storage_offset() == 0 and t.numel() * t.element_size() == n
+                        for _, t in members):
+            continue
+        flat = torch.empty(0, dtype=torch.uint8, device=t0.device).set_(store, 0, (n,), (1,))
+        mask = torch.zeros(n, dtype=torch.bool, device=t0.device)
+        for _, t in members:
+            if t.numel():
+                es = t.element_size()
+                mask.as_strided(tuple(t.shape) + (es,), tuple(st * es for st in t.stride()) + (1,),
+                                t.storage_offset() * es).fill_(True)
+        if not bool(mask.all()):
+            out.append(_Beyond(min(name for name, _ in members), flat, mask, key))
+    return out
+
+
 class ModuleState:
     """A host copy of ``module``'s state as first seen, put back before each call, and what each call changed.
 
@@ -254,6 +312,8 @@ class ModuleState:
         self.items = dict(state_items(module))
         self.pristine = {n: t.detach().to("cpu", copy=True) for n, t in self.items.items()}
         self.digests = {n: digest(t, key, exact=True) for n, t in self.items.items()}
+        #: the storage beyond the state's views: put back, and a change reported (never compared as a value)
+        self.beyond = beyond_views(self.items, key)
         self.known: set[str] = set()  # names some call has changed: what a fast begin() puts back
         self._device: dict[str, Any] = {}  # device copies of the known ones, for the timing loop
         self._ref: dict[str, str] | None = None  # digests a call started from, where not the pristine ones
@@ -273,6 +333,9 @@ class ModuleState:
     def _put_back(self, names: Any) -> None:
         import torch
 
+        for b in self.beyond:  # first: a state view is put back over it where they meet
+            if b.now() != b.digest:
+                b.put_back()
         with torch.no_grad():
             for n in names:
                 live = self.items[n]
@@ -322,6 +385,9 @@ class ModuleState:
 
         from .trials import digest
 
+        for b in self.beyond:
+            if b.now() != b.digest:
+                b.put_back()
         sources = {n: (target[n].to(self.pristine[n].dtype) if n in target else self.pristine[n]) for n in self.items}
         if id(target) not in self._targets:
             self._targets[id(target)] = {n: digest(src, self.key, exact=True) for n, src in sources.items()}
@@ -344,7 +410,10 @@ class ModuleState:
         ref = self._ref or self.digests
         changed = {n: d for n, d in now.items() if d != ref[n]}
         self.known.update(changed)
+        # bytes beyond the views: named when changed, so a candidate changing them where the baseline does not is
+        # refused as changing state the baseline leaves alone; not a value (no tolerance applies to them)
         values = {f"state:{n}": self.items[n].detach().to("cpu", copy=True) for n in sorted(changed)}
+        changed.update({b.name: d for b in self.beyond if (d := b.now()) != b.digest})
         return changed, values
 
     def restore(self) -> None:

@@ -357,18 +357,20 @@ class CandidateRecord:
 
 
 def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None,
-         buffers: bool = False, light: bool = False) -> Run:
+         buffers: bool = False, light: bool = False, carry: bool = False) -> Run:
     """One call on ``seed``'s inputs, from the module state the session started with, with Inductor's
     allocations pre-filled (:func:`.runner.poisoned_allocations`: NaN poison, random values, zeros, or the previous
     run's contents); the state the call changed is part of the run (``state:<name>``).  ``buffers``: the digests
     of its outputs and of every buffer the call allocated, as the call left them (:attr:`Run.buffers`);
-    ``light``: those digests alone, no outputs (a run compared bit for bit, never against the baseline)."""
+    ``light``: those digests alone, no outputs (a run compared bit for bit, never against the baseline);
+    ``carry``: the call starts from the state the last call left, as a loop's next iteration does."""
     from .module_state import target_for
     from .runner import Allocations, poisoned_allocations, run_once
 
     if (buffers or light) and record is None:
         record = Allocations(key=session.plan.digest_key)
-    session.state.start(target_for(session, seed))
+    if not carry:
+        session.state.start(target_for(session, seed))
     with poisoned_allocations(session.captured.namespaces, fill, record=record, stale=stale):
         r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
     changed, state = session.state.end()
@@ -624,12 +626,28 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
     finally:
         swap.guard = None
         rec.state_changed.update({f"{WROTE_READ_ONLY}{w}": "written" for w in sorted(swap.wrote_read_only)})
+        rec.state_changed.update({f"{READ_PRIOR}{w}": "read" for w in sorted(swap.read_prior)})
     rec.device_peak_bytes = device_peak()
     return rec
 
 
 #: how :attr:`CandidateRecord.state_changed` names a pointer the replaced kernel only reads and the candidate wrote
 WROTE_READ_ONLY = "read-only argument "
+#: and module state the replaced kernel only writes, where what the candidate wrote depended on what it held
+READ_PRIOR = "write-only state argument "
+
+
+def _carried_call(session: Any, swap: Any, fn: Any, seed: int) -> None:
+    """A call from the state the candidate's last call left (as a loop's next call starts), with every launch
+    that writes module state through a pointer the replaced kernel only writes checked for depending on what
+    that state held (:attr:`KernelSwap.carry`).  Only where some call changed the module's state."""
+    if not session.state.known:
+        return
+    swap.carry = {t.untyped_storage().data_ptr() for t in session.state.items.values()}
+    try:
+        _run(session, fn, seed, light=True, carry=True)
+    finally:
+        swap.carry = set()
 
 
 def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
@@ -661,6 +679,7 @@ def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: Candid
                     with _reversed_programs(session):
                         rec.again = _run(session, fn, seed, fill="random")
                     rec.state_changed.update(rec.again.state_changed)
+                    _carried_call(session, swap, fn, seed)
                 if fill == "stale":  # and over other starts: what an earlier call left may not change the result
                     # (red team 23: a kernel that read its output buffer's low bits, marked by its earlier calls,
                     # was exact for two calls in a row and wrong from the third), nor what this one leaves
