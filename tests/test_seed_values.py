@@ -137,6 +137,49 @@ def _reference():
                 out.append(x)
         return tuple(out)
 
+    def dead_column(inputs: tuple, seed: int) -> tuple:
+        """Session 20 (red team 27): after the whole-number runs, one column of the last dimension zero in every
+        row, drawn from the same generator (tensors in order; whole_runs draws first for each tensor)."""
+        import torch
+
+        gen = torch.Generator(device="cpu").manual_seed(seed + 314159)
+        out = []
+        for x in inputs:
+            if isinstance(x, torch.Tensor) and x.is_floating_point():
+                y = x.detach().clone(memory_format=torch.contiguous_format)
+                if y.numel() >= 64:
+                    runs = max(1, min(16, y.numel() // 2048))
+                    starts = torch.randint(0, y.numel() - 31, (runs,), generator=gen)
+                    vals = torch.randint(0, 33, (runs, 32), generator=gen).to(torch.float64)
+                    for k in range(runs):
+                        lo = int(starts[k])
+                        y.view(-1)[lo:lo + 32] = vals[k].to(y.dtype)
+                if y.dim() >= 2 and y.shape[-1] >= 2:
+                    y[..., int(torch.randint(0, y.shape[-1], (1,), generator=gen))] = 0
+                out.append(y.requires_grad_(x.requires_grad))
+            else:
+                out.append(x)
+        return tuple(out)
+
+    def eight_bit_and_repeats(inputs: tuple) -> tuple:
+        """Session 20 (red teams 26, 27): the first half of the rows on multiples of 1/255, and in the second half
+        every other row a copy of the row before."""
+        import torch
+
+        def f(x):
+            if x.numel() < 2:
+                return x
+            rows = x.reshape(-1, x.shape[-1]).clone()
+            half = (rows.shape[0] + 1) // 2 if rows.shape[0] > 1 else 1
+            wide = rows.dtype in (torch.float32, torch.float64)  # half types: k / 255 in float32, then rounded
+            top = rows[:half] if wide else rows[:half].float()
+            rows[:half] = ((top * 255).round() / 255).to(rows.dtype)
+            for r in range(half + 1, rows.shape[0], 2):
+                rows[r] = rows[r - 1]
+            return rows.reshape(x.shape)
+
+        return _floating_map(inputs, f)
+
     def sorted_rows(inputs: tuple) -> tuple:
         """Floating inputs sorted along their last dimension."""
         return _floating_map(inputs, lambda x: _four_kinds(x.sort(dim=-1).values) if x.dim() else x)
@@ -185,8 +228,10 @@ def reference_inputs(original, plan, seed):
         drawn = r["offset"](r["rounded"](drawn))
     if plan.half_rounded(seed):
         drawn = r["half_rounded"](drawn)
+    if plan.varied_state(seed):
+        drawn = r["eight_bit_and_repeats"](drawn)
     if plan.nonnegative(seed):
-        drawn = r["whole_runs"](r["nonnegative"](drawn), seed)
+        drawn = r["dead_column"](r["nonnegative"](drawn), seed)
     if plan.sorted_rows(seed):
         drawn = r["sorted_rows"](drawn)
     if plan.special(seed):
@@ -255,6 +300,13 @@ def test_the_structured_seeds_are_what_they_say(monkeypatch):
             assert (srt[r][ok[r]] == srt[r][ok[r]][0]).all() and srt[r][ok[r]][0] != 0, r
         else:
             assert (srt[r][ok[r]] == 0).all(), r
+    assert (nonneg == 0).all(0).sum() >= 1, "a dead column: zero in every row (red team 27)"
+    (eight,) = [v for k, v in by.items() if "8-bit" in k]
+    top, bottom = eight[:8], eight[8:]
+    assert torch.equal(top, (top * 255).round() / 255), "the first half of the rows on 8-bit levels"
+    assert torch.equal(bottom[1::2], bottom[0::2]) and not torch.equal(bottom, (bottom * 255).round() / 255), \
+        "the second half repeats every other row, off the 8-bit levels (each structure without the other)"
+    assert not torch.equal(top[1::2], top[0::2])
     (whole,) = [v for k, v in by.items() if "whole numbers on an offset" in k]
     assert torch.equal(whole, whole.round()) and whole.mean() > OFFSET_SPREADS * 0.5
 

@@ -200,6 +200,47 @@ def _sprinkle_(ys: list, gen: Any, share: int, most: int, values: Callable[[Any]
         y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
 
 
+#: the levels of an 8-bit image scaled to [0, 1]: the varied-state seed's first half of rows takes them
+EIGHT_BIT_LEVELS = 255
+
+
+def eight_bit_and_repeats_(y: Any) -> None:
+    """Rows along the last dimension (of the contiguous ``y``): the first half's values rounded to multiples of
+    1 / :data:`EIGHT_BIT_LEVELS` (8-bit pixels scaled to [0, 1] where the values are in [0, 1]), and in the second
+    half every other row a copy of the row before (padding, repeated tokens).  Red teams 26 and 27 were verified
+    wrong only on rows equal to the row before and on blocks of 8-bit levels: no seed held either.  Each half
+    has one structure without the other, so a kernel cannot wait for the two together."""
+    import torch
+
+    from .chunked import CHUNK
+
+    if y.numel() < 2:  # a scalar (an eps, a temperature) keeps its value
+        return
+    rows = y.view(-1, y.shape[-1])
+    n, width = rows.shape
+    half = (n + 1) // 2 if n > 1 else 1
+    step = max(2, (int(CHUNK) // max(1, width)) // 2 * 2)  # blocks of an even number of rows
+    for lo in range(0, half, step):
+        block = rows[lo:min(half, lo + step)]
+        wide = block.dtype in (torch.float32, torch.float64)  # k / 255 in the input's own precision
+        work = block * EIGHT_BIT_LEVELS if wide else block.to(torch.float32) * EIGHT_BIT_LEVELS
+        block.copy_(work.round_().div_(EIGHT_BIT_LEVELS))
+    for lo in range(half + 1, n, step):  # rows half+1, half+3, ... repeat the row before
+        block = rows[lo - 1:min(n, lo + step)]
+        block[1::2] = block[0::2][: block[1::2].shape[0]]
+
+
+def dead_column_(y: Any, gen: Any) -> None:
+    """One column of the last dimension, drawn from ``gen``, zero in every row (a dead unit after a ReLU): a kernel
+    wrong only where a feature is zero in every row was verified (red team 27)."""
+    import torch
+
+    if y.dim() < 2 or y.shape[-1] < 2:
+        return
+    col = int(torch.randint(0, y.shape[-1], (1,), generator=gen))
+    y[..., col] = 0
+
+
 def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
     """The in-place steps ``plan`` takes on every floating input of ``seed``, in order (specials aside)."""
     import torch
@@ -212,9 +253,12 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
         out += [round_, offset_]
     if plan.half_rounded(seed):
         out += [outlier_channel_, lambda y: rounded_to_(y, torch.float16, HALF_RUN)]
+    if plan.varied_state(seed):
+        out.append(eight_bit_and_repeats_)
     if plan.nonnegative(seed):
         gen = torch.Generator(device="cpu").manual_seed(seed + 314159)  # the tensors in order draw from it
-        out += [clamp_min_zero_, lambda y: rounded_to_(y, torch.bfloat16), lambda y: whole_runs_(y, gen)]
+        out += [clamp_min_zero_, lambda y: rounded_to_(y, torch.bfloat16), lambda y: whole_runs_(y, gen),
+                lambda y: dead_column_(y, gen)]
     if plan.sorted_rows(seed):
         out.append(sort_rows_)
     return out

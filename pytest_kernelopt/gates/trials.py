@@ -140,14 +140,16 @@ class SeedPlan:
         if self.plain(seed):
             parts.append("as drawn, state as found")
         if self.varied_state(seed):
-            parts.append("parameters and state varied")
+            parts.append("parameters and state varied, the first half of the rows 8-bit levels (multiples of "
+                         "1/255), in the second half every other row repeating the row before")
         if self.far_counters(seed):
             parts.append("integer counters (if any) advanced far")
         parts += [text for cond, text in (
             (self.special(seed), "with NaN/Inf, signed zeros, subnormals, exact 1, 2 and 0.5, large fractions"),
             (self.integral(seed), "whole numbers on an offset"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
-            (self.nonnegative(seed), "ReLU outputs in bfloat16 values, runs of small whole numbers"),
+            (self.nonnegative(seed), "ReLU outputs in bfloat16 values, runs of small whole numbers, a dead "
+                                     "column (zero in every row)"),
             (self.sorted_rows(seed), "rows sorted up, down, constant and zero")) if cond]
         return ", ".join(parts)
 

@@ -1,0 +1,49 @@
+"""Triggers no seed produced (the seeds-are-tests class): red team 26 flipped the sign of a row bitwise equal to the
+row before it (padding, repeated tokens), red team 27 was wrong where a feature column is zero in every row (a dead
+ReLU unit) and where a block's values are all 8-bit levels (pixels scaled to [0, 1]).  Each was verified, exact on
+every seed.  The varied-state seed's first half of rows now holds 8-bit levels and its second half repeated rows;
+the ReLU seed has a dead column (:mod:`pytest_kernelopt.gates.seed_values`).  The repros are the red teams' own,
+kept once in benchmarks/redteam/ (its README table says what each does)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt.candidate import Candidate  # noqa: E402
+from pytest_kernelopt.config import Settings  # noqa: E402
+from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
+from pytest_kernelopt.problems import ProblemSpec, build_problem  # noqa: E402
+
+REPROS = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
+CASES = {  # name: (problem, candidate)
+    "duplicate rows": ("rt26/p2/ln_tokens.py", "rt26/p2/cand_duprow.py"),
+    "8-bit pixels": ("rt27/p7/prob.py", "rt27/p7/cand_pixels.py"),
+    "dead column": ("rt27/p2/prob.py", "rt27/p2/cand_deadcol.json"),
+}
+
+
+def _candidate(path: Path, kernels: dict) -> Candidate:
+    if path.suffix == ".json":
+        return Candidate.from_json({"origin": "red-team", **json.loads(path.read_text())})
+    (name,) = [n for n in kernels if f"def {n}(" in path.read_text()]
+    return Candidate((name,), path.read_text(), origin="red-team")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, backend):
+    prob, cand = CASES[case]
+    problem = build_problem(ProblemSpec.from_file(REPROS / prob), backend.device, 0)
+    session = EvaluationSession(problem, Settings(mode="optimize"), backend)
+    kernels = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    candidate = _candidate(REPROS / cand, kernels)
+    for name in candidate.replaces:  # Inductor's own kernels pass on the structured seeds
+        own = session.evaluate(Candidate((name,), kernels[name].source, origin="control"), perf=False)
+        assert own.failed_gate is None, (name, own.reason)
+    res = session.evaluate(candidate, perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate in ("correctness", "fp64"), res.reason
+    assert "beyond tolerance" in res.reason or "farther from the float64 truth" in res.reason, res.reason
