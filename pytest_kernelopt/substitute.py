@@ -395,9 +395,13 @@ def _prior_probe(obj: Any, targets: list, writable: dict, args: tuple, kwargs: d
     may write (``writable``, by storage pointer); returns, per target storage, its bits before and after that
     launch."""
     snaps = {ptr: whole_storage(t).clone() for ptr, t in writable.items()}
+    # a fusion's launcher takes the earlier calls' arguments it gathered when it launches: kept for the real one
+    pending = dict(obj.state.pending) if isinstance(obj, FixedLauncher) else None
     for _, t in targets:
         whole_storage(t).bitwise_not_()
     obj.run(*args, **kwargs)
+    if pending is not None:
+        obj.state.pending = pending
     probe = {}
     for _, t in targets:
         ptr = t.untyped_storage().data_ptr()

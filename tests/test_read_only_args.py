@@ -396,3 +396,38 @@ def test_a_launch_writing_state_is_checked_for_depending_on_what_it_held_only_in
     swap.read_prior = set()
     _Counted(_Sets(1, 4, add=True), swap, "k", ((0, "in_ptr0"),), wo).run(state, state, 4)
     assert swap.read_prior == set()
+
+
+def test_a_fused_launch_writing_state_is_probed_and_still_launches_with_every_calls_arguments():
+    """A LaunchSpec fusing two kernels launches at the second call with the arguments both calls gave: the probe's
+    launch must leave the first call's arguments for the real one."""
+    from pytest_kernelopt.candidate import LaunchSpec
+    from pytest_kernelopt.substitute import FixedLauncher, _Counted, _GroupState
+
+    class _Jit:  # stands in for a @triton.jit function: writes x + 1 to the state, or state + 1 (``add``)
+        def __init__(self, add):
+            self.add, self.launches = add, 0
+
+        def fn(self, x_ptr, state_ptr, n):
+            pass
+
+        def __getitem__(self, grid):
+            def launch(x, state, n, **kw):
+                self.launches += 1
+                state.copy_(state + 1 if self.add else x + 1)
+            return launch
+
+    k0 = TritonKernel("k0", "", "pointwise", "pointwise", ("in_ptr0", "out_ptr0", "xnumel"), {}, "cuda")
+    k1 = TritonKernel("k1", "", "pointwise", "pointwise", ("in_ptr0", "out_ptr0", "xnumel"), {}, "cuda")
+    spec = LaunchSpec("fused", ("k0.in_ptr0", "k1.out_ptr0", "k0.xnumel"), "(1,)")
+    for add in (False, True):
+        jit, group_state = _Jit(add), _GroupState()
+        launchers = [FixedLauncher(spec, jit, k, ("k0", "k1"), group_state) for k in (k0, k1)]
+        swap = _Swap()
+        x, mid, state = torch.arange(4.0), torch.zeros(4), torch.full((4,), 5.0)
+        swap.carry = {state.untyped_storage().data_ptr()}
+        _Counted(launchers[0], swap, "k0", ((0, "in_ptr0"),), ((1, "out_ptr0"),)).run(x, mid, 4)
+        _Counted(launchers[1], swap, "k1", ((0, "in_ptr0"),), ((1, "out_ptr0"),)).run(mid, state, 4)
+        assert jit.launches == 2, "the probe's launch, then the real one"
+        assert torch.equal(state, torch.full((4,), 6.0) if add else x + 1)
+        assert swap.read_prior == ({"out_ptr0 of k1"} if add else set())
