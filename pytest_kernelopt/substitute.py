@@ -391,33 +391,55 @@ class _Counted:
 
 
 def _prior_probe(obj: Any, targets: list, writable: dict, args: tuple, kwargs: dict) -> dict[int, tuple]:
-    """Launch ``obj`` over ``targets``' storages with every bit inverted, then put back every storage the launch
-    may write (``writable``, by storage pointer); returns, per target storage, its bits before and after that
-    launch."""
+    """Launch ``obj`` twice over ``targets``' storages XORed with a random mask and with its complement, then put
+    back every storage the launch may write (``writable``, by storage pointer); returns, per target storage, its
+    bits before, the mask, and its bits after each of those launches."""
+    import secrets
+
+    import torch
+
     snaps = {ptr: whole_storage(t).clone() for ptr, t in writable.items()}
     # a fusion's launcher takes the earlier calls' arguments it gathered when it launches: kept for the real one
     pending = dict(obj.state.pending) if isinstance(obj, FixedLauncher) else None
+    gen: dict = {}
+    masks: dict[int, Any] = {}
     for _, t in targets:
-        whole_storage(t).bitwise_not_()
-    obj.run(*args, **kwargs)
+        flat = whole_storage(t)
+        if flat.device not in gen:
+            gen[flat.device] = torch.Generator(device=flat.device).manual_seed(secrets.randbits(62))
+        info = torch.iinfo(flat.dtype)
+        masks[t.untyped_storage().data_ptr()] = torch.randint(info.min, info.max, flat.shape, dtype=flat.dtype,
+                                                              device=flat.device, generator=gen[flat.device])
+    after: dict[int, list] = {ptr: [] for ptr in masks}
+    for complement in (False, True):
+        for ptr, snap in snaps.items():
+            whole_storage(writable[ptr]).copy_(snap)
+        for _, t in targets:
+            ptr = t.untyped_storage().data_ptr()
+            m = masks[ptr]
+            whole_storage(t).bitwise_xor_(m.bitwise_not() if complement else m)
+        if pending is not None:
+            obj.state.pending = dict(pending)
+        obj.run(*args, **kwargs)
+        for _, t in targets:
+            after[t.untyped_storage().data_ptr()].append(whole_storage(t).clone())
     if pending is not None:
         obj.state.pending = pending
-    probe = {}
-    for _, t in targets:
-        ptr = t.untyped_storage().data_ptr()
-        probe[ptr] = (snaps[ptr], whole_storage(t).clone())
     for ptr, snap in snaps.items():
         whole_storage(writable[ptr]).copy_(snap)
-    return probe
+    return {ptr: (snaps[ptr], masks[ptr], *after[ptr]) for ptr in masks}
 
 
-def _depends_on_prior(t: Any, before: Any, inverted_after: Any) -> bool:
+def _depends_on_prior(t: Any, before: Any, mask: Any, over_mask: Any, over_complement: Any) -> bool:
     """Whether a launch's writes to ``t``'s storage depended on what it held: started from ``before`` it left
-    what ``t`` holds now; started from ``~before`` it left ``inverted_after``.  An element the inverted run left
-    as it started was not written there, and must not have been changed here; one it wrote must be the same."""
+    what ``t`` holds now; started from ``before ^ mask`` and from ``before ^ ~mask`` it left ``over_mask`` and
+    ``over_complement``.  Every element must be either written the same from all three starts, or left alone by
+    all three (a pair of elements read together can hide from one fixed mask, not from a random one and its
+    complement: red team 29)."""
     now = whole_storage(t)
-    written = inverted_after != before.bitwise_not()
-    return bool(((written & (inverted_after != now)) | (~written & (now != before))).any())
+    written = (over_mask == over_complement) & (over_mask == now)
+    untouched = (over_mask == before ^ mask) & (over_complement == before ^ mask.bitwise_not()) & (now == before)
+    return not bool((written | untouched).all())
 
 
 class KernelSwap:

@@ -306,7 +306,8 @@ def test_a_step_counter_is_advanced_on_the_varied_seed_and_a_time_bomb_is_caught
                 f"tl.where({step.group(1)} > {after}, {store.group(3)} * 1.01, {store.group(3)}), xmask)")
         res = session.evaluate(Candidate((k.name,), k.source.replace(store.group(0), bomb)), perf=False)
         assert res.decision == "rejected", (after, res.reason)
-        assert where in res.reason or res.failed_gate.gate == "fp64", (after, res.reason)
+        # (or by a loop of calls from the state the candidate's own calls left, where the step passes 3)
+        assert where in res.reason or "of a loop" in res.reason or res.failed_gate.gate == "fp64", (after, res.reason)
     assert int(module.step) == found, "the judge put the counter back"
 
 

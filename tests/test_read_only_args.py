@@ -428,6 +428,51 @@ def test_a_fused_launch_writing_state_is_probed_and_still_launches_with_every_ca
         swap.carry = {state.untyped_storage().data_ptr()}
         _Counted(launchers[0], swap, "k0", ((0, "in_ptr0"),), ((1, "out_ptr0"),)).run(x, mid, 4)
         _Counted(launchers[1], swap, "k1", ((0, "in_ptr0"),), ((1, "out_ptr0"),)).run(mid, state, 4)
-        assert jit.launches == 2, "the probe's launch, then the real one"
+        assert jit.launches == 3, "the probe's two launches (a random mask, its complement), then the real one"
         assert torch.equal(state, torch.full((4,), 6.0) if add else x + 1)
         assert swap.read_prior == ({"out_ptr0 of k1"} if add else set())
+
+
+@pytest.mark.parametrize("cand", ["cand_T1", "cand_T2"])
+def test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_carried_calls(cand, backend):
+    """Red team 29: a 16-bit tag and call counter in the lowest bit of a running mean the kernel reads and updates
+    in place (an EMA), the update wrong once the counter reaches T: verified even for T = 1 (wrong from a loop's
+    second call), as no judged call started from a state the candidate wrote.  The first seed's call is now
+    followed by CARRIED_CALLS calls from the state the candidate's previous call left, each against the baseline's
+    call from that same state.  (A threshold above that count is not found: benchmarks/redteam/rt29/p1/cand_T50.)"""
+    from pytest_kernelopt.gates.trials import CARRIED_CALLS
+
+    assert CARRIED_CALLS >= 2
+    kernel = "triton_poi_fused_add_copy__mean_mul_2"
+    session = _session_of(REPROS / "rt29" / "p1" / "prob.py", backend)
+    found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
+    assert own.failed_gate is None, own.reason
+    res = session.evaluate(Candidate((kernel,), (REPROS / "rt29" / "p1" / f"{cand}.py").read_text()), perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
+    assert "of a loop" in res.reason and "state differs" in res.reason, res.reason
+
+
+def test_a_counter_hidden_in_pairs_of_bits_is_found_by_a_random_mask_and_its_complement(backend):
+    """Red team 29 p5: tag and counter kept as the XOR of the lowest bits of pairs of elements of a state the kernel
+    only writes: inverting every bit leaves each XOR as it was, so the probe over inverted bits saw the same writes.
+    The probe now XORs the state with a random mask and with its complement."""
+    kernel = "triton_poi_fused_copy__mul_relu_0"
+    session = _session_of(REPROS / "rt29" / "p5" / "prob.py", backend)
+    res = session.evaluate(Candidate((kernel,), (REPROS / "rt29" / "p5" / "cand_xor_T200.py").read_text()),
+                           perf=False)
+    assert res.decision == "rejected" and "depends on what that state held before" in res.reason, res.reason
+
+
+def test_every_judged_call_starts_from_the_state_as_built_not_as_the_capture_call_left_it(backend):
+    """Red team 29 p3: a step of a state-space layer whose recurrent state is zero at the start of every sequence;
+    the kernel was wrong only from a zero state, and verified: the judge's "state as found" was the state the
+    capture's own call had left."""
+    kernel = "triton_per_fused_add_copy__exp_mul_neg_softplus_sum_unsqueeze_1"
+    session = _session_of(REPROS / "rt29" / "p3" / "prob.py", backend)
+    assert torch.equal(session.module.h, torch.zeros_like(session.module.h)), "the capture's call was undone"
+    found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
+    assert own.failed_gate is None, own.reason
+    res = session.evaluate(Candidate((kernel,), (REPROS / "rt29" / "p3" / "cand_fresh.py").read_text()), perf=False)
+    assert res.decision == "rejected", res.reason

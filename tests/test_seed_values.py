@@ -161,20 +161,23 @@ def _reference():
                 out.append(x)
         return tuple(out)
 
-    def eight_bit_and_repeats(inputs: tuple) -> tuple:
-        """Session 20 (red teams 26, 27): the first half of the rows on multiples of 1/255, and in the second half
-        every other row a copy of the row before."""
+    def row_structures(inputs: tuple) -> tuple:
+        """Session 20 (red teams 26, 27, 29): rows in thirds: on multiples of 1/255; probability rows (|x| over
+        the row's sum); every other row a copy of the row before."""
         import torch
 
         def f(x):
             if x.numel() < 2:
                 return x
             rows = x.reshape(-1, x.shape[-1]).clone()
-            half = (rows.shape[0] + 1) // 2 if rows.shape[0] > 1 else 1
+            n = rows.shape[0]
+            a, b = (n + 2) // 3, (2 * n + 2) // 3
             wide = rows.dtype in (torch.float32, torch.float64)  # half types: k / 255 in float32, then rounded
-            top = rows[:half] if wide else rows[:half].float()
-            rows[:half] = ((top * 255).round() / 255).to(rows.dtype)
-            for r in range(half + 1, rows.shape[0], 2):
+            top = rows[:a] if wide else rows[:a].float()
+            rows[:a] = ((top * 255).round() / 255).to(rows.dtype)
+            mag = rows[a:b].double().abs()
+            rows[a:b] = (mag / mag.sum(-1, keepdim=True)).to(rows.dtype)
+            for r in range(b + 1, n, 2):
                 rows[r] = rows[r - 1]
             return rows.reshape(x.shape)
 
@@ -191,6 +194,9 @@ def _reference():
         mid = v.shape[-1] // 2
         rows[kind == 2] = rows[kind == 2][:, mid:mid + 1].expand(-1, v.shape[-1])
         rows[kind == 3] = 0
+        k = max(2, v.shape[-1] // 4)  # session 20 (red team 29): rows 5 and 6 mod 8 end in masked scores
+        rows[5::8, v.shape[-1] - k:] = float("-inf")
+        rows[6::8, v.shape[-1] - k:] = torch.finfo(v.dtype).min
         return rows.reshape(v.shape)
 
 
@@ -229,7 +235,7 @@ def reference_inputs(original, plan, seed):
     if plan.half_rounded(seed):
         drawn = r["half_rounded"](drawn)
     if plan.varied_state(seed):
-        drawn = r["eight_bit_and_repeats"](drawn)
+        drawn = r["row_structures"](drawn)
     if plan.nonnegative(seed):
         drawn = r["dead_column"](r["nonnegative"](drawn), seed)
     if plan.sorted_rows(seed):
@@ -287,7 +293,7 @@ def test_the_structured_seeds_are_what_they_say(monkeypatch):
     is_edge = (srt.unsqueeze(-1) == edges).any(-1)
     assert is_edge.any() and (srt.abs() == 1234.567).any() | (srt == 1.0).any() | (srt == -4321.125).any(), \
         "and the edge values"
-    ok = ~(srt.isnan() | srt.isinf() | is_edge)
+    ok = ~(srt.isnan() | srt.isinf() | is_edge | (srt == torch.finfo(srt.dtype).min))  # masked scores aside
     pairs = ok[:, 1:] & ok[:, :-1]
     up, down = srt[:, 1:] >= srt[:, :-1], srt[:, 1:] <= srt[:, :-1]
     for r in range(srt.shape[0]):
@@ -301,12 +307,17 @@ def test_the_structured_seeds_are_what_they_say(monkeypatch):
         else:
             assert (srt[r][ok[r]] == 0).all(), r
     assert (nonneg == 0).all(0).sum() >= 1, "a dead column: zero in every row (red team 27)"
-    (eight,) = [v for k, v in by.items() if "8-bit" in k]
-    top, bottom = eight[:8], eight[8:]
-    assert torch.equal(top, (top * 255).round() / 255), "the first half of the rows on 8-bit levels"
-    assert torch.equal(bottom[1::2], bottom[0::2]) and not torch.equal(bottom, (bottom * 255).round() / 255), \
-        "the second half repeats every other row, off the 8-bit levels (each structure without the other)"
-    assert not torch.equal(top[1::2], top[0::2])
+    (rows,) = [v for k, v in by.items() if "8-bit" in k]
+    top, mid, bottom = rows[:6], rows[6:11], rows[11:]  # 16 rows: thirds of 6, 5 and 5
+    assert torch.equal(top, (top * 255).round() / 255), "the first third on 8-bit levels"
+    assert (mid > 0).all() and torch.allclose(mid.sum(-1), torch.ones(5)), "the second, probability rows"
+    assert torch.equal(bottom[1::2], bottom[0::2][:2]), "the last repeats every other row"
+    for part in (mid, bottom):
+        assert not torch.equal(part, (part * 255).round() / 255), "off the 8-bit levels"
+    assert not torch.equal(top[1::2], top[0::2]) and not torch.equal(mid[1::2], mid[0::2][:2])
+    assert not torch.allclose(bottom.abs().sum(-1), torch.ones(5))
+    masked = srt[5::8, -16:]
+    assert (masked == float("-inf")).float().mean() > 0.9 and (srt[6::8, -16:] == torch.finfo(srt.dtype).min).any()
     (whole,) = [v for k, v in by.items() if "whole numbers on an offset" in k]
     assert torch.equal(whole, whole.round()) and whole.mean() > OFFSET_SPREADS * 0.5
 

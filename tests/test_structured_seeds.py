@@ -1,8 +1,10 @@
 """Triggers no seed produced (the seeds-are-tests class): red team 26 flipped the sign of a row bitwise equal to the
 row before it (padding, repeated tokens), red team 27 was wrong where a feature column is zero in every row (a dead
 ReLU unit) and where a block's values are all 8-bit levels (pixels scaled to [0, 1]).  Each was verified, exact on
-every seed.  The varied-state seed's first half of rows now holds 8-bit levels and its second half repeated rows;
-the ReLU seed has a dead column (:mod:`pytest_kernelopt.gates.seed_values`).  The repros are the red teams' own,
+every seed; red team 29 ignored an attention mask only on rows ending in two or more masked scores, and gave an
+entropy in bits only on rows that are probability distributions.  The varied-state seed's rows now come in thirds
+(8-bit levels, probability rows, repeated rows), the ReLU seed has a dead column, and the sorted seed has rows
+ending in masked scores (:mod:`pytest_kernelopt.gates.seed_values`).  The repros are the red teams' own,
 kept once in benchmarks/redteam/ (its README table says what each does)."""
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ CASES = {  # name: (problem, candidate)
     "duplicate rows": ("rt26/p2/ln_tokens.py", "rt26/p2/cand_duprow.py"),
     "8-bit pixels": ("rt27/p7/prob.py", "rt27/p7/cand_pixels.py"),
     "dead column": ("rt27/p2/prob.py", "rt27/p2/cand_deadcol.json"),
+    "masked scores": ("rt29/p2/prob.py", "rt29/p2/cand_mask.py"),
+    "probability rows": ("rt29/p4/prob.py", "rt29/p4/cand_simplex.py"),
 }
 
 

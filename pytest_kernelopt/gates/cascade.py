@@ -174,13 +174,29 @@ class EvaluationSession:
         self.problem = problem
         self.module = problem.module
         self.training = settings.training
-        self.captured = captured or capture(problem.module, problem.example_inputs, training=self.training,
-                                            backend=self.backend, mode=settings.torch_compile_mode)
+        if captured is None:
+            # the capture calls the module once: its state (a recurrent state, a running mean, a cache) is put
+            # back as the user built it, so that "as found" is the module before any call (red team 29: a kernel
+            # wrong only from a zero recurrent state, as every sequence starts after reset(), was verified when
+            # every judged call started from the state the capture call had left)
+            import torch
+
+            from .module_state import state_items
+
+            with torch.no_grad():
+                found = [(t, t.detach().clone()) for _, t in state_items(problem.module)]
+            captured = capture(problem.module, problem.example_inputs, training=self.training,
+                               backend=self.backend, mode=settings.torch_compile_mode)
+            with torch.no_grad():
+                for t, was in found:
+                    t.copy_(was)
+            del found
+        self.captured = captured
         # the gates draw their own inputs per seed: a problem file's example inputs are let go (drawn again
         # if anyone asks), so a 2 GiB input is not carried through every phase as a third copy
         problem.release_example()
         self.plan = plan or SeedPlan.make(settings.seeds, settings.base_seed)
-        # the module's state as found after the capture: every gate call starts from it (module_state).  Made
+        # the module's state as found (the capture's call undone): every gate call starts from it (module_state).  Made
         # here, before any other call (a module-peak measurement, a screening) could move it, so every process
         # judging this problem starts from the same state
         self.state = ModuleState(self.module, self.plan.digest_key)

@@ -12,6 +12,10 @@ from typing import Any
 from .compare import compare_outputs, same_values
 from .results import GateResult
 
+#: the call from the state the candidate's own previous call left is held to this many tolerances of the
+#: baseline's call from the same state (no float64 truth judges it)
+CARRIED_SLACK = 10.0
+
 
 class CorrectnessGate:
     """Candidate vs baseline on fresh inputs per seed, at several input magnitudes.
@@ -34,6 +38,34 @@ class CorrectnessGate:
 
         rec = collect_candidate(session, swap, session.plan)
         return self.judge(session.settings, session.baseline_record(), rec)
+
+    @staticmethod
+    def _carried(s: Any, rec: Any, reorder: bool) -> GateResult | None:
+        """The failure of the calls that started from the state the candidate's own previous call left (a loop's
+        next calls), each against the baseline's call from the same state, or None.  There is no float64 truth for
+        them, so only a difference beyond :data:`CARRIED_SLACK` tolerances fails: far more than two honest
+        roundings of one state apart."""
+        def loose(dtype: str) -> tuple[float, float]:
+            return tuple(CARRIED_SLACK * v for v in s.tolerance(dtype))
+
+        pairs = getattr(rec, "carried", None) or []
+        for k, cand, base in pairs:
+            where = (f"call {k + 2} of a loop (the first seed's inputs again, from the "
+                     "state the candidate's own previous call left) against the baseline's call from that state")
+            if sorted(cand.grads) != sorted(base.grads):
+                return GateResult("correctness", "fail", f"{where}: it changes state {sorted(cand.grads)}, the "
+                                  f"baseline {sorted(base.grads)}", {"carried": k})
+            for label, c_val, b_val in (("output", cand.outputs, base.outputs), ("state", cand.grads, base.grads)):
+                if label == "state" and not c_val:
+                    continue
+                cmp = compare_outputs(c_val, b_val, loose, tiny_factor=s.tiny_output_factor,
+                                      tiny_rel_tol=s.tiny_rel_tol, label=label, defer_special=reorder)
+                if cmp.hard_failure or not cmp.within_tolerance:
+                    what = cmp.hard_failure or f"max abs {cmp.max_abs_err:.3g}, beyond {CARRIED_SLACK:g} tolerances"
+                    return GateResult("correctness", "fail", f"{where}: {label} differs: {what} (what a call leaves "
+                                      "in the module's state may not change what the next call does)",
+                                      {"carried": k, "max_abs_err": cmp.max_abs_err})
+        return None
 
     def judge(self, s: Any, baseline: Any, rec: Any, arrival_order: bool = False,
               reorder: bool = False) -> GateResult:
@@ -137,6 +169,10 @@ class CorrectnessGate:
                                   "held random values instead of the NaN poison, and on the CPU its programs ran in "
                                   "reverse order); the baseline is deterministic", {"seed": seed})
         rtol, atol = s.tolerance(baseline.dtype_name)
+        # after every seed's own comparison (whose messages say more), the calls of a loop after the first
+        carried = self._carried(s, rec, reorder)
+        if carried is not None:
+            return carried
         numbers = {"seeds": len(seeds), "seed_list": list(seeds), "scales": [plan.scale(sd) for sd in seeds],
                    "special_values_seeds": [sd for sd in seeds if plan.special(sd)],
                    "integer_valued_seeds": [sd for sd in seeds if plan.integral(sd)],
@@ -144,7 +180,10 @@ class CorrectnessGate:
                    "seeds_drawn": plan.drawn, "base_seed": plan.base, "max_abs_err": worst_abs,
                    "max_rel_err": worst_rel, "rtol": rtol, "atol": atol, "within_tolerance": not beyond,
                    "seeds_beyond_tolerance": beyond, "tiny_outputs": sorted(tiny), "poisoned_allocations": True,
-                   "determinism_checked": baseline.deterministic, "state_checked": True}
+                   "determinism_checked": baseline.deterministic, "state_checked": True,
+                   "loop_calls_compared": len(getattr(rec, "carried", None) or [])}
+        if getattr(rec, "carried_note", ""):
+            numbers["loop_note"] = rec.carried_note
         if rerun:
             numbers["rerun_differs"] = rerun
         if special:

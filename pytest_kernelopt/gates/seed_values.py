@@ -101,6 +101,27 @@ def clamp_min_zero_(y: Any) -> None:
         c.clamp_min_(0)
 
 
+#: in the sorted seed, rows of these indices modulo 8 end in a masked run: -inf (``masked_fill``) and the dtype's
+#: lowest value (an additive mask of ``finfo.min``), over the last quarter of the row (at least 2 elements)
+MASKED_ROWS = {5: float("-inf"), 6: "min"}
+
+
+def masked_suffix_(y: Any) -> None:
+    """Rows along the last dimension ending in a run of masked scores (:data:`MASKED_ROWS`): attention over padded
+    keys or under a causal mask.  A softmax that ignored the mask only on rows ending in two or more masked
+    entries was verified (red team 29); the special values are single elements."""
+    import torch
+
+    if y.dim() < 1 or y.shape[-1] < 2:
+        return
+    rows = y.view(-1, y.shape[-1])
+    width = rows.shape[1]
+    k = max(2, width // 4)
+    low = torch.finfo(y.dtype).min
+    for r, value in MASKED_ROWS.items():
+        rows[r::8, width - k:] = low if value == "min" else value
+
+
 def sort_rows_(y: Any) -> None:
     """Rows along the last dimension sorted, by row index modulo 4: ascending, descending, constant (every
     element its row's middle value) and all zeros, a block of rows at a time.  One direction alone left a
@@ -200,16 +221,18 @@ def _sprinkle_(ys: list, gen: Any, share: int, most: int, values: Callable[[Any]
         y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
 
 
-#: the levels of an 8-bit image scaled to [0, 1]: the varied-state seed's first half of rows takes them
+#: the levels of an 8-bit image scaled to [0, 1]: the varied-state seed's first third of rows takes them
 EIGHT_BIT_LEVELS = 255
 
 
-def eight_bit_and_repeats_(y: Any) -> None:
-    """Rows along the last dimension (of the contiguous ``y``): the first half's values rounded to multiples of
-    1 / :data:`EIGHT_BIT_LEVELS` (8-bit pixels scaled to [0, 1] where the values are in [0, 1]), and in the second
-    half every other row a copy of the row before (padding, repeated tokens).  Red teams 26 and 27 were verified
-    wrong only on rows equal to the row before and on blocks of 8-bit levels: no seed held either.  Each half
-    has one structure without the other, so a kernel cannot wait for the two together."""
+def row_structures_(y: Any) -> None:
+    """Rows along the last dimension (of the contiguous ``y``), in thirds: the first third's values rounded to
+    multiples of 1 / :data:`EIGHT_BIT_LEVELS` (8-bit pixels scaled to [0, 1] where the values are in [0, 1]); the
+    second third's rows probability distributions (their magnitudes divided by their sum: positive, summing to
+    1, as softmax outputs and label-smoothed targets are); in the last third every other row a copy of the row
+    before (padding, repeated tokens).  Kernels wrong only on rows equal to the row before, on blocks of 8-bit
+    levels (red teams 26, 27) and on rows summing to 1 (red team 29) were verified: no seed held any.  Each third
+    has one structure and not the others, so a kernel cannot wait for two together."""
     import torch
 
     from .chunked import CHUNK
@@ -218,14 +241,19 @@ def eight_bit_and_repeats_(y: Any) -> None:
         return
     rows = y.view(-1, y.shape[-1])
     n, width = rows.shape
-    half = (n + 1) // 2 if n > 1 else 1
+    a, b = (n + 2) // 3, (2 * n + 2) // 3  # one row: the first third only
     step = max(2, (int(CHUNK) // max(1, width)) // 2 * 2)  # blocks of an even number of rows
-    for lo in range(0, half, step):
-        block = rows[lo:min(half, lo + step)]
-        wide = block.dtype in (torch.float32, torch.float64)  # k / 255 in the input's own precision
+    wide = y.dtype in (torch.float32, torch.float64)  # the arithmetic in the input's own precision, or float32
+    for lo in range(0, a, step):
+        block = rows[lo:min(a, lo + step)]
         work = block * EIGHT_BIT_LEVELS if wide else block.to(torch.float32) * EIGHT_BIT_LEVELS
         block.copy_(work.round_().div_(EIGHT_BIT_LEVELS))
-    for lo in range(half + 1, n, step):  # rows half+1, half+3, ... repeat the row before
+    for lo in range(a, b, step):
+        block = rows[lo:min(b, lo + step)]
+        mag = block.to(torch.float64).abs_()
+        total = mag.sum(-1, keepdim=True)
+        block.copy_(torch.where(total > 0, mag / torch.where(total > 0, total, 1.0), mag))
+    for lo in range(b + 1, n, step):  # rows b+1, b+3, ... repeat the row before
         block = rows[lo - 1:min(n, lo + step)]
         block[1::2] = block[0::2][: block[1::2].shape[0]]
 
@@ -254,13 +282,13 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
     if plan.half_rounded(seed):
         out += [outlier_channel_, lambda y: rounded_to_(y, torch.float16, HALF_RUN)]
     if plan.varied_state(seed):
-        out.append(eight_bit_and_repeats_)
+        out.append(row_structures_)
     if plan.nonnegative(seed):
         gen = torch.Generator(device="cpu").manual_seed(seed + 314159)  # the tensors in order draw from it
         out += [clamp_min_zero_, lambda y: rounded_to_(y, torch.bfloat16), lambda y: whole_runs_(y, gen),
                 lambda y: dead_column_(y, gen)]
     if plan.sorted_rows(seed):
-        out.append(sort_rows_)
+        out += [sort_rows_, masked_suffix_]
     return out
 
 

@@ -140,8 +140,8 @@ class SeedPlan:
         if self.plain(seed):
             parts.append("as drawn, state as found")
         if self.varied_state(seed):
-            parts.append("parameters and state varied, the first half of the rows 8-bit levels (multiples of "
-                         "1/255), in the second half every other row repeating the row before")
+            parts.append("parameters and state varied, rows in thirds: 8-bit levels (multiples of 1/255), "
+                         "probability rows (positive, summing to 1), every other row repeating the row before")
         if self.far_counters(seed):
             parts.append("integer counters (if any) advanced far")
         parts += [text for cond, text in (
@@ -150,7 +150,8 @@ class SeedPlan:
             (self.half_rounded(seed), "float16 values with an outlier channel"),
             (self.nonnegative(seed), "ReLU outputs in bfloat16 values, runs of small whole numbers, a dead "
                                      "column (zero in every row)"),
-            (self.sorted_rows(seed), "rows sorted up, down, constant and zero")) if cond]
+            (self.sorted_rows(seed), "rows sorted up, down, constant and zero, some ending in masked scores "
+                                     "(-inf, the dtype's lowest)")) if cond]
         return ", ".join(parts)
 
     def integral(self, seed: int) -> bool:
@@ -353,6 +354,11 @@ class CandidateRecord:
     timing: dict[str, Any] | None = None  # {"base": [ms], "cand": [ms], "launches": n}
     timed_outputs: dict[int, Any] = field(default_factory=dict)
     device_peak_bytes: int = 0  # the trial's peak device memory (its own baseline runs included; GPU only)
+    #: a module whose state some call changed: the first seed's call from the state the candidate's own previous
+    #: call left (a loop's next call), and the baseline's call from that same state (:func:`_carried_call`)
+    #: [[step, candidate run, baseline run], ...] (the last only, where one call's values are large)
+    carried: list = field(default_factory=list)
+    carried_note: str = ""  # why those calls were not made, or stopped early
 
 
 # --------------------------------------------------------------------------- collecting
@@ -639,17 +645,87 @@ WROTE_READ_ONLY = "read-only argument "
 READ_PRIOR = "write-only state argument "
 
 
-def _carried_call(session: Any, swap: Any, fn: Any, seed: int) -> None:
-    """A call from the state the candidate's last call left (as a loop's next call starts), with every launch
-    that writes module state through a pointer the replaced kernel only writes checked for depending on what
-    that state held (:attr:`KernelSwap.carry`).  Only where some call changed the module's state."""
+#: how many calls in a row the candidate makes from the state its own previous call left, each held to the
+#: baseline's call from the same state (a call counter kept in state the kernel reads is found up to this count)
+CARRIED_CALLS = 8
+#: past this many bytes of outputs and state a call, only the last of those calls' pairs of runs is kept
+CARRIED_KEEP_BYTES = 1 << 28
+
+
+def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRecord) -> None:
+    """:data:`CARRIED_CALLS` calls in a row from the state the candidate's last call left (as a loop's next calls
+    start), each followed by the baseline's call from the state that call started from: the reference the
+    correctness gate holds it to (red team 29: a tag and a call counter in the lowest bit of a running mean the
+    kernel reads and updates, wrong from a loop's second call, was verified: no judged call had started from a
+    state the candidate wrote).  In the first, every launch that writes module state through a pointer the
+    replaced kernel only writes is checked for depending on what that state held (:attr:`KernelSwap.carry`).
+    Only where some call changed the module's state."""
+    import torch
+
     if not session.state.known:
         return
-    swap.carry = {t.untyped_storage().data_ptr() for t in session.state.items.values()}
-    try:
-        _run(session, fn, seed, light=True, carry=True)
-    finally:
-        swap.carry = set()
+    # an integer the module's calls move (a position) that the varied seed could not advance, because the module
+    # fails with it advanced (an index out of range: on a GPU a device-side assert ends the process), would be
+    # advanced by a loop of calls too: no loop then
+    counters = set(session.state.counters or ()) | set(session.state.far_counters)
+    if any(n in session.state.known and n not in counters for n in session.state.int_scalars()):
+        rec.carried_note = ("no loop of calls: the module's calls move an integer state the module cannot run with "
+                            "advanced (see the state note)")
+        return
+    items = session.state.items
+
+    def snapshot() -> dict[str, Any]:
+        with torch.no_grad():
+            return {n: t.detach().clone() for n, t in items.items()}
+
+    def put(state: dict[str, Any]) -> None:
+        with torch.no_grad():
+            for n, t in items.items():
+                t.copy_(state[n])
+
+    pairs: list = []
+    for step in range(CARRIED_CALLS):
+        before = snapshot()
+        swap.carry = {t.untyped_storage().data_ptr() for t in items.values()} if step == 0 else set()
+        try:
+            cand = _run(session, fn, seed, carry=True)
+        except Exception:
+            # the candidate's error, unless the module itself cannot make this call (the loop went past what it
+            # supports): then the loop ends here
+            put(before)
+            swap.off()
+            try:
+                _run(session, fn, seed, carry=True)
+            except Exception as e:  # noqa: BLE001 -- the baseline fails too: not the candidate's doing
+                rec.carried_note = f"the loop of calls stopped at call {step + 2}: the baseline raised {type(e).__name__}"
+                return
+            finally:
+                swap.on()
+            raise
+        finally:
+            swap.carry = set()
+        after = snapshot()
+        put(before)
+        swap.off()
+        try:
+            base = _run(session, fn, seed, carry=True)
+        finally:
+            swap.on()
+        put(after)
+        del before, after
+        if pairs and _run_bytes(cand) > CARRIED_KEEP_BYTES:
+            pairs.clear()
+        pairs.append([step, cand, base])
+    rec.carried = pairs
+
+
+def _run_bytes(run: Run) -> int:
+    import torch
+
+    from .compare import flatten
+
+    return sum(t.numel() * t.element_size() for t in [*flatten(run.outputs), *run.grads.values()]
+               if isinstance(t, torch.Tensor))
 
 
 def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
@@ -681,7 +757,7 @@ def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: Candid
                     with _reversed_programs(session):
                         rec.again = _run(session, fn, seed, fill="random")
                     rec.state_changed.update(rec.again.state_changed)
-                    _carried_call(session, swap, fn, seed)
+                    _carried_call(session, swap, fn, seed, rec)
                 if fill == "stale":  # and over other starts: what an earlier call left may not change the result
                     # (red team 23: a kernel that read its output buffer's low bits, marked by its earlier calls,
                     # was exact for two calls in a row and wrong from the third), nor what this one leaves
