@@ -174,7 +174,7 @@ def _reference():
             a, b = (n + 2) // 3, (2 * n + 2) // 3
             wide = rows.dtype in (torch.float32, torch.float64)  # half types: k / 255 in float32, then rounded
             top = rows[:a] if wide else rows[:a].float()
-            rows[:a] = ((top * 255).round() / 255).to(rows.dtype)
+            rows[:a] = ((top * 1.25 * 255).round().clamp(0, 255) / 255).to(rows.dtype)
             mag = rows[a:b].double().abs()
             rows[a:b] = (mag / mag.sum(-1, keepdim=True)).to(rows.dtype)
             for r in range(b + 1, n, 2):
@@ -215,6 +215,18 @@ def _reference():
         """Floating tensor inputs rounded to whole numbers (the integer-valued seed)."""
         return _floating_map(inputs, lambda x: x.round())
 
+    def repeated_items(inputs: tuple) -> tuple:
+        """Session 20 (red team 30): every other item along the first dimension a copy of the one before."""
+        def f(x):
+            if x.dim() < 2 or x.shape[0] < 2:
+                return x
+            y = x.clone()
+            n = x.shape[0] // 2
+            y[1::2][:n] = y[0::2][:n]
+            return y
+
+        return _floating_map(inputs, f)
+
 
     def scaled(inputs: tuple, scale: float) -> tuple:
         """Floating-point tensor inputs times ``scale`` (integer and boolean inputs carry meaning: kept)."""
@@ -231,7 +243,7 @@ def reference_inputs(original, plan, seed):
     r = _reference()
     drawn = r["scaled"](original, plan.scale(seed))
     if plan.integral(seed):
-        drawn = r["offset"](r["rounded"](drawn))
+        drawn = r["repeated_items"](r["offset"](r["rounded"](drawn)))
     if plan.half_rounded(seed):
         drawn = r["half_rounded"](drawn)
     if plan.varied_state(seed):
@@ -309,7 +321,8 @@ def test_the_structured_seeds_are_what_they_say(monkeypatch):
     assert (nonneg == 0).all(0).sum() >= 1, "a dead column: zero in every row (red team 27)"
     (rows,) = [v for k, v in by.items() if "8-bit" in k]
     top, mid, bottom = rows[:6], rows[6:11], rows[11:]  # 16 rows: thirds of 6, 5 and 5
-    assert torch.equal(top, (top * 255).round() / 255), "the first third on 8-bit levels"
+    assert torch.equal(top, (top * 255).round().clamp(0, 255) / 255), "the first third 8-bit pixels"
+    assert (top == 1.0).any() and (top == 0.0).any(), "saturated and dark pixels among them"
     assert (mid > 0).all() and torch.allclose(mid.sum(-1), torch.ones(5)), "the second, probability rows"
     assert torch.equal(bottom[1::2], bottom[0::2][:2]), "the last repeats every other row"
     for part in (mid, bottom):
@@ -320,6 +333,8 @@ def test_the_structured_seeds_are_what_they_say(monkeypatch):
     assert (masked == float("-inf")).float().mean() > 0.9 and (srt[6::8, -16:] == torch.finfo(srt.dtype).min).any()
     (whole,) = [v for k, v in by.items() if "whole numbers on an offset" in k]
     assert torch.equal(whole, whole.round()) and whole.mean() > OFFSET_SPREADS * 0.5
+    assert torch.equal(whole[1::2], whole[0::2]) and not torch.equal(whole[2::2], whole[0:-2:2]), \
+        "every other batch item repeats the one before"
 
 
 def test_the_problems_own_draw_is_never_edited():

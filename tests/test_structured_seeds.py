@@ -2,7 +2,8 @@
 row before it (padding, repeated tokens), red team 27 was wrong where a feature column is zero in every row (a dead
 ReLU unit) and where a block's values are all 8-bit levels (pixels scaled to [0, 1]).  Each was verified, exact on
 every seed; red team 29 ignored an attention mask only on rows ending in two or more masked scores, and gave an
-entropy in bits only on rows that are probability distributions.  The varied-state seed's rows now come in thirds
+entropy in bits only on rows that are probability distributions; red team 30 was wrong only on a batch item equal
+to the one before it (one prompt sampled several times) and on image channels with saturated pixels.  The varied-state seed's rows now come in thirds
 (8-bit levels, probability rows, repeated rows), the ReLU seed has a dead column, and the sorted seed has rows
 ending in masked scores (:mod:`pytest_kernelopt.gates.seed_values`).  The repros are the red teams' own,
 kept once in benchmarks/redteam/ (its README table says what each does)."""
@@ -28,6 +29,8 @@ CASES = {  # name: (problem, candidate)
     "dead column": ("rt27/p2/prob.py", "rt27/p2/cand_deadcol.json"),
     "masked scores": ("rt29/p2/prob.py", "rt29/p2/cand_mask.py"),
     "probability rows": ("rt29/p4/prob.py", "rt29/p4/cand_simplex.py"),
+    "repeated batch items": ("rt30/p2/prob.py", "rt30/p2/cand_dupbatch.py"),
+    "saturated pixels": ("rt30/p4/prob.py", "rt30/p4/cand_saturated.py"),
 }
 
 

@@ -140,13 +140,13 @@ class SeedPlan:
         if self.plain(seed):
             parts.append("as drawn, state as found")
         if self.varied_state(seed):
-            parts.append("parameters and state varied, rows in thirds: 8-bit levels (multiples of 1/255), "
+            parts.append("parameters and state varied, rows in thirds: 8-bit pixels (multiples of 1/255 in [0, 1]), "
                          "probability rows (positive, summing to 1), every other row repeating the row before")
         if self.far_counters(seed):
             parts.append("integer counters (if any) advanced far")
         parts += [text for cond, text in (
             (self.special(seed), "with NaN/Inf, signed zeros, subnormals, exact 1, 2 and 0.5, large fractions"),
-            (self.integral(seed), "whole numbers on an offset"),
+            (self.integral(seed), "whole numbers on an offset, every other batch item repeating the one before"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
             (self.nonnegative(seed), "ReLU outputs in bfloat16 values, runs of small whole numbers, a dead "
                                      "column (zero in every row)"),
