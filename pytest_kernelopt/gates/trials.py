@@ -684,14 +684,17 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
                 t.copy_(state[n])
 
     pairs: list = []
+    rec.carried = pairs  # (filled as the loop goes: a loop that stops early is judged on the calls it made)
     for step in range(CARRIED_CALLS):
         before = snapshot()
         swap.carry = {t.untyped_storage().data_ptr() for t in items.values()} if step == 0 else set()
         try:
             cand = _run(session, fn, seed, carry=True)
-        except Exception:
+        except Exception as e:
             # the candidate's error, unless the module itself cannot make this call (the loop went past what it
-            # supports): then the loop ends here
+            # supports): then the loop ends here.  A device fault is the candidate's (and leaves nothing to ask)
+            if any(w in str(e) for w in ("CUDA", "device-side", "illegal memory", "AcceleratorError")):
+                raise
             put(before)
             swap.off()
             try:
@@ -716,7 +719,6 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
         if pairs and _run_bytes(cand) > CARRIED_KEEP_BYTES:
             pairs.clear()
         pairs.append([step, cand, base])
-    rec.carried = pairs
 
 
 def _run_bytes(run: Run) -> int:
