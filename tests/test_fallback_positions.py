@@ -162,8 +162,9 @@ def test_the_truth_marks_calm_positions_from_its_honest_runs(backend):
 
     module = Masked().to(backend.device)
     session = EvaluationSession(problem_from_objects(module, (torch.randn(16, 64, device=backend.device),),
-                                                     name="masked"), Settings(seeds=1, base_seed=3), backend)
-    _, _, noise = fp64_place.truth_on(session, session.plan.seeds[0], "cpu")
+                                                     name="masked"), Settings(seeds=2, base_seed=3), backend)
+    # the plain seed (inputs as drawn): the first seed's 8-bit third holds exact zeros, which no mask disturbs
+    _, _, noise = fp64_place.truth_on(session, session.plan.seeds[1], "cpu")
     (levels,) = fp64_place.noise_levels(noise)
     under = module.mask.reshape(-1).bool().cpu()
     assert levels.dtype == torch.uint8 and levels.numel() == 16 * 64
