@@ -319,14 +319,20 @@ def write_only_params(kernel: TritonKernel) -> tuple[tuple[int, str], ...]:
                  if _WRITE_ONLY_PARAM.fullmatch(p) and p not in atomic)
 
 
+def storage_bytes(t: Any) -> Any:
+    """All of ``t``'s storage as one flat uint8 tensor (a view)."""
+    import torch
+
+    store = t.untyped_storage()
+    return torch.empty(0, dtype=torch.uint8, device=t.device).set_(store, 0, (store.nbytes(),), (1,))
+
+
 def whole_storage(t: Any) -> Any:
     """All of ``t``'s storage as one flat integer tensor (a view: a kernel may write anywhere in it)."""
     import torch
 
-    store = t.untyped_storage()
-    n = store.nbytes()
-    flat = torch.empty(0, dtype=torch.uint8, device=t.device).set_(store, 0, (n,), (1,))
-    return flat.view(torch.int32) if n % 4 == 0 else flat
+    flat = storage_bytes(t)
+    return flat.view(torch.int32) if flat.numel() % 4 == 0 else flat
 
 
 class _Counted:
@@ -371,7 +377,8 @@ class _Counted:
         # module state the replaced kernel only writes, as the candidate's previous call left it: what the launch
         # writes there may not depend on what was there (red teams 27, 28: a call counter in the low bits of a
         # KV cache the kernel overwrites anyway; every judged call started from the state as found, so it never
-        # advanced).  The launch runs once over the state's bits inverted, is undone, then runs for real
+        # advanced).  The launch runs over the state XORed with a random mask and with its complement, is undone,
+        # then runs for real (:func:`_prior_probe`)
         targets = [(label, t) for label, t in watch["write_only"]
                    if watch["uses"][t.untyped_storage().data_ptr()] == 1] if last and self._swap.carry else []
         probe = _prior_probe(self._obj, targets, watch["writable"], args, kwargs) if targets else None

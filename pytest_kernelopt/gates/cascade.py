@@ -179,18 +179,14 @@ class EvaluationSession:
             # back as the user built it, so that "as found" is the module before any call (red team 29: a kernel
             # wrong only from a zero recurrent state, as every sequence starts after reset(), was verified when
             # every judged call started from the state the capture call had left)
-            import torch
+            from .module_state import copies, put, state_items
 
-            from .module_state import state_items
-
-            with torch.no_grad():
-                found = [(t, t.detach().clone()) for _, t in state_items(problem.module)]
+            items = dict(state_items(problem.module))
+            found = copies(items)
             captured = capture(problem.module, problem.example_inputs, training=self.training,
                                backend=self.backend, mode=settings.torch_compile_mode)
-            with torch.no_grad():
-                for t, was in found:
-                    t.copy_(was)
-            del found
+            put(items, found)
+            del items, found
         self.captured = captured
         # the gates draw their own inputs per seed: a problem file's example inputs are let go (drawn again
         # if anyone asks), so a 2 GiB input is not carried through every phase as a third copy

@@ -272,6 +272,8 @@ def beyond_views(items: dict[str, Any], key: int = 0) -> list[_Beyond]:
     a state tensor that is a view of a larger tensor no state holds.  Whole tensors have none (nothing to keep)."""
     import torch
 
+    from ..substitute import storage_bytes
+
     groups: dict[tuple, list[tuple[str, Any]]] = {}
     for name, t in items.items():
         store = t.untyped_storage()
@@ -279,12 +281,11 @@ def beyond_views(items: dict[str, Any], key: int = 0) -> list[_Beyond]:
     out = []
     for members in groups.values():
         t0 = members[0][1]
-        store = t0.untyped_storage()
-        n = store.nbytes()
+        n = t0.untyped_storage().nbytes()
         if not n or any(t.is_contiguous() and t.storage_offset() == 0 and t.numel() * t.element_size() == n
                         for _, t in members):
             continue
-        flat = torch.empty(0, dtype=torch.uint8, device=t0.device).set_(store, 0, (n,), (1,))
+        flat = storage_bytes(t0)
         mask = torch.zeros(n, dtype=torch.bool, device=t0.device)
         for _, t in members:
             if t.numel():
@@ -294,6 +295,23 @@ def beyond_views(items: dict[str, Any], key: int = 0) -> list[_Beyond]:
         if not bool(mask.all()):
             out.append(_Beyond(min(name for name, _ in members), flat, mask, key))
     return out
+
+
+def copies(items: dict[str, Any]) -> dict[str, Any]:
+    """A copy of each of ``items`` ({name: state tensor}), where it lives (:func:`put` puts them back)."""
+    import torch
+
+    with torch.no_grad():
+        return {n: t.detach().clone() for n, t in items.items()}
+
+
+def put(items: dict[str, Any], saved: dict[str, Any]) -> None:
+    """``items``' tensors set to ``saved`` (:func:`copies` of them), in place."""
+    import torch
+
+    with torch.no_grad():
+        for n, t in items.items():
+            t.copy_(saved[n])
 
 
 class ModuleState:
@@ -330,12 +348,17 @@ class ModuleState:
 
         return {n: digest(t, self.key, exact=True) for n, t in self.items.items()}
 
+    def _put_back_beyond(self) -> None:
+        """The storage beyond the state's views as first seen, where a call changed it (before the views are put
+        back: a state view is put back over it where they meet)."""
+        for b in self.beyond:
+            if b.now() != b.digest:
+                b.put_back()
+
     def _put_back(self, names: Any) -> None:
         import torch
 
-        for b in self.beyond:  # first: a state view is put back over it where they meet
-            if b.now() != b.digest:
-                b.put_back()
+        self._put_back_beyond()
         with torch.no_grad():
             for n in names:
                 live = self.items[n]
@@ -385,9 +408,7 @@ class ModuleState:
 
         from .trials import digest
 
-        for b in self.beyond:
-            if b.now() != b.digest:
-                b.put_back()
+        self._put_back_beyond()
         sources = {n: (target[n].to(self.pristine[n].dtype) if n in target else self.pristine[n]) for n in self.items}
         if id(target) not in self._targets:
             self._targets[id(target)] = {n: digest(src, self.key, exact=True) for n, src in sources.items()}

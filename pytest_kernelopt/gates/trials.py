@@ -660,7 +660,7 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
     state the candidate wrote).  In the first, every launch that writes module state through a pointer the
     replaced kernel only writes is checked for depending on what that state held (:attr:`KernelSwap.carry`).
     Only where some call changed the module's state."""
-    import torch
+    from .module_state import copies, put
 
     if not session.state.known:
         return
@@ -674,19 +674,17 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
         return
     items = session.state.items
 
-    def snapshot() -> dict[str, Any]:
-        with torch.no_grad():
-            return {n: t.detach().clone() for n, t in items.items()}
-
-    def put(state: dict[str, Any]) -> None:
-        with torch.no_grad():
-            for n, t in items.items():
-                t.copy_(state[n])
+    def baseline_call() -> Run:
+        swap.off()
+        try:
+            return _run(session, fn, seed, carry=True)
+        finally:
+            swap.on()
 
     pairs: list = []
     rec.carried = pairs  # (filled as the loop goes: a loop that stops early is judged on the calls it made)
     for step in range(CARRIED_CALLS):
-        before = snapshot()
+        before = copies(items)
         swap.carry = {t.untyped_storage().data_ptr() for t in items.values()} if step == 0 else set()
         try:
             cand = _run(session, fn, seed, carry=True)
@@ -695,26 +693,19 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
             # supports): then the loop ends here.  A device fault is the candidate's (and leaves nothing to ask)
             if any(w in str(e) for w in ("CUDA", "device-side", "illegal memory", "AcceleratorError")):
                 raise
-            put(before)
-            swap.off()
+            put(items, before)
             try:
-                _run(session, fn, seed, carry=True)
-            except Exception as e:  # noqa: BLE001 -- the baseline fails too: not the candidate's doing
-                rec.carried_note = f"the loop of calls stopped at call {step + 2}: the baseline raised {type(e).__name__}"
+                baseline_call()
+            except Exception as e2:  # noqa: BLE001 -- the baseline fails too: not the candidate's doing
+                rec.carried_note = f"the loop of calls stopped at call {step + 2}: the baseline raised {type(e2).__name__}"
                 return
-            finally:
-                swap.on()
             raise
         finally:
             swap.carry = set()
-        after = snapshot()
-        put(before)
-        swap.off()
-        try:
-            base = _run(session, fn, seed, carry=True)
-        finally:
-            swap.on()
-        put(after)
+        after = copies(items)
+        put(items, before)
+        base = baseline_call()
+        put(items, after)
         del before, after
         if pairs and _run_bytes(cand) > CARRIED_KEEP_BYTES:
             pairs.clear()
