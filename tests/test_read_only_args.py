@@ -453,6 +453,54 @@ def test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_c
     assert "of a loop" in res.reason and "state differs" in res.reason, res.reason
 
 
+def test_an_update_wrong_only_once_a_running_mean_has_settled_is_refused_from_the_baselines_settled_state(backend):
+    """Red team 30 p1: an EMA update that is 10% off once the running mean agrees with the batch mean to 25% (no tag,
+    no counter: a function of state and input), reached from the state as built only after ~14 calls: it passed
+    the loop of CARRIED_CALLS.  The baseline now makes its own loop on the first seed's inputs until its state
+    stops changing, and the candidate is held to it from the states that loop reaches."""
+    kernel = "triton_poi_fused_add_copy__mean_mul_2"
+    session = _session_of(REPROS / "rt29" / "p1" / "prob.py", backend)
+    found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
+    assert own.failed_gate is None, own.reason
+    numbers = next(g for g in own.gates if g.gate == "correctness").numbers
+    assert "state stopped changing" in numbers["loop_note"], numbers
+    res = session.evaluate(Candidate((kernel,), (REPROS / "rt30" / "p1" / "cand_warm.py").read_text()), perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
+    assert "the baseline's own loop of" in res.reason and "state differs" in res.reason, res.reason
+
+
+class _Ring(torch.nn.Module):
+    """A cache of 4 slots written at a position the call advances (as a KV cache): 256 calls would run past it."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("cache", torch.zeros(4, 16))
+        self.register_buffer("pos", torch.zeros((), dtype=torch.int64))
+
+    def forward(self, x):
+        self.cache.index_copy_(0, self.pos.reshape(1), torch.tanh(x).reshape(1, 16))
+        self.pos.add_(1)
+        return self.cache.sum(0) * 2.0
+
+
+def test_the_baselines_loop_holds_integer_state_where_it_started(backend):
+    """The baseline's settling loop makes up to 256 calls: a position it advanced would index past the cache (on a
+    GPU a device-side assert that ends the process).  Integer state is put back after each of its calls, so the
+    floating state settles (one slot written again and again) and Inductor's own kernels pass."""
+    from pytest_kernelopt.problems import problem_from_objects
+
+    session = EvaluationSession(problem_from_objects(_Ring(), (torch.randn(16),), "ring"),
+                                Settings(mode="optimize"), backend)
+    kernels = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    assert kernels
+    for name, kernel in kernels.items():
+        own = session.evaluate(Candidate((name,), kernel.source, origin="control"), perf=False)
+        assert own.failed_gate is None, (name, own.reason)
+        note = next(g for g in own.gates if g.gate == "correctness").numbers.get("loop_note", "")
+        assert "state stopped changing at call 2" in note, note
+
+
 def test_a_counter_hidden_in_pairs_of_bits_is_found_by_a_random_mask_and_its_complement(backend):
     """Red team 29 p5: tag and counter kept as the XOR of the lowest bits of pairs of elements of a state the kernel
     only writes: inverting every bit leaves each XOR as it was, so the probe over inverted bits saw the same writes.
