@@ -701,6 +701,19 @@ def _cfg(c: Any) -> str:
     return ", ".join(f"{k}={v}" for k, v in c.items() if v is not None)
 
 
+def _proposers(records: list[dict[str, Any]], meta: dict[str, Any]) -> str:
+    """The proposer of the records, or of each share of them where runs with different proposers wrote them (a
+    ``--proposer none`` rerun times the cache's decisions again without searching)."""
+    counts: dict[str, int] = {}
+    for r in records:
+        if r.get("status") == "done":
+            counts[r.get("proposer") or "?"] = counts.get(r.get("proposer") or "?", 0) + 1
+    if len(counts) <= 1:
+        return next(iter(counts), meta.get("proposer", "?"))
+    return ", ".join(f"{p} ({n} problems{': the cache timed again, no search' if p == 'none' else ''})"
+                     for p, n in sorted(counts.items(), key=lambda kv: -kv[1]))
+
+
 def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> str:
     meta = doc.get("meta", {})
     records = [r for r in doc["problems"] if r.get("backend") == backend_name]
@@ -710,7 +723,7 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
     lines = ["# kernelopt bench --compare-modes", "",
              f"- backend: {meta.get('backend_description', backend_name)}",
              f"- pytest-kernelopt {meta.get('version', '?')}, torch {meta.get('torch', '?')}, "
-             f"triton {meta.get('triton', '?')}; proposer {meta.get('proposer', '?')}",
+             f"triton {meta.get('triton', '?')}; proposer {_proposers(records, meta)}",
              f"- problems: {len(done)} done, {len(failed)} failed"
              + ("" if meta.get("complete") else " (incomplete: a rerun resumes)")]
     if meta.get("not_measured"):

@@ -409,3 +409,13 @@ def test_the_report_names_the_performance_gates_bar_each_problem_was_searched_at
     assert "per problem (`min_speedup` in the JSON): 1.005, 1.02" in mixed
     assert "1 record(s) from before it was recorded (1.02)" in mixed
     assert bar_line([rec("c")]) == []
+
+
+def test_the_reports_proposer_line_counts_each_proposer_where_runs_mixed_them():
+    from pytest_kernelopt.bench_modes import _proposers
+
+    done = [{"status": "done", "proposer": "tuner"}] * 3 + [{"status": "done", "proposer": "none"}]
+    assert _proposers(done, {"proposer": "none"}) == (
+        "tuner (3 problems), none (1 problems: the cache timed again, no search)")
+    assert _proposers(done[:3] + [{"status": "failed", "proposer": "none"}], {"proposer": "none"}) == "tuner"
+    assert _proposers([], {"proposer": "agents"}) == "agents"
