@@ -464,7 +464,7 @@ def test_an_update_wrong_only_once_a_running_mean_has_settled_is_refused_from_th
     own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
     assert own.failed_gate is None, own.reason
     numbers = next(g for g in own.gates if g.gate == "correctness").numbers
-    assert "state stopped changing" in numbers["loop_note"], numbers
+    assert "calls, its state stopped changing" in numbers["loop_note"], numbers
     res = session.evaluate(Candidate((kernel,), (REPROS / "rt30" / "p1" / "cand_warm.py").read_text()), perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
     assert "the baseline's own loop of" in res.reason and "state differs" in res.reason, res.reason
@@ -498,7 +498,44 @@ def test_the_baselines_loop_holds_integer_state_where_it_started(backend):
         own = session.evaluate(Candidate((name,), kernel.source, origin="control"), perf=False)
         assert own.failed_gate is None, (name, own.reason)
         note = next(g for g in own.gates if g.gate == "correctness").numbers.get("loop_note", "")
-        assert "state stopped changing at call 2" in note, note
+        assert "the baseline's loop: 2 calls, its state stopped changing" in note, note
+
+
+def test_an_update_wrong_only_when_fresh_batches_overshoot_a_settled_mean_is_refused_from_the_baselines_stream(
+        backend):
+    """Red team 31 p1: the EMA update misweighted only once the running mean has settled *and* the batch mean
+    overshoots it in a quarter of the features, as fresh batches do and one repeated input (whose running mean
+    approaches it from one side) never does: verified with the settling loop alone.  The baseline's loop now goes
+    on as a stream of the first seed's inputs jittered elementwise around them."""
+    kernel = "triton_poi_fused_add_copy__mean_mul_2"
+    session = _session_of(REPROS / "rt31" / "p1" / "prob.py", backend)
+    res = session.evaluate(Candidate((kernel,), (REPROS / "rt31" / "p1" / "cand_overshoot.py").read_text()),
+                           perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
+    assert "a stream of 32 calls on the first seed's inputs jittered" in res.reason, res.reason
+
+
+def test_a_position_the_module_runs_only_so_far_with_is_advanced_within_its_range(backend):
+    """Red team 31 p2: a KV cache of 64 positions written at an integer ``pos``; advanced by the varied seed's
+    3-1000 steps the module fails, so no position was advanced and no loop made: a kernel attending only to the
+    last 3 positions was exact on every judged call (positions 0-2).  The advance is now halved until the eager
+    module runs with it and 10 calls more, and the loop of calls goes on from there."""
+    from pytest_kernelopt.gates.counters import MARGIN_CALLS
+
+    kernel = "triton_per_fused__softmax_arange_bitwise_not_le_masked_fill_mul_permute_view_2"
+    folder = REPROS / "rt31" / "p2"
+    session = _session_of(folder / "prob.py", backend)
+    own = session.evaluate(Candidate((kernel,), (folder / f"own_{kernel}.py").read_text(), origin="control"),
+                           perf=False)
+    assert own.failed_gate is None, own.reason
+    assert "pos" in session.state.counters, session.state_note
+    first = session.plan.seeds[0]
+    advanced = int(session.state.varied(first)["pos"])  # drawn 3-1000, halved while the module fails past 63
+    assert 3 <= advanced and advanced + MARGIN_CALLS <= 63, (advanced, session.state_note)
+    if "pos" in session.state.caps:
+        assert "advanced on the varied seed by at most pos" in session.state_note, session.state_note
+    res = session.evaluate(Candidate((kernel,), (folder / "cand_window3.py").read_text()), perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
 
 
 def test_a_counter_hidden_in_pairs_of_bits_is_found_by_a_random_mask_and_its_complement(backend):

@@ -213,8 +213,8 @@ class EvaluationSession:
         from .counters import find_counters
 
         self.state.counters = ()  # looked for: the calls below start from the state as found
-        near, far, self.state_note = find_counters(self, seed)
-        self.state.set_counters(near, far)
+        near, far, self.state_note, caps = find_counters(self, seed)
+        self.state.set_counters(near, far, caps)
 
     @property
     def dtype_name(self) -> str:

@@ -4,8 +4,11 @@ A counter is an integer scalar of the module's state that one call of the compil
 of a bias-corrected average, a position), or a floating one that a call moves by a whole number.  The varied seed advances them, so that a kernel that reads the counter
 and goes wrong only after a few steps is judged past them.  A position may index a table; advanced beyond it,
 the module fails -- on a GPU with a device-side assert that ends the process's CUDA context.  So before the
-gates use them, the eager module is copied to the host and called there with the counters advanced; if that
-raises, no integer is advanced and the session says why.
+gates use them, the eager module is copied to the host and called there with the counters advanced, and
+:data:`MARGIN_CALLS` calls' steps further (the loop of calls that follows the varied seed's call advances them
+again).  If that raises, the varied seed's advance is halved until the module runs (a KV cache of 64 positions:
+the position lands within it; red team 31 had a kernel wrong only past position 2, verified when no position was
+advanced), and only if none runs is no integer advanced; the session says why.
 """
 
 from __future__ import annotations
@@ -23,9 +26,16 @@ def _whole_step(before: Any, after: Any) -> bool:
     return math.isfinite(d) and d != 0 and d == round(d)
 
 
-def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str]:
+#: the calls past the varied seed's advance a counter must still run with: the loop of calls from the state the
+#: candidate's calls leave (:data:`.trials.CARRIED_CALLS`) and two more
+MARGIN_CALLS = 10
+#: how many times the varied seed's advance is halved, at most, looking for one the module runs with
+HALVINGS = 12
+
+
+def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, dict[str, int]]:
     """(the counters the varied seed may advance, those the far-counter seed may, a note on what was left out
-    and why)."""
+    and why, the most steps the varied seed may advance each where the module runs only so far)."""
     from .fp64_place import _moved, native_copy
     from .module_state import FAR_COUNTER_DECADES, VARY_COUNTER_DECADES, ModuleState, varied_values
     from .runner import run_once
@@ -33,7 +43,7 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str]:
     state = session.state
     ints, floats = state.int_scalars(), state.float_scalars()
     if not (ints or floats):
-        return [], [], ""
+        return [], [], "", {}
     inputs = session.inputs(seed)
     state.begin()
     try:
@@ -44,23 +54,52 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str]:
     counters = [n for n in ints if n in changed] + [n for n in floats if n in changed and _whole_step(
         state.pristine[n], after.get(f"state:{n}"))]
     if not counters:
-        return [], [], ""
+        return [], [], "", {}
     host = native_copy(session.module, "cpu")
     host_state = ModuleState(host, session.plan.digest_key)
     moved = _moved(inputs, "cpu")
-    out: list[list[str]] = []
-    notes = []
-    for which, decades in (("the varied seed", VARY_COUNTER_DECADES), ("the far-counter seed", FAR_COUNTER_DECADES)):
-        target = varied_values(state.pristine, seed, counters, floats=False, decades=decades)
+    # each counter's step in one call: the loop of calls after the varied seed's advances it this much each call
+    per_call = {n: abs(int(float(after[f"state:{n}"].reshape(-1)[0]) - float(state.pristine[n].reshape(-1)[0])))
+                for n in counters if f"state:{n}" in after}
+
+    def raises(target: dict[str, Any], margin: int) -> Exception | None:
+        ahead = {n: (v + margin * per_call.get(n, 0)).to(v.dtype) if n in per_call else v for n, v in target.items()}
         try:
             try:
-                host_state.start(target)
+                host_state.start(ahead)
                 run_once(host, host, moved, training=session.training, seed=seed)
             finally:
                 host_state.begin()  # state shared with the module (held by its class, module-level) put back
-            out.append(counters)
         except Exception as e:  # noqa: BLE001 -- the module's own error with its counters advanced
+            return e
+        return None
+
+    out: list[list[str]] = []
+    notes = []
+    caps: dict[str, int] = {}
+    for which, decades, margin in (("the varied seed", VARY_COUNTER_DECADES, MARGIN_CALLS),
+                                   ("the far-counter seed", FAR_COUNTER_DECADES, 0)):
+        target = varied_values(state.pristine, seed, counters, floats=False, decades=decades)
+        error = raises(target, margin)
+        if error is not None and margin:  # a position the module runs only so far with: a smaller advance
+            drawn = {n: int(float(target[n].reshape(-1)[0]) - float(state.pristine[n].reshape(-1)[0]))
+                     for n in counters if n in target}
+            for k in range(1, HALVINGS + 1):
+                trial = {n: d >> k for n, d in drawn.items()}
+                if not any(trial.values()):
+                    break
+                if raises(varied_values(state.pristine, seed, counters, floats=False, decades=decades, caps=trial),
+                          margin) is None:
+                    caps, error = trial, None
+                    notes.append(f"integer counters {', '.join(counters)} advanced on {which} by at most "
+                                 f"{', '.join(f'{n} {v}' for n, v in sorted(trial.items()))} steps (the eager module "
+                                 f"on the host raised with the drawn {', '.join(str(v) for _, v in sorted(drawn.items()))}"
+                                 f" and {margin} calls more)")
+                    break
+        if error is None:
+            out.append(counters)
+        else:
             out.append([])
             notes.append(f"integer counters {', '.join(counters)} not advanced on {which}: the eager module on the "
-                         f"host raised with them advanced ({type(e).__name__}: {str(e)[:200]})")
-    return out[0], out[1], "; ".join(notes)
+                         f"host raised with them advanced ({type(error).__name__}: {str(error)[:200]})")
+    return out[0], out[1], "; ".join(notes), caps

@@ -179,10 +179,12 @@ def int_scalars(pristine: dict[str, Any]) -> list[str]:
 
 
 def varied_values(pristine: dict[str, Any], seed: int, counters: Any = (), *, floats: bool = True,
-                  decades: tuple[float, float] = VARY_COUNTER_DECADES) -> dict[str, Any]:
+                  decades: tuple[float, float] = VARY_COUNTER_DECADES, caps: dict[str, int] | None = None
+                  ) -> dict[str, Any]:
     """The floating state tensors of ``pristine`` ({name: host tensor}) varied for ``seed`` (deterministic: the
     same in every process judging the problem; ``floats=False``: left as found), in their own dtypes; and the
-    integer scalars named in ``counters`` advanced by 10 ** U(*decades) steps, never past their dtype's range."""
+    integer scalars named in ``counters`` advanced by 10 ** U(*decades) steps, never past their dtype's range nor
+    past ``caps[name]`` steps (a position the module can only run so far with)."""
     import math
 
     import torch
@@ -197,6 +199,8 @@ def varied_values(pristine: dict[str, Any], seed: int, counters: Any = (), *, fl
         if t is None or t.numel() != 1 or t.dtype == torch.bool or t.is_complex():
             continue
         step = int(round(10 ** (lo + (hi - lo) * float(torch.rand((), generator=steps, dtype=torch.float64)))))
+        if caps and name in caps:
+            step = min(step, caps[name])
         if t.is_floating_point():  # a counter kept in a float: whole numbers stay exact up to 2 ** mantissa bits
             top = 2 ** (round(-math.log2(torch.finfo(t.dtype).eps)) + 1)
             value = float(t.reshape(-1)[0])
@@ -341,6 +345,8 @@ class ModuleState:
         #: those the far-counter seed advances
         self.counters: tuple[str, ...] | None = None
         self.far_counters: tuple[str, ...] = ()
+        #: the most steps the varied seed advances a counter the module can only run so far with (a position)
+        self.caps: dict[str, int] = {}
         self._far: dict[int, dict[str, Any]] = {}
 
     def _current(self) -> dict[str, str]:
@@ -372,7 +378,7 @@ class ModuleState:
     def varied(self, seed: int) -> dict[str, Any]:
         """:func:`varied_values` of this state as first seen, for ``seed`` (made once)."""
         if seed not in self._varied:
-            self._varied[seed] = varied_values(self.pristine, seed, self.counters or ())
+            self._varied[seed] = varied_values(self.pristine, seed, self.counters or (), caps=self.caps)
         return self._varied[seed]
 
     def int_scalars(self) -> list[str]:
@@ -389,11 +395,12 @@ class ModuleState:
                                             decades=FAR_COUNTER_DECADES)
         return self._far[seed]
 
-    def set_counters(self, names: Any, far: Any = ()) -> None:
-        """The integer scalars the varied seed (``names``) and the far-counter seed (``far``) advance from now
-        on (states made before are dropped)."""
+    def set_counters(self, names: Any, far: Any = (), caps: dict[str, int] | None = None) -> None:
+        """The integer scalars the varied seed (``names``, by at most ``caps[name]`` steps where given) and the
+        far-counter seed (``far``) advance from now on (states made before are dropped)."""
         self.counters = tuple(sorted(names))
         self.far_counters = tuple(sorted(far))
+        self.caps = dict(caps or {})
         self._varied.clear()
         self._far.clear()
         self._targets.clear()

@@ -365,13 +365,14 @@ class CandidateRecord:
 
 
 def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None,
-         buffers: bool = False, light: bool = False, carry: bool = False) -> Run:
+         buffers: bool = False, light: bool = False, carry: bool = False, inputs: tuple | None = None) -> Run:
     """One call on ``seed``'s inputs, from the module state the session started with, with Inductor's
     allocations pre-filled (:func:`.runner.poisoned_allocations`: NaN poison, random values, zeros, or the previous
     run's contents); the state the call changed is part of the run (``state:<name>``).  ``buffers``: the digests
     of its outputs and of every buffer the call allocated, as the call left them (:attr:`Run.buffers`);
     ``light``: those digests alone, no outputs (a run compared bit for bit, never against the baseline);
-    ``carry``: the call starts from the state the last call left, as a loop's next iteration does."""
+    ``carry``: the call starts from the state the last call left, as a loop's next iteration does; ``inputs``:
+    these instead of the seed's (the seed still seeds the call's random stream)."""
     from .module_state import target_for
     from .runner import Allocations, poisoned_allocations, run_once
 
@@ -380,7 +381,8 @@ def _run(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None
     if not carry:
         session.state.start(target_for(session, seed))
     with poisoned_allocations(session.captured.namespaces, fill, record=record, stale=stale):
-        r = run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
+        r = run_once(fn, session.module, session.inputs(seed) if inputs is None else inputs,
+                     training=session.training, seed=seed)
     changed, state = session.state.end()
     key = session.plan.digest_key
     left = _left_behind((r.outputs, r.grads, state), record, key) if buffers or light else None
@@ -712,100 +714,44 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
         pairs.append([step, cand, base])
 
 
-#: the baseline's own calls on the first seed's inputs, each from the state its previous call left (integer state
-#: held where it started: a position advanced 256 times could run past a cache), until its state stops changing;
-#: at each of these counts, and where it stopped, the candidate's call from the state they reached is held to the
-#: baseline's call from it, and so are :data:`SETTLED_CARRIED` more calls from the state the candidate's call left
-#: (red team 30: an update wrong only once a running mean agrees with the batch to 25%, 14 calls from its
-#: start, passed a loop of 8)
-SETTLE_CHECKPOINTS = (16, 64, 256)
-SETTLED_CARRIED = 2
-#: wall seconds the baseline's settling calls may take (the CPU interpreter's calls are slow): past it, the candidate
-#: is held to the baseline from the state reached so far, and the note says so
-SETTLE_SECONDS = 60.0
-
-
-def _same_state(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    import torch
-
-    return all(torch.equal(a[n], b[n]) for n in a)
+#: calls the candidate makes from each state the baseline's own loops reached (:mod:`.baseline_loop`): one from
+#: that state, then from what its own calls left
+SETTLED_CALLS = 3
 
 
 def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRecord) -> None:
-    """The candidate held to the baseline from states the baseline reaches in a long loop on the first seed's
-    inputs (:data:`SETTLE_CHECKPOINTS`): the states a loop of calls settles into, which a loop of
-    :data:`CARRIED_CALLS` from the state as built may not reach (a running mean converging).  A kernel that keeps a
-    counter of its own calls in the state is not found here (it never makes these calls); that is the loop's job.
-    Only where some call changed floating module state."""
+    """The candidate held to the baseline from the states the baseline's own calls lead the module into
+    (:func:`.baseline_loop.baseline_states`: a loop on the first seed's inputs until its state settles, then a
+    stream of inputs jittered around them): from each, :data:`SETTLED_CALLS` calls in a row, each against the
+    baseline's call from the same state (appended to :attr:`CandidateRecord.carried`)."""
+    from .baseline_loop import baseline_states, jittered
     from .module_state import copies, put, target_for
-    from .runner import run_once
 
+    states, note = baseline_states(session, swap, fn, seed)
+    if note:
+        rec.carried_note = "; ".join(filter(None, [rec.carried_note, note]))
     items = session.state.items
-    floats = {n: t for n, t in items.items() if n in session.state.known and t.is_floating_point()}
-    if not floats:
-        return
-    held = {n: t for n, t in items.items() if n in session.state.known and not t.is_floating_point()}
-    session.state.start(target_for(session, seed))
-    start_held = copies(held)
-    calls, t0, stop = 0, time.perf_counter(), ""
-    for checkpoint in SETTLE_CHECKPOINTS:
-        swap.off()
-        try:
-            while calls < checkpoint and not stop:
-                before = copies(floats)
-                try:
-                    run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
-                except Exception as e:  # noqa: BLE001 -- the module cannot make this many calls: judged from here
-                    put(floats, before)
-                    put(held, start_held)
-                    stop = f"the baseline raised {type(e).__name__} at call {calls + 1}"
-                    break
-                put(held, start_held)
-                calls += 1
-                if _same_state(before, floats):
-                    stop = f"its state stopped changing at call {calls}"
-                elif not all(bool(t.isfinite().all()) for t in floats.values()) and all(
-                        bool(t.isfinite().all()) for t in before.values()):
-                    put(floats, before)  # a state that overflows is judged from the last finite one
-                    stop = f"its state overflowed at call {calls}"
-                elif time.perf_counter() - t0 > SETTLE_SECONDS:
-                    stop = f"the baseline's calls took past {SETTLE_SECONDS:g} s at call {calls}"
-        finally:
-            swap.on()
-        if calls:
-            _from_settled(session, swap, fn, seed, rec, calls)
-        if stop:
-            break
-    rec.carried_note = "; ".join(filter(None, [rec.carried_note, f"the baseline's loop ({calls} calls): "
-                                              + (stop or "its state still changing at the last")]))
-
-
-def _from_settled(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRecord, calls: int) -> None:
-    """The candidate's call from the state the baseline's ``calls`` calls reached, and :data:`SETTLED_CARRIED` more
-    from what each of its calls left, each with the baseline's call from the same state (appended to
-    :attr:`CandidateRecord.carried`); the state reached is put back after."""
-    from .module_state import copies, put
-
-    items = session.state.items
-    reached = copies(items)
-    for extra in range(SETTLED_CARRIED + 1):
-        before = copies(items)
-        cand = _run(session, fn, seed, carry=True)
-        after = copies(items)
-        put(items, before)
-        swap.off()
-        try:
-            base = _run(session, fn, seed, carry=True)
-        finally:
-            swap.on()
-        put(items, after)
-        del before, after
-        where = (f"call {extra + 1} from the state the baseline's own loop of {calls} calls on the first seed's inputs "
-                 "reached" + (" (then from what the candidate's calls left)" if extra else ""))
-        if rec.carried and _run_bytes(cand) > CARRIED_KEEP_BYTES:
-            rec.carried.clear()
-        rec.carried.append([where, cand, base])
-    put(items, reached)
+    for loop_state in states:
+        session.state.start(target_for(session, seed))
+        put({n: items[n] for n in loop_state.state}, loop_state.state)
+        inputs = jittered(session.inputs(seed), *loop_state.jitter) if loop_state.jitter else None
+        for extra in range(SETTLED_CALLS):
+            before = copies(items)
+            cand = _run(session, fn, seed, carry=True, inputs=inputs)
+            after = copies(items)
+            put(items, before)
+            swap.off()
+            try:
+                base = _run(session, fn, seed, carry=True, inputs=inputs)
+            finally:
+                swap.on()
+            put(items, after)
+            del before, after
+            where = f"call {extra + 1} from {loop_state.label}" + (
+                " (then from what the candidate's calls left)" if extra else "")
+            if rec.carried and _run_bytes(cand) > CARRIED_KEEP_BYTES:
+                rec.carried.clear()
+            rec.carried.append([where, cand, base])
 
 
 def _run_bytes(run: Run) -> int:

@@ -1,0 +1,147 @@
+"""The states the baseline's own calls lead a stateful module into, for the candidate to be held to it from there.
+
+A module whose calls update its state (a running mean, a recurrent state, a cache) is judged from the state as
+built and along a short loop of the candidate's own calls (:func:`.trials._carried_call`).  The states a long run
+reaches are not among them: red team 30 had an update wrong only once a running mean agreed with the batch (about
+14 calls from zero), red team 31 one wrong only when, besides, the batch mean overshot the running mean in a
+quarter of the features, as fresh batches do and a repeated one never does.  So the *baseline* (Inductor's own
+kernels, trusted) makes two runs of its own, once a session and seed (every candidate is held to the same states):
+
+* a **settling loop**: the first seed's inputs again and again, each call from the state the last left, until the
+  floating state stops changing (:data:`SETTLE_CHECKPOINTS`: the states after 16, 64 and 256 calls, or where it
+  stopped, are kept);
+* then a **stream**: :data:`STREAM_CALLS` calls on the first seed's inputs each scaled elementwise by a fresh
+  ``1 + level * U(-1, 1)``, at each of :data:`STREAM_LEVELS`: a settled state met by inputs that vary around it,
+  as real batches do; the state it reached is kept, with the jitter of the input the candidate is then called on.
+
+Integer state is put back after every one of these calls (a position advanced 256 times could index past a cache:
+on a GPU a device-side assert that ends the process); the floating state evolves.  A state that turns non-finite
+is dropped for the last finite one.  The whole costs at most :data:`SETTLE_SECONDS` of calls a session and seed.
+A kernel keeping a count of its own calls in the state is not found here (it never makes these calls): that is
+the candidate's loop's job.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+#: the settling loop's states kept: after this many of its calls (and where it stopped, if before)
+SETTLE_CHECKPOINTS = (16, 64, 256)
+#: the stream's calls at each jitter level, and the levels (relative, elementwise)
+STREAM_CALLS = 32
+STREAM_LEVELS = (0.2, 0.02, 0.002)
+#: wall seconds both runs may take together (the CPU interpreter's calls are slow): past it, what was reached is
+#: kept and the note says so
+SETTLE_SECONDS = 60.0
+
+
+@dataclass
+class LoopState:
+    """A state the baseline's calls reached (host copies of the state tensors calls change), what reached it, and the jitter
+    (level, generator seed) of the inputs the candidate's calls from it take (None: the first seed's own)."""
+
+    label: str
+    state: dict[str, Any]
+    jitter: tuple[float, int] | None = None
+
+
+def jittered(inputs: tuple, level: float, seed: int) -> tuple:
+    """``inputs`` with every floating tensor scaled elementwise by ``1 + level * U(-1, 1)`` (drawn on its device
+    from ``seed``), laid out as it was; the rest as given."""
+    import torch
+
+    out = []
+    with torch.no_grad():
+        for i, x in enumerate(inputs):
+            if isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel():
+                gen = torch.Generator(device=x.device).manual_seed(seed + 7919 * i)
+                u = torch.rand(x.shape, generator=gen, device=x.device, dtype=torch.float32)
+                y = x.detach().clone()  # the same strides: a compiled module guards on them
+                y.mul_(u.mul_(2 * level).add_(1 - level).to(y.dtype))
+                out.append(y.requires_grad_(x.requires_grad))
+            else:
+                out.append(x)
+    return tuple(out)
+
+
+def _finite(state: dict[str, Any]) -> bool:
+    return all(bool(t.isfinite().all()) for t in state.values())
+
+
+def baseline_states(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
+    """The states of the settling loop and the stream on ``seed`` (made once a session and seed, with the
+    candidate's kernels off), and a note on how they ended.  None where no call changed floating module state."""
+    cache = session.__dict__.setdefault("_baseline_loop_states", {})
+    if seed not in cache:
+        swap.off()
+        try:
+            cache[seed] = _make(session, fn, seed)
+        finally:
+            swap.on()
+            session.state.start(None)
+    return cache[seed]
+
+
+def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
+    from .module_state import copies, put, target_for
+    from .runner import run_once
+
+    items = session.state.items
+    floats = {n: t for n, t in items.items() if n in session.state.known and t.is_floating_point()}
+    if not floats:
+        return [], ""
+    held = {n: t for n, t in items.items() if n in session.state.known and not t.is_floating_point()}
+    session.state.start(target_for(session, seed))
+    start_held = copies(held)
+    t0 = time.perf_counter()
+    kept: list[LoopState] = []
+    notes: list[str] = []
+
+    def host() -> dict[str, Any]:  # the state calls change (the rest stays as the seed's calls start from it)
+        return {n: t.detach().to("cpu", copy=True) for n, t in {**floats, **held}.items()}
+
+    def call(inputs: tuple) -> str:
+        """One baseline call from the state the last left; why the loop stops there, or ""."""
+        before = copies(floats)
+        try:
+            run_once(fn, session.module, inputs, training=session.training, seed=seed)
+        except Exception as e:  # noqa: BLE001 -- the module cannot make this call: judged from the state before
+            put(floats, before)
+            put(held, start_held)
+            return f"the baseline raised {type(e).__name__}"
+        put(held, start_held)
+        if not _finite(floats) and _finite(before):
+            put(floats, before)
+            return "its state overflowed"
+        if time.perf_counter() - t0 > SETTLE_SECONDS:
+            return f"{SETTLE_SECONDS:g} s of calls spent"
+        return "settled" if all(bool((before[n] == t).all()) and before[n].shape == t.shape
+                                for n, t in floats.items()) else ""
+
+    calls, stop = 0, ""
+    for checkpoint in SETTLE_CHECKPOINTS:
+        while calls < checkpoint and not stop:
+            stop = call(session.inputs(seed))
+            calls += 1
+        kept.append(LoopState(f"the state the baseline's own loop of {calls} calls on the first seed's inputs reached",
+                              host()))
+        if stop:
+            break
+    notes.append(f"the baseline's loop: {calls} calls, "
+                 + ("its state stopped changing" if stop == "settled" else stop or "its state still changing"))
+    if stop in ("", "settled"):
+        for k, level in enumerate(STREAM_LEVELS):
+            n = 0
+            for n in range(1, STREAM_CALLS + 1):
+                stop = call(jittered(session.inputs(seed), level, seed * 31 + 1000 * k + n))
+                if stop and stop != "settled":
+                    break
+            kept.append(LoopState(f"the state a stream of {n} calls on the first seed's inputs jittered by "
+                                  f"±{level:g} reached (on such an input)", host(),
+                                  (level, seed * 31 + 1000 * k + STREAM_CALLS + 1)))
+            if stop and stop != "settled":
+                notes.append(f"the stream at ±{level:g}: {stop} at call {n}")
+                break
+    return kept, "; ".join(notes)
