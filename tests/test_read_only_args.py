@@ -45,7 +45,7 @@ def _session(name: str, backend) -> EvaluationSession:
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-def test_a_counter_kept_in_a_read_only_table_is_refused_and_the_kernel_itself_passes(name, backend):
+def test_a_counter_kept_in_a_read_only_table_is_refused_and_the_kernel_itself_passes(name, backend, cpu_interpreter):
     session = _session(name, backend)
     cand_name, kernel = CASES[name]
     found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
@@ -131,7 +131,7 @@ def test_a_launch_is_checked_against_its_read_only_arguments_not_storage_it_also
 RT27 = REPROS / "rt27"
 
 
-def test_a_fused_launch_is_checked_against_every_replaced_kernels_read_only_pointers(backend):
+def test_a_fused_launch_is_checked_against_every_replaced_kernels_read_only_pointers(backend, cpu_interpreter):
     """Red team 27: a LaunchSpec fusing two kernels kept its counter behind the first kernel's in_ptr1 (a graph
     constant); the check had watched only the pointers of the call the fused launch sits at (the last)."""
     import json
@@ -170,7 +170,7 @@ def test_a_fused_group_does_not_watch_storage_another_of_its_kernels_writes():
     assert swap.wrote_read_only == {"in_ptr0 of k0"}
 
 
-def test_a_tensor_a_plain_object_holds_is_module_state_compared_and_put_back(backend):
+def test_a_tensor_a_plain_object_holds_is_module_state_compared_and_put_back(backend, cpu_interpreter):
     """Red team 27: a kernel writing the mean + 1.0 into a statistic a plain object holds (``self.st.last_mean``)
     was verified, and Inductor's own kernel for an EMA kept there was refused (the EMA drifted over the judge's
     calls: that state was neither compared nor put back)."""
@@ -244,7 +244,7 @@ def test_state_held_three_levels_down_in_slots_class_attributes_closures_and_par
                      "slotted.t"], names
 
 
-def test_the_storage_beyond_a_state_view_is_put_back_and_a_candidate_changing_it_is_refused(backend):
+def test_the_storage_beyond_a_state_view_is_put_back_and_a_candidate_changing_it_is_refused(backend, cpu_interpreter):
     """Red team 28 p5: the state a kernel writes was a view (``tap.last = torch.zeros(2, 32, 64)[0]``) and the
     candidate kept a tag and call counter in the low bits of the storage's other half, which no state tensor
     views: verified, exact on every judged call, wrong at 42-51% of positions from the 200th call of a loop."""
@@ -296,7 +296,8 @@ COUNTERS = {  # red teams 27 and 28: a call counter kept in the low bits of stat
 
 
 @pytest.mark.parametrize("name", sorted(COUNTERS))
-def test_a_counter_in_state_the_kernel_only_writes_is_refused_and_the_kernel_itself_passes(name, backend):
+def test_a_counter_in_state_the_kernel_only_writes_is_refused_and_the_kernel_itself_passes(
+        name, backend, cpu_interpreter):
     """Red team 27 p6b (a KV cache held by a plain object) and 28 p3 (a ``__slots__`` record): the kernel wrote the
     right values with a tag and a call counter in their lowest bits, read back on the next call; every judged call
     started from the state as found, so the counter never advanced: verified, wrong from call 21 / 200 of a loop.
@@ -332,7 +333,7 @@ class _WritesASlice(torch.nn.Module):
         return y + 1
 
 
-def test_a_slice_written_and_read_back_passes_and_a_low_bit_taken_from_before_is_refused(backend):
+def test_a_slice_written_and_read_back_passes_and_a_low_bit_taken_from_before_is_refused(backend, cpu_interpreter):
     from pytest_kernelopt.problems import problem_from_objects
 
     session = EvaluationSession(problem_from_objects(_WritesASlice(), (torch.randn(8, 32),), "slice"),
@@ -434,7 +435,8 @@ def test_a_fused_launch_writing_state_is_probed_and_still_launches_with_every_ca
 
 
 @pytest.mark.parametrize("cand", ["cand_T1", "cand_T2"])
-def test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_carried_calls(cand, backend):
+def test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_carried_calls(
+        cand, backend, cpu_interpreter):
     """Red team 29: a 16-bit tag and call counter in the lowest bit of a running mean the kernel reads and updates
     in place (an EMA), the update wrong once the counter reaches T: verified even for T = 1 (wrong from a loop's
     second call), as no judged call started from a state the candidate wrote.  The first seed's call is now
@@ -453,7 +455,8 @@ def test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_c
     assert "of a loop" in res.reason and "state differs" in res.reason, res.reason
 
 
-def test_an_update_wrong_only_once_a_running_mean_has_settled_is_refused_from_the_baselines_settled_state(backend):
+def test_an_update_wrong_only_once_a_running_mean_has_settled_is_refused_from_the_baselines_settled_state(
+        backend, cpu_interpreter):
     """Red team 30 p1: an EMA update that is 10% off once the running mean agrees with the batch mean to 25% (no tag,
     no counter: a function of state and input), reached from the state as built only after ~14 calls: it passed
     the loop of CARRIED_CALLS.  The baseline now makes its own loop on the first seed's inputs until its state
@@ -490,7 +493,8 @@ def test_the_baselines_loop_holds_integer_state_where_it_started(backend):
     floating state settles (one slot written again and again) and Inductor's own kernels pass."""
     from pytest_kernelopt.problems import problem_from_objects
 
-    session = EvaluationSession(problem_from_objects(_Ring(), (torch.randn(16),), "ring"),
+    session = EvaluationSession(problem_from_objects(_Ring().to(backend.device),
+                                                     (torch.randn(16, device=backend.device),), "ring"),
                                 Settings(mode="optimize"), backend)
     kernels = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
     assert kernels
@@ -502,7 +506,7 @@ def test_the_baselines_loop_holds_integer_state_where_it_started(backend):
 
 
 def test_an_update_wrong_only_when_fresh_batches_overshoot_a_settled_mean_is_refused_from_the_baselines_stream(
-        backend):
+        backend, cpu_interpreter):
     """Red team 31 p1: the EMA update misweighted only once the running mean has settled *and* the batch mean
     overshoots it in a quarter of the features, as fresh batches do and one repeated input (whose running mean
     approaches it from one side) never does: verified with the settling loop alone.  The baseline's loop now goes
@@ -515,7 +519,7 @@ def test_an_update_wrong_only_when_fresh_batches_overshoot_a_settled_mean_is_ref
     assert "a stream of 32 calls on the first seed's inputs jittered" in res.reason, res.reason
 
 
-def test_a_position_the_module_runs_only_so_far_with_is_advanced_within_its_range(backend):
+def test_a_position_the_module_runs_only_so_far_with_is_advanced_within_its_range(backend, cpu_interpreter):
     """Red team 31 p2: a KV cache of 64 positions written at an integer ``pos``; advanced by the varied seed's
     3-1000 steps the module fails, so no position was advanced and no loop made: a kernel attending only to the
     last 3 positions was exact on every judged call (positions 0-2).  The advance is now halved until the eager
@@ -538,7 +542,7 @@ def test_a_position_the_module_runs_only_so_far_with_is_advanced_within_its_rang
     assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
 
 
-def test_a_counter_hidden_in_pairs_of_bits_is_found_by_a_random_mask_and_its_complement(backend):
+def test_a_counter_hidden_in_pairs_of_bits_is_found_by_a_random_mask_and_its_complement(backend, cpu_interpreter):
     """Red team 29 p5: tag and counter kept as the XOR of the lowest bits of pairs of elements of a state the kernel
     only writes: inverting every bit leaves each XOR as it was, so the probe over inverted bits saw the same writes.
     The probe now XORs the state with a random mask and with its complement."""
@@ -549,7 +553,7 @@ def test_a_counter_hidden_in_pairs_of_bits_is_found_by_a_random_mask_and_its_com
     assert res.decision == "rejected" and "depends on what that state held before" in res.reason, res.reason
 
 
-def test_every_judged_call_starts_from_the_state_as_built_not_as_the_capture_call_left_it(backend):
+def test_every_judged_call_starts_from_the_state_as_built_not_as_the_capture_call_left_it(backend, cpu_interpreter):
     """Red team 29 p3: a step of a state-space layer whose recurrent state is zero at the start of every sequence;
     the kernel was wrong only from a zero state, and verified: the judge's "state as found" was the state the
     capture's own call had left."""

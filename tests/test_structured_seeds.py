@@ -42,7 +42,7 @@ def _candidate(path: Path, kernels: dict) -> Candidate:
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, backend):
+def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, backend, cpu_interpreter):
     prob, cand = CASES[case]
     problem = build_problem(ProblemSpec.from_file(REPROS / prob), backend.device, 0)
     session = EvaluationSession(problem, Settings(mode="optimize"), backend)

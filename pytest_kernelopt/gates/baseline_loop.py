@@ -39,8 +39,9 @@ SETTLE_SECONDS = 60.0
 
 @dataclass
 class LoopState:
-    """A state the baseline's calls reached (host copies of the state tensors calls change), what reached it, and the jitter
-    (level, generator seed) of the inputs the candidate's calls from it take (None: the first seed's own)."""
+    """A state the baseline's calls reached (host copies of the state tensors calls change), what reached it, and
+    the jitter (level, generator seed) of the inputs the candidate's calls from it take (None: the first seed's
+    own)."""
 
     label: str
     state: dict[str, Any]

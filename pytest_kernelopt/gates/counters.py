@@ -91,10 +91,11 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, d
                 if raises(varied_values(state.pristine, seed, counters, floats=False, decades=decades, caps=trial),
                           margin) is None:
                     caps, error = trial, None
-                    notes.append(f"integer counters {', '.join(counters)} advanced on {which} by at most "
-                                 f"{', '.join(f'{n} {v}' for n, v in sorted(trial.items()))} steps (the eager module "
-                                 f"on the host raised with the drawn {', '.join(str(v) for _, v in sorted(drawn.items()))}"
-                                 f" and {margin} calls more)")
+                    at_most = ", ".join(f"{n} {v}" for n, v in sorted(trial.items()))
+                    tried = ", ".join(str(v) for _, v in sorted(drawn.items()))
+                    notes.append(f"integer counters {', '.join(counters)} advanced on {which} by at most {at_most} "
+                                 f"steps (the eager module on the host raised with the drawn {tried} and {margin} "
+                                 "calls more)")
                     break
         if error is None:
             out.append(counters)
