@@ -369,3 +369,29 @@ def test_a_counter_kept_in_a_float_is_stepped_not_scaled(backend):
             f"tl.where({loaded.group(1)} > 2.5, {store.group(3)} * 1.01, {store.group(3)}), xmask)")
     res = session.evaluate(Candidate((k.name,), k.source.replace(store.group(0), bomb)), perf=False)
     assert res.decision == "rejected", res.reason
+
+
+def test_the_baselines_loop_states_past_their_byte_budget_drop_the_oldest_and_keep_the_last_two(monkeypatch):
+    from pytest_kernelopt.gates import baseline_loop as bl
+
+    monkeypatch.setattr(bl, "KEEP_BYTES", 3 * 4 * 100)  # three states of 100 float32
+    kept: list = []
+    for k in range(5):
+        bl._keep(kept, bl.LoopState(str(k), {"s": torch.zeros(100)}))
+    assert [ls.label for ls in kept] == ["2", "3", "4"]
+    monkeypatch.setattr(bl, "KEEP_BYTES", 0)
+    bl._keep(kept, bl.LoopState("5", {"s": torch.zeros(100)}))
+    assert [ls.label for ls in kept] == ["4", "5"]
+
+
+def test_jittered_inputs_keep_layout_dtype_and_non_floating_arguments_and_stay_within_the_level():
+    from pytest_kernelopt.gates.baseline_loop import jittered
+
+    x = torch.randn(6, 4).t()  # a transposed layout: the compiled module guards on strides
+    ids = torch.arange(5)
+    y, j, half = jittered((x, ids, torch.ones(3, dtype=torch.float16)), 0.1, 7)
+    assert y.stride() == x.stride() and y.dtype == x.dtype and j is ids
+    assert bool(((y / x - 1).abs() <= 0.1 + 1e-6).all()) and not torch.equal(y, x)
+    assert half.dtype == torch.float16 and bool(((half - 1).abs() <= 0.11).all())
+    again = jittered((x,), 0.1, 7)[0]
+    assert torch.equal(again, y), "the same seed draws the same jitter"

@@ -35,6 +35,8 @@ STREAM_LEVELS = (0.2, 0.02, 0.002)
 #: wall seconds both runs may take together (the CPU interpreter's calls are slow): past it, what was reached is
 #: kept and the note says so
 SETTLE_SECONDS = 60.0
+#: host bytes the kept states may hold together: past it, the oldest are dropped (the last two always stay)
+KEEP_BYTES = 2 << 30
 
 
 @dataclass
@@ -65,6 +67,17 @@ def jittered(inputs: tuple, level: float, seed: int) -> tuple:
             else:
                 out.append(x)
     return tuple(out)
+
+
+def _keep(kept: list[LoopState], new: LoopState) -> None:
+    """``new`` appended to ``kept``, the oldest states dropped while they hold more than :data:`KEEP_BYTES`."""
+    kept.append(new)
+
+    def size(ls: LoopState) -> int:
+        return sum(t.numel() * t.element_size() for t in ls.state.values())
+
+    while len(kept) > 2 and sum(map(size, kept)) > KEEP_BYTES:
+        kept.pop(0)
 
 
 def _finite(state: dict[str, Any]) -> bool:
@@ -126,8 +139,8 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
         while calls < checkpoint and not stop:
             stop = call(session.inputs(seed))
             calls += 1
-        kept.append(LoopState(f"the state the baseline's own loop of {calls} calls on the first seed's inputs reached",
-                              host()))
+        _keep(kept, LoopState(f"the state the baseline's own loop of {calls} calls on the first seed's inputs "
+                              "reached", host()))
         if stop:
             break
     notes.append(f"the baseline's loop: {calls} calls, "
@@ -139,7 +152,7 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
                 stop = call(jittered(session.inputs(seed), level, seed * 31 + 1000 * k + n))
                 if stop and stop != "settled":
                     break
-            kept.append(LoopState(f"the state a stream of {n} calls on the first seed's inputs jittered by "
+            _keep(kept, LoopState(f"the state a stream of {n} calls on the first seed's inputs jittered by "
                                   f"±{level:g} reached (on such an input)", host(),
                                   (level, seed * 31 + 1000 * k + STREAM_CALLS + 1)))
             if stop and stop != "settled":
