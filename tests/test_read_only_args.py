@@ -11,6 +11,7 @@ names ``in_ptrN`` (less its ``mutated_arg_names``) must hold the same bits, all 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -565,3 +566,30 @@ def test_every_judged_call_starts_from_the_state_as_built_not_as_the_capture_cal
     assert own.failed_gate is None, own.reason
     res = session.evaluate(Candidate((kernel,), (REPROS / "rt29" / "p3" / "cand_fresh.py").read_text()), perf=False)
     assert res.decision == "rejected", res.reason
+
+
+RT32 = {  # red team 32: name -> (folder, candidate)
+    "a running mean that skips a batch far from it once warm": ("p2", "cand_skipjump"),
+    "a window only over a cache written up to its position": ("p1", "cand_clean_window3"),
+    "a window in an 8-position cache": ("p3", "cand_window3"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(RT32))
+def test_red_team_32s_stateful_kernels_are_refused_and_inductors_own_pass(case, backend, cpu_interpreter):
+    """Red team 32: (p2) an EMA update skipped when the batch statistic jumps more than 3x from a warm state (a
+    sensor offset): every loop ran on the first seed's inputs, the other seeds only from the state as built; now
+    each seed's inputs are also run from the state the baseline's loop settled in.  (p1) a 3-token window only when
+    the cache is written up to its position and empty beyond it, as real decoding leaves it: the varied cache is
+    full; now the baseline makes a loop from the state as built with its position advancing, within the range the
+    module runs with.  (p3) the 3-token window in an 8-position cache, where 10 calls past any advance do not fit:
+    the calls past the advance are looked for at 5, 3, 2 and 1, and the loops are that long."""
+    folder, cand = RT32[case]
+    path = REPROS / "rt32" / folder
+    own_src = (path / "own.py").read_text()
+    (kernel,) = [n for n in re.findall(r"def (triton_\w+)\(", own_src)]
+    session = _session_of(path / "prob.py", backend)
+    own = session.evaluate(Candidate((kernel,), own_src, origin="control"), perf=False)
+    assert own.failed_gate is None, own.reason
+    res = session.evaluate(Candidate((kernel,), (path / f"{cand}.py").read_text()), perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason

@@ -48,6 +48,7 @@ class LoopState:
     label: str
     state: dict[str, Any]
     jitter: tuple[float, int] | None = None
+    as_built: bool = False  # the state not kept here as built, not as the first seed varies it
 
 
 def jittered(inputs: tuple, level: float, seed: int) -> tuple:
@@ -78,6 +79,28 @@ def _keep(kept: list[LoopState], new: LoopState) -> None:
 
     while len(kept) > 2 and sum(map(size, kept)) > KEEP_BYTES:
         kept.pop(0)
+
+
+#: the most calls of the loop from the state as built (:func:`_natural_calls`), and the jitter of their inputs
+NATURAL_CALLS = 64
+NATURAL_JITTER = 0.5
+
+
+def _natural_calls(session: Any) -> int:
+    """How many calls a loop from the state as built may make with the module's integer counters advancing as
+    calls move them: within the varied seed's advance and the calls past it the eager module was seen to run with
+    (``state.margin``), less the candidate's calls from where it ends; 0 where no counter was advanced."""
+    st = session.state
+    margin = getattr(st, "margin", None)
+    steps = {n: d for n, d in (getattr(st, "per_call", None) or {}).items() if d}
+    if margin is None or not steps or not st.counters or not session.plan.seeds:
+        return 0
+    varied = st.varied(session.plan.seeds[0])
+    room = min(int(float(varied[n].reshape(-1)[0]) - float(st.pristine[n].reshape(-1)[0])) // d
+               for n, d in steps.items() if n in varied) if any(n in varied for n in steps) else 0
+    from .trials import SETTLED_CALLS
+
+    return max(0, min(NATURAL_CALLS, room + margin - SETTLED_CALLS))
 
 
 def _finite(state: dict[str, Any]) -> bool:
@@ -134,6 +157,33 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
         return "settled" if all(bool((before[n] == t).all()) and before[n].shape == t.shape
                                 for n, t in floats.items()) else ""
 
+    natural = _natural_calls(session)
+    if natural:  # a real loop from the state as built: counters advance as each call moves them, within the
+        # range the eager module was seen to run with (a KV cache written up to its position and empty beyond it,
+        # as decoding leaves it: red team 32 had a kernel wrong only on such a cache)
+        session.state.start(None)
+        done, stop = 0, ""
+        while done < natural and not stop:
+            before = copies(floats)
+            try:
+                # each call's inputs jittered apart: one input repeated fills a cache with equal rows, over which
+                # attending to a few of them or to all gives the same result
+                run_once(fn, session.module, jittered(session.inputs(seed), NATURAL_JITTER, seed * 17 + done),
+                         training=session.training, seed=seed)
+            except Exception as e:  # noqa: BLE001 -- judged from the state before
+                put(floats, before)
+                stop = f"the baseline raised {type(e).__name__}"
+                break
+            done += 1
+            if not _finite(floats) and _finite(before):
+                put(floats, before)
+                stop = "its state overflowed"
+        if done:
+            _keep(kept, LoopState(f"the state the baseline's own {done} calls from the state as built reached "
+                                  "(counters advanced as calls move them)", host(), as_built=True))
+        notes.append(f"the baseline's calls from the state as built: {done}" + (f", {stop}" if stop else ""))
+        session.state.start(target_for(session, seed))
+        start_held = copies(held)
     calls, stop = 0, ""
     for checkpoint in SETTLE_CHECKPOINTS:
         while calls < checkpoint and not stop:

