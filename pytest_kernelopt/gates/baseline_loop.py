@@ -95,10 +95,11 @@ def _natural_calls(session: Any) -> int:
     steps = {n: d for n, d in (getattr(st, "per_call", None) or {}).items() if d}
     if margin is None or not steps or not st.counters or not session.plan.seeds:
         return 0
-    varied = st.varied(session.plan.seeds[0])
-    room = min(int(float(varied[n].reshape(-1)[0]) - float(st.pristine[n].reshape(-1)[0])) // d
-               for n, d in steps.items() if n in varied) if any(n in varied for n in steps) else 0
+    from .counters import advance
     from .trials import SETTLED_CALLS
+
+    varied = st.varied(session.plan.seeds[0])
+    room = min((advance(varied[n], st.pristine[n]) // d for n, d in steps.items() if n in varied), default=0)
 
     return max(0, min(NATURAL_CALLS, room + margin - SETTLED_CALLS))
 
@@ -130,8 +131,7 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
     if not floats:
         return [], ""
     held = {n: t for n, t in items.items() if n in session.state.known and not t.is_floating_point()}
-    session.state.start(target_for(session, seed))
-    start_held = copies(held)
+    start_held: dict[str, Any] = {}
     t0 = time.perf_counter()
     kept: list[LoopState] = []
     notes: list[str] = []
@@ -139,19 +139,30 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
     def host() -> dict[str, Any]:  # the state calls change (the rest stays as the seed's calls start from it)
         return {n: t.detach().to("cpu", copy=True) for n, t in {**floats, **held}.items()}
 
-    def call(inputs: tuple) -> str:
-        """One baseline call from the state the last left; why the loop stops there, or ""."""
+    def step(inputs: tuple, hold: bool) -> tuple[str, dict[str, Any]]:
+        """One baseline call from the state the last left (``hold``: its integer state put back where the loop
+        started): why it does not count ("the baseline raised ...", "its state overflowed": the floating state is
+        put back as before it) or "", and the floating state before it."""
         before = copies(floats)
         try:
             run_once(fn, session.module, inputs, training=session.training, seed=seed)
         except Exception as e:  # noqa: BLE001 -- the module cannot make this call: judged from the state before
             put(floats, before)
+            why = f"the baseline raised {type(e).__name__}"
+        else:
+            why = ""
+            if not _finite(floats) and _finite(before):
+                put(floats, before)
+                why = "its state overflowed"
+        if hold:
             put(held, start_held)
-            return f"the baseline raised {type(e).__name__}"
-        put(held, start_held)
-        if not _finite(floats) and _finite(before):
-            put(floats, before)
-            return "its state overflowed"
+        return why, before
+
+    def call(inputs: tuple) -> str:
+        """One call of the settling loop or the stream; why the loop stops there, or ""."""
+        why, before = step(inputs, hold=True)
+        if why:
+            return why
         if time.perf_counter() - t0 > SETTLE_SECONDS:
             return f"{SETTLE_SECONDS:g} s of calls spent"
         return "settled" if all(bool((before[n] == t).all()) and before[n].shape == t.shape
@@ -164,26 +175,17 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
         session.state.start(None)
         done, stop = 0, ""
         while done < natural and not stop:
-            before = copies(floats)
-            try:
-                # each call's inputs jittered apart: one input repeated fills a cache with equal rows, over which
-                # attending to a few of them or to all gives the same result
-                run_once(fn, session.module, jittered(session.inputs(seed), NATURAL_JITTER, seed * 17 + done),
-                         training=session.training, seed=seed)
-            except Exception as e:  # noqa: BLE001 -- judged from the state before
-                put(floats, before)
-                stop = f"the baseline raised {type(e).__name__}"
-                break
-            done += 1
-            if not _finite(floats) and _finite(before):
-                put(floats, before)
-                stop = "its state overflowed"
+            # each call's inputs jittered apart: one input repeated fills a cache with equal rows, over which
+            # attending to a few of them or to all gives the same result
+            stop, _ = step(jittered(session.inputs(seed), NATURAL_JITTER, seed * 17 + done), hold=False)
+            if not stop.startswith("the baseline raised"):
+                done += 1
         if done:
             _keep(kept, LoopState(f"the state the baseline's own {done} calls from the state as built reached "
                                   "(counters advanced as calls move them)", host(), as_built=True))
         notes.append(f"the baseline's calls from the state as built: {done}" + (f", {stop}" if stop else ""))
-        session.state.start(target_for(session, seed))
-        start_held = copies(held)
+    session.state.start(target_for(session, seed))
+    start_held.update(copies(held))
     calls, stop = 0, ""
     for checkpoint in SETTLE_CHECKPOINTS:
         while calls < checkpoint and not stop:

@@ -16,6 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 
+def advance(now: Any, before: Any) -> int:
+    """How far a single-element tensor moved from ``before`` to ``now``, as a whole number."""
+    return int(float(now.reshape(-1)[0]) - float(before.reshape(-1)[0]))
+
+
 def _whole_step(before: Any, after: Any) -> bool:
     """Whether a floating scalar moved by a whole nonzero number in one call (a counter kept in a float)."""
     import math
@@ -64,8 +69,7 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, d
     host_state = ModuleState(host, session.plan.digest_key)
     moved = _moved(inputs, "cpu")
     # each counter's step in one call: the loop of calls after the varied seed's advances it this much each call
-    per_call = {n: abs(int(float(after[f"state:{n}"].reshape(-1)[0]) - float(state.pristine[n].reshape(-1)[0])))
-                for n in counters if f"state:{n}" in after}
+    per_call = {n: abs(advance(after[f"state:{n}"], state.pristine[n])) for n in counters if f"state:{n}" in after}
 
     def raises(target: dict[str, Any], margin: int) -> Exception | None:
         ahead = {n: (v + margin * per_call.get(n, 0)).to(v.dtype) if n in per_call else v for n, v in target.items()}
@@ -79,41 +83,44 @@ def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, d
             return e
         return None
 
-    out: list[list[str]] = []
-    notes = []
-    caps: dict[str, int] = {}
-    margin_found: int | None = None
-    for which, decades, margins in (("the varied seed", VARY_COUNTER_DECADES, MARGINS),
-                                    ("the far-counter seed", FAR_COUNTER_DECADES, (0,))):
+    def fits(decades: tuple[float, float], margins: tuple[int, ...]) -> tuple[Exception | None, dict, int | None]:
+        """(the module's error with the counters advanced by 10 ** U(*decades) steps and each margin's calls more,
+        or None; the halved advance it ran with, if the drawn one failed; the margin it ran with).  A margin of 0
+        is the advance alone, not halved."""
         target = varied_values(state.pristine, seed, counters, floats=False, decades=decades)
-        drawn = {n: int(float(target[n].reshape(-1)[0]) - float(state.pristine[n].reshape(-1)[0]))
-                 for n in counters if n in target}
+        drawn = {n: advance(target[n], state.pristine[n]) for n in counters if n in target}
         error: Exception | None = None
         for margin in margins:
             error = raises(target, margin)
             if error is None:
-                margin_found = margin if margins != (0,) else margin_found
-                break
-            if not margin:
-                break
+                return None, {}, margin
             # a position the module runs only so far with: a smaller advance, then fewer calls past it
-            for k in range(1, HALVINGS + 1):
+            for k in range(1, HALVINGS + 1) if margin else ():
                 trial = {n: d >> k for n, d in drawn.items()}
                 if not any(trial.values()):
                     break
                 if raises(varied_values(state.pristine, seed, counters, floats=False, decades=decades, caps=trial),
                           margin) is None:
-                    caps, error, margin_found = trial, None, margin
                     at_most = ", ".join(f"{n} {v}" for n, v in sorted(trial.items()))
                     tried = ", ".join(str(v) for _, v in sorted(drawn.items()))
-                    notes.append(f"integer counters {', '.join(counters)} advanced on {which} by at most {at_most} "
-                                 f"steps, and loops of calls from there at most {margin} calls long (the eager module "
-                                 f"on the host raised with the drawn {tried} and {MARGIN_CALLS} calls more)")
-                    break
-            if error is None:
-                break
+                    notes.append(f"integer counters {', '.join(counters)} advanced on the varied seed by at most "
+                                 f"{at_most} steps, and loops of calls from there at most {margin} calls long (the "
+                                 f"eager module on the host raised with the drawn {tried} and {MARGIN_CALLS} calls "
+                                 "more)")
+                    return None, trial, margin
+        return error, {}, None
+
+    notes: list[str] = []
+    out: list[list[str]] = []
+    caps: dict[str, int] = {}
+    margin_found: int | None = None
+    for which, decades, margins in (("the varied seed", VARY_COUNTER_DECADES, MARGINS),
+                                    ("the far-counter seed", FAR_COUNTER_DECADES, (0,))):
+        error, trial, margin = fits(decades, margins)
         if error is None:
             out.append(counters)
+            if margins is MARGINS:
+                caps, margin_found = trial, margin
         else:
             out.append([])
             notes.append(f"integer counters {', '.join(counters)} not advanced on {which}: the eager module on the "

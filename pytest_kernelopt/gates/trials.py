@@ -675,16 +675,7 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
                             "advanced (see the state note)")
         return
     items = session.state.items
-
-    def baseline_call() -> Run:
-        swap.off()
-        try:
-            return _run(session, fn, seed, carry=True)
-        finally:
-            swap.on()
-
-    pairs: list = []
-    rec.carried = pairs  # (filled as the loop goes: a loop that stops early is judged on the calls it made)
+    rec.carried = []  # (filled as the loop goes: a loop that stops early is judged on the calls it made)
     margin = session.state.margin  # the calls past the varied advance the module was seen to run with
     for step in range(CARRIED_CALLS if margin is None else min(CARRIED_CALLS, margin - 1)):
         before = copies(items)
@@ -697,22 +688,19 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
             if any(w in str(e) for w in ("CUDA", "device-side", "illegal memory", "AcceleratorError")):
                 raise
             put(items, before)
+            swap.off()
             try:
-                baseline_call()
+                _run(session, fn, seed, carry=True)
             except Exception as e2:  # noqa: BLE001 -- the baseline fails too: not the candidate's doing
                 rec.carried_note = f"the loop of calls stopped at call {step + 2}: the baseline raised {type(e2).__name__}"
                 return
+            finally:
+                swap.on()
             raise
         finally:
             swap.carry = set()
-        after = copies(items)
-        put(items, before)
-        base = baseline_call()
-        put(items, after)
-        del before, after
-        if pairs and _run_bytes(cand) > CARRIED_KEEP_BYTES:
-            pairs.clear()
-        pairs.append([step, cand, base])
+        _beside_baseline(session, swap, fn, seed, None, before, cand, rec, step)
+        del before, cand
 
 
 #: calls the candidate makes from each state the baseline's own loops reached (:mod:`.baseline_loop`): one from
@@ -758,13 +746,22 @@ def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRe
 def _pair(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, rec: CandidateRecord,
           where: str) -> None:
     """The candidate's call on ``seed`` (or ``inputs``) from the module's state as it is, and the baseline's from
-    the same state, appended to :attr:`CandidateRecord.carried` as ``where``; the state the candidate's call left
-    stays (a loop's next call starts from it)."""
+    the same state (:func:`_beside_baseline`)."""
+    from .module_state import copies
+
+    before = copies(session.state.items)
+    cand = _run(session, fn, seed, carry=True, inputs=inputs)
+    _beside_baseline(session, swap, fn, seed, inputs, before, cand, rec, where)
+
+
+def _beside_baseline(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, before: dict[str, Any],
+                     cand: Run, rec: CandidateRecord, key: Any) -> None:
+    """After the candidate's call ``cand`` from the state ``before`` (:func:`.module_state.copies`): the baseline's
+    call from ``before``, the pair appended to :attr:`CandidateRecord.carried` as ``key`` (a loop's step, or where
+    the call started), and the state the candidate's call left put back (a loop's next call starts from it)."""
     from .module_state import copies, put
 
     items = session.state.items
-    before = copies(items)
-    cand = _run(session, fn, seed, carry=True, inputs=inputs)
     after = copies(items)
     put(items, before)
     swap.off()
@@ -773,10 +770,10 @@ def _pair(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, rec
     finally:
         swap.on()
     put(items, after)
-    del before, after
+    del after
     if rec.carried and _run_bytes(cand) > CARRIED_KEEP_BYTES:
         rec.carried.clear()
-    rec.carried.append([where, cand, base])
+    rec.carried.append([key, cand, base])
 
 
 def _run_bytes(run: Run) -> int:
