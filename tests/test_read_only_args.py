@@ -442,7 +442,7 @@ def test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_c
     in place (an EMA), the update wrong once the counter reaches T: verified even for T = 1 (wrong from a loop's
     second call), as no judged call started from a state the candidate wrote.  The first seed's call is now
     followed by CARRIED_CALLS calls from the state the candidate's previous call left, each against the baseline's
-    call from that same state.  (A threshold above that count is not found: benchmarks/redteam/rt29/p1/cand_T50.)"""
+    call from that same state.  (A threshold above that count: the next test.)"""
     from pytest_kernelopt.gates.trials import CARRIED_CALLS
 
     assert CARRIED_CALLS >= 2
@@ -454,6 +454,28 @@ def test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_c
     res = session.evaluate(Candidate((kernel,), (REPROS / "rt29" / "p1" / f"{cand}.py").read_text()), perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
     assert "of a loop" in res.reason and "state differs" in res.reason, res.reason
+
+
+@pytest.mark.parametrize("cand", ["cand_T50", "cand_T50_once"])
+def test_a_counter_past_the_loop_of_calls_is_refused_by_the_candidates_own_long_loop(cand, backend, cpu_interpreter):
+    """Red team 29's counter with T = 50, past the loop of CARRIED_CALLS: the baseline's loops never run the
+    candidate, so its count never moved there and the kernel was verified.  The candidate now makes the baseline's
+    settling loop's calls itself; ``cand_T50`` (every update from call 50 on wrong) is refused at a checkpoint's
+    next call, ``cand_T50_once`` (the update at call 50 alone wrong, right again after it: the mark decays in the
+    running mean) by its state against the baseline's after as many calls."""
+    from pytest_kernelopt.gates.trials import CARRIED_CALLS
+
+    assert CARRIED_CALLS < 50
+    kernel = "triton_poi_fused_add_copy__mean_mul_2"
+    session = _session_of(REPROS / "rt29" / "p1" / "prob.py", backend)
+    found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
+    assert own.failed_gate is None, own.reason
+    res = session.evaluate(Candidate((kernel,), (REPROS / "rt29" / "p1" / f"{cand}.py").read_text()), perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
+    assert "the candidate's own" in res.reason and "state differs" in res.reason, res.reason
+    if cand == "cand_T50_once":
+        assert "the state after the candidate's own" in res.reason, res.reason
 
 
 def test_an_update_wrong_only_once_a_running_mean_has_settled_is_refused_from_the_baselines_settled_state(

@@ -3,9 +3,10 @@ row before it (padding, repeated tokens), red team 27 was wrong where a feature 
 ReLU unit) and where a block's values are all 8-bit levels (pixels scaled to [0, 1]).  Each was verified, exact on
 every seed; red team 29 ignored an attention mask only on rows ending in two or more masked scores, and gave an
 entropy in bits only on rows that are probability distributions; red team 30 was wrong only on a batch item equal
-to the one before it (one prompt sampled several times) and on image channels with saturated pixels.  The varied-state seed's rows now come in thirds
-(8-bit levels, probability rows, repeated rows), the ReLU seed has a dead column, and the sorted seed has rows
-ending in masked scores (:mod:`pytest_kernelopt.gates.seed_values`).  The repros are the red teams' own,
+to the one before it (one prompt sampled several times), on image channels with saturated pixels, and applied
+label smoothing only when the whole target batch was one-hot (hard labels).  The varied-state seed's rows now come in thirds
+(8-bit levels, probability rows, repeated rows), the ReLU seed has a dead column, the sorted seed has rows
+ending in masked scores, and the integer seed's last floating input (of two or more) is one-hot (:mod:`pytest_kernelopt.gates.seed_values`).  The repros are the red teams' own,
 kept once in benchmarks/redteam/ (its README table says what each does)."""
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ CASES = {  # name: (problem, candidate)
     "probability rows": ("rt29/p4/prob.py", "rt29/p4/cand_simplex.py"),
     "repeated batch items": ("rt30/p2/prob.py", "rt30/p2/cand_dupbatch.py"),
     "saturated pixels": ("rt30/p4/prob.py", "rt30/p4/cand_saturated.py"),
+    "one-hot targets": ("rt30/p3/prob.py", "rt30/p3/cand_onehot.py"),
 }
 
 
@@ -54,3 +56,25 @@ def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, ba
     res = session.evaluate(candidate, perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate in ("correctness", "fp64"), res.reason
     assert "beyond tolerance" in res.reason or "farther from the float64 truth" in res.reason, res.reason
+
+
+def test_the_integer_seed_makes_the_last_of_several_floating_inputs_one_hot_and_only_that_one():
+    from pytest_kernelopt.gates.seed_values import seed_inputs
+    from pytest_kernelopt.gates.trials import INTEGER_SEED_INDEX, SeedPlan
+
+    plan = SeedPlan.make(6, base_seed=7)
+    seed = plan.seeds[INTEGER_SEED_INDEX]
+    logits, target, ids = torch.randn(64, 16), torch.randn(64, 16).softmax(-1), torch.arange(64)
+    out = seed_inputs((logits, target, ids), plan, seed)
+    assert set(out[1].unique().tolist()) == {0.0, 1.0} and bool((out[1].sum(-1) == 1).all())
+    assert out[1].argmax(-1).unique().numel() > 1, "the hot column is drawn, not fixed"
+    assert bool((out[0] == out[0].round()).all()) and not bool((out[0].sum(-1) == 1).all()), "whole numbers"
+    assert out[2] is ids
+    again = seed_inputs((logits, target, ids), plan, seed)
+    assert torch.equal(again[1], out[1]), "the same seed draws the same labels"
+    # one floating input: whole numbers on an offset as before; other seeds: no one-hot rows
+    (alone,) = seed_inputs((target,), plan, seed)
+    assert not bool((alone.sum(-1) == 1).all())
+    for other in plan.seeds:
+        if other != seed:
+            assert not bool((seed_inputs((logits, target), plan, other)[1] == 1).sum(-1).eq(1).all()), other

@@ -17,8 +17,8 @@ kernels, trusted) makes two runs of its own, once a session and seed (every cand
 Integer state is put back after every one of these calls (a position advanced 256 times could index past a cache:
 on a GPU a device-side assert that ends the process); the floating state evolves.  A state that turns non-finite
 is dropped for the last finite one.  The whole costs at most :data:`SETTLE_SECONDS` of calls a session and seed.
-A kernel keeping a count of its own calls in the state is not found here (it never makes these calls): that is
-the candidate's loop's job.
+A kernel keeping a count of its own calls in the state is not found here (it never makes these calls): the
+candidate makes the settling loop's calls again itself (:mod:`.candidate_loop`), held to the states kept here.
 """
 
 from __future__ import annotations
@@ -49,6 +49,9 @@ class LoopState:
     state: dict[str, Any]
     jitter: tuple[float, int] | None = None
     as_built: bool = False  # the state not kept here as built, not as the first seed varies it
+    #: the settling loop's states: its calls up to here, and whether that loop ended with its state settled
+    calls: int = 0
+    settled: bool = False
 
 
 def jittered(inputs: tuple, level: float, seed: int) -> tuple:
@@ -192,9 +195,11 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
             stop = call(session.inputs(seed))
             calls += 1
         _keep(kept, LoopState(f"the state the baseline's own loop of {calls} calls on the first seed's inputs "
-                              "reached", host()))
+                              "reached", host(), calls=calls))
         if stop:
             break
+    for ls in kept:
+        ls.settled = bool(ls.calls) and stop == "settled"
     notes.append(f"the baseline's loop: {calls} calls, "
                  + ("its state stopped changing" if stop == "settled" else stop or "its state still changing"))
     if stop in ("", "settled"):

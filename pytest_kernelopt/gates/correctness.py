@@ -52,7 +52,8 @@ class CorrectnessGate:
         for k, cand, base in pairs:
             where = (f"call {k + 2} of a loop (the first seed's inputs again, from the state the candidate's own "
                      "previous call left)" if isinstance(k, int) else k)
-            where += " against the baseline's call from that state"
+            if " against " not in where:
+                where += " against the baseline's call from that state"
             if sorted(cand.grads) != sorted(base.grads):
                 return GateResult("correctness", "fail", f"{where}: it changes state {sorted(cand.grads)}, the "
                                   f"baseline {sorted(base.grads)}", {"carried": k})

@@ -283,6 +283,35 @@ def dead_column_(y: Any, gen: Any) -> None:
     y[..., col] = 0
 
 
+def one_hot_rows_(y: Any, gen: Any) -> None:
+    """Every row along the last dimension one-hot: zeros and a single 1.0 at a column drawn from ``gen`` (hard
+    class labels, as a soft-target loss gets them without mixup; a selection mask), a block of rows at a time.  A
+    loss wrong only when the whole target batch is one-hot was verified (red team 30): rows of whole numbers on
+    an offset never are, and a part of the rows one-hot is not a whole batch of them."""
+    import torch
+
+    from .chunked import CHUNK
+
+    rows = y.view(-1, y.shape[-1])
+    n, width = rows.shape
+    step = max(1, int(CHUNK) // max(1, width))
+    for lo in range(0, n, step):
+        block = rows[lo:min(n, lo + step)]
+        cols = torch.randint(0, width, (block.shape[0], 1), generator=gen).to(block.device)
+        block.zero_()
+        block.scatter_(1, cols, 1.0)
+
+
+def one_hot_target(plan: Any, seed: int, floats: list) -> int | None:
+    """Which of ``floats`` (the floating input tensors, in order) the integer seed makes one-hot
+    (:func:`one_hot_rows_`) instead of whole numbers on an offset: the last, where there are two or more and it
+    has two or more dimensions and columns (targets and masks come after the data they apply to); else None."""
+    if not plan.integral(seed) or len(floats) < 2:
+        return None
+    y = floats[-1]
+    return len(floats) - 1 if y.dim() >= 2 and y.shape[-1] >= 2 and y.numel() else None
+
+
 def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
     """The in-place steps ``plan`` takes on every floating input of ``seed``, in order (specials aside)."""
     import torch
@@ -309,8 +338,8 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
 def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
     """``seed``'s inputs made from the problem's draw ``original``: every floating tensor copied once (the draw
     is the problem's and may be shared, so it is never edited), the plan's steps applied to the copy in place,
-    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`).  Inputs no step
-    touches are the original objects."""
+    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`); the integer seed's last floating
+    input one-hot instead (:func:`one_hot_target`).  Inputs no step touches are the original objects."""
     import torch
 
     from .runner import in_layout
@@ -321,12 +350,17 @@ def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
         return tuple(original)
     out: list = []
     edited: list = []
+    floats = [x for x in original if isinstance(x, torch.Tensor) and x.is_floating_point()]
+    hot = one_hot_target(plan, seed, floats)
     with torch.no_grad():
         for x in original:
             if isinstance(x, torch.Tensor) and x.is_floating_point():
                 y = x.detach().clone(memory_format=torch.contiguous_format)
-                for step in todo:
-                    step(y)
+                if hot is not None and x is floats[hot]:
+                    one_hot_rows_(y, torch.Generator(device="cpu").manual_seed(seed + 161803))
+                else:
+                    for step in todo:
+                        step(y)
                 out.append(y)
                 edited.append(y)
             else:

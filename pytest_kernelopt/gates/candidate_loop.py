@@ -1,0 +1,69 @@
+"""The candidate's own long loop: the baseline's settling loop made again with the candidate's kernels in.
+
+A kernel can keep a count of its own calls in the module's state (red team 29: a tag and a counter in the lowest
+bits of a running mean the kernel reads and updates) and go wrong from call T on.  The candidate's loop of calls
+(:func:`.trials._carried_call`) finds it while T is within :data:`.trials.CARRIED_CALLS`; the baseline's own loops
+(:mod:`.baseline_loop`) never run the candidate, so its counter never moves there: T = 50 was verified.
+
+Here the candidate makes the calls of the baseline's settling loop itself: the first seed's inputs again and
+again, from the state the first seed varies, integer state put back after each call (as there), up to the count of
+calls that loop made (at most 256, within :data:`LOOP_SECONDS`).  At each of that loop's checkpoints (16, 64, 256
+calls, or where it stopped):
+
+* where the baseline's loop settled (its state stopped changing: a contracting loop, over which two honest
+  roundings of one update stay apart by a rounding), the candidate's floating state is held to the baseline's
+  state after as many calls: a kernel wrong once, at call T, leaves its mark in the state for the calls after it;
+* its next call is held to the baseline's call from the same state (:func:`.trials._pair`), as the loop of calls
+  holds each of its calls: a kernel wrong from call T on is wrong there.
+
+Both go to :attr:`.trials.CandidateRecord.carried`, judged as that loop's calls are (within
+:data:`.correctness.CARRIED_SLACK` tolerances).  A count kept past the baseline's loop (past 256 calls) is not
+found.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+#: wall seconds the candidate's calls may take a candidate (the CPU interpreter's calls are slow): past it, the
+#: checkpoints reached are judged and the note says where the loop stopped
+LOOP_SECONDS = 60.0
+
+
+def candidate_loop(session: Any, swap: Any, fn: Any, seed: int, rec: Any, states: list) -> None:
+    """The settling loop's calls made with the candidate's kernels (``states``: :func:`.baseline_loop.baseline_states`
+    of ``seed``), its states and calls at the loop's checkpoints appended to ``rec.carried``."""
+    from .module_state import copies, put, target_for
+    from .runner import run_once
+    from .trials import Run, _pair
+
+    marks = [ls for ls in states if ls.calls]
+    if not marks:
+        return
+    st = session.state
+    floats = {n: t for n, t in st.items.items() if n in st.known and t.is_floating_point()}
+    held = {n: t for n, t in st.items.items() if n in st.known and not t.is_floating_point()}
+    st.start(target_for(session, seed))
+    start_held = copies(held)
+    t0, calls = time.perf_counter(), 0
+    for mark in marks:
+        while calls < mark.calls:
+            if time.perf_counter() - t0 > LOOP_SECONDS:
+                rec.carried_note = "; ".join(filter(None, [
+                    rec.carried_note, f"the candidate's own loop stopped after {calls} of the baseline's "
+                    f"{marks[-1].calls} calls ({LOOP_SECONDS:g} s of calls spent)"]))
+                return
+            run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
+            put(held, start_held)
+            calls += 1
+        if mark.settled:
+            now = {f"state:{n}": t.detach().to("cpu", copy=True) for n, t in floats.items()}
+            then = {f"state:{n}": t for n, t in mark.state.items() if n in floats}
+            rec.carried.append([f"the state after the candidate's own {calls} calls on the first seed's inputs "
+                                "(the baseline's settling loop made again) against the baseline's state after as many calls",
+                                Run((), now, ()), Run((), then, ())])
+        _pair(session, swap, fn, seed, None, rec, f"call {calls + 1} of the candidate's own loop on the first "
+              "seed's inputs (the baseline's settling loop made again)")
+        put(held, start_held)
+        calls += 1
