@@ -49,9 +49,11 @@ class LoopState:
     state: dict[str, Any]
     jitter: tuple[float, int] | None = None
     as_built: bool = False  # the state not kept here as built, not as the first seed varies it
-    #: the settling loop's states: its calls up to here, and whether that loop ended with its state settled
+    #: the settling loop's states: its calls up to here, whether that loop ended with its state settled, and
+    #: whether the call after this state failed (the module raised or its state overflowed: the loop ended here)
     calls: int = 0
     settled: bool = False
+    last: bool = False
 
 
 def jittered(inputs: tuple, level: float, seed: int) -> tuple:
@@ -194,8 +196,9 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
         while calls < checkpoint and not stop:
             stop = call(session.inputs(seed))
             calls += 1
+        failed = stop.startswith("the baseline raised") or stop == "its state overflowed"  # that call undone
         _keep(kept, LoopState(f"the state the baseline's own loop of {calls} calls on the first seed's inputs "
-                              "reached", host(), calls=calls))
+                              "reached", host(), calls=calls - failed, last=failed))
         if stop:
             break
     for ls in kept:

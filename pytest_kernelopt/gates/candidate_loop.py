@@ -14,7 +14,8 @@ calls, or where it stopped):
   roundings of one update stay apart by a rounding), the candidate's floating state is held to the baseline's
   state after as many calls: a kernel wrong once, at call T, leaves its mark in the state for the calls after it;
 * its next call is held to the baseline's call from the same state (:func:`.trials._pair`), as the loop of calls
-  holds each of its calls: a kernel wrong from call T on is wrong there.
+  holds each of its calls: a kernel wrong from call T on is wrong there (none where the baseline's loop ended
+  because its next call raised or overflowed: that call is not made).
 
 Both go to :attr:`.trials.CandidateRecord.carried`, judged as that loop's calls are (within
 :data:`.correctness.CARRIED_SLACK` tolerances).  A count kept past the baseline's loop (past 256 calls) is not
@@ -33,7 +34,8 @@ LOOP_SECONDS = 60.0
 
 def candidate_loop(session: Any, swap: Any, fn: Any, seed: int, rec: Any, states: list) -> None:
     """The settling loop's calls made with the candidate's kernels (``states``: :func:`.baseline_loop.baseline_states`
-    of ``seed``), its states and calls at the loop's checkpoints appended to ``rec.carried``."""
+    of ``seed``), its states and calls at the loop's checkpoints appended to ``rec.carried``, and how far it went
+    to ``rec.carried_note``."""
     from .module_state import copies, put, target_for
     from .runner import run_once
     from .trials import Run, _pair
@@ -46,24 +48,36 @@ def candidate_loop(session: Any, swap: Any, fn: Any, seed: int, rec: Any, states
     held = {n: t for n, t in st.items.items() if n in st.known and not t.is_floating_point()}
     st.start(target_for(session, seed))
     start_held = copies(held)
-    t0, calls = time.perf_counter(), 0
-    for mark in marks:
-        while calls < mark.calls:
-            if time.perf_counter() - t0 > LOOP_SECONDS:
-                rec.carried_note = "; ".join(filter(None, [
-                    rec.carried_note, f"the candidate's own loop stopped after {calls} of the baseline's "
-                    f"{marks[-1].calls} calls ({LOOP_SECONDS:g} s of calls spent)"]))
-                return
+    t0, calls, stop = time.perf_counter(), 0, ""
+
+    def call(pair: str = "") -> None:
+        nonlocal calls
+        if pair:
+            _pair(session, swap, fn, seed, None, rec, pair)
+        else:
             run_once(fn, session.module, session.inputs(seed), training=session.training, seed=seed)
-            put(held, start_held)
-            calls += 1
-        if mark.settled:
-            now = {f"state:{n}": t.detach().to("cpu", copy=True) for n, t in floats.items()}
-            then = {f"state:{n}": t for n, t in mark.state.items() if n in floats}
-            rec.carried.append([f"the state after the candidate's own {calls} calls on the first seed's inputs "
-                                "(the baseline's settling loop made again) against the baseline's state after as many calls",
-                                Run((), now, ()), Run((), then, ())])
-        _pair(session, swap, fn, seed, None, rec, f"call {calls + 1} of the candidate's own loop on the first "
-              "seed's inputs (the baseline's settling loop made again)")
         put(held, start_held)
         calls += 1
+
+    try:
+        for mark in marks:
+            while calls < mark.calls and not stop:
+                if time.perf_counter() - t0 > LOOP_SECONDS:
+                    stop = f"stopped, {LOOP_SECONDS:g} s of calls spent"
+                else:
+                    call()
+            if stop:
+                break
+            if mark.settled:
+                now = {f"state:{n}": t.detach().to("cpu", copy=True) for n, t in floats.items()}
+                then = {f"state:{n}": t for n, t in mark.state.items() if n in floats}
+                rec.carried.append([f"the state after the candidate's own {calls} calls on the first seed's inputs "
+                                    "(the baseline's settling loop made again) against the baseline's state after "
+                                    "as many calls", Run((), now, ()), Run((), then, ())])
+            if mark.last:  # the baseline's next call raised or overflowed: the loop ends here
+                break
+            call(f"call {calls + 1} of the candidate's own loop on the first seed's inputs (the baseline's settling "
+                 "loop made again)")
+    finally:
+        rec.carried_note = "; ".join(filter(None, [
+            rec.carried_note, f"the candidate's own loop: {calls} calls" + (f", {stop}" if stop else "")]))
