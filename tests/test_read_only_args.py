@@ -478,6 +478,29 @@ def test_a_counter_past_the_loop_of_calls_is_refused_by_the_candidates_own_long_
         assert "the state after the candidate's own" in res.reason, res.reason
 
 
+@pytest.mark.parametrize("case", ["p1/cand_mod40", "p2/cand_fresh4"])
+def test_a_counter_of_fresh_batches_or_in_a_loop_that_never_settles_is_refused_by_the_candidates_own_stream(
+        case, backend, cpu_interpreter):
+    """Red team 33: p1, a tag and counter in a slow EMA's low bits (momentum 0.01: the baseline's loop never
+    settles in 256 calls, so no state was compared), the update wrong at calls 40, 80, ...; p2, a counter that
+    advances only on a batch unlike the one before (a fingerprint of the batch in the low bits), wrong from the
+    5th fresh batch: every loop the candidate made repeated one input.  The candidate now makes the baseline's
+    stream of fresh draws itself, its state held to the baseline's where two baseline runs a few roundings apart
+    stay within the loop tolerance."""
+    folder, cand = case.split("/")
+    session = _session_of(REPROS / "rt33" / folder / "prob.py", backend)
+    found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    src = (REPROS / "rt33" / folder / f"{cand}.py").read_text()
+    (kernel,) = [n for n in found if f"def {n}(" in src]
+    own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
+    assert own.failed_gate is None, own.reason
+    note = next(g for g in own.gates if g.gate == "correctness").numbers["loop_note"]
+    assert "the baseline's stream of fresh inputs: 128 calls" in note and "parted" not in note, note
+    res = session.evaluate(Candidate((kernel,), src), perf=False)
+    assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
+    assert "calls on fresh inputs" in res.reason and "state differs" in res.reason, res.reason
+
+
 def test_an_update_wrong_only_once_a_running_mean_has_settled_is_refused_from_the_baselines_settled_state(
         backend, cpu_interpreter):
     """Red team 30 p1: an EMA update that is 10% off once the running mean agrees with the batch mean to 25% (no tag,

@@ -6,7 +6,8 @@ entropy in bits only on rows that are probability distributions; red team 30 was
 to the one before it (one prompt sampled several times), on image channels with saturated pixels, and applied
 label smoothing only when the whole target batch was one-hot (hard labels).  The varied-state seed's rows now come in thirds
 (8-bit levels, probability rows, repeated rows), the ReLU seed has a dead column, the sorted seed has rows
-ending in masked scores, and the integer seed's last floating input (of two or more) is one-hot (:mod:`pytest_kernelopt.gates.seed_values`).  The repros are the red teams' own,
+ending in masked scores; the floating inputs after the first are one-hot along their last dimension on the
+integer seed and along dim 1 (channels) on the ReLU seed (red teams 30 and 33) (:mod:`pytest_kernelopt.gates.seed_values`).  The repros are the red teams' own,
 kept once in benchmarks/redteam/ (its README table says what each does)."""
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ CASES = {  # name: (problem, candidate)
     "repeated batch items": ("rt30/p2/prob.py", "rt30/p2/cand_dupbatch.py"),
     "saturated pixels": ("rt30/p4/prob.py", "rt30/p4/cand_saturated.py"),
     "one-hot targets": ("rt30/p3/prob.py", "rt30/p3/cand_onehot.py"),
+    "one-hot channels": ("rt33/p3/prob.py", "rt33/p3/cand_onehot_c.py"),
+    "one-hot targets before a mask": ("rt33/p5/prob.py", "rt33/p5/cand_onehot_mid.py"),
 }
 
 
@@ -58,23 +61,30 @@ def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, ba
     assert "beyond tolerance" in res.reason or "farther from the float64 truth" in res.reason, res.reason
 
 
-def test_the_integer_seed_makes_the_last_of_several_floating_inputs_one_hot_and_only_that_one():
+def test_seeds_make_the_floating_inputs_after_the_first_one_hot_along_the_last_dimension_and_along_channels():
     from pytest_kernelopt.gates.seed_values import seed_inputs
-    from pytest_kernelopt.gates.trials import INTEGER_SEED_INDEX, SeedPlan
+    from pytest_kernelopt.gates.trials import INTEGER_SEED_INDEX, NONNEGATIVE_SEED_INDEX, SeedPlan
 
     plan = SeedPlan.make(6, base_seed=7)
     seed = plan.seeds[INTEGER_SEED_INDEX]
     logits, target, ids = torch.randn(64, 16), torch.randn(64, 16).softmax(-1), torch.arange(64)
-    out = seed_inputs((logits, target, ids), plan, seed)
-    assert set(out[1].unique().tolist()) == {0.0, 1.0} and bool((out[1].sum(-1) == 1).all())
-    assert out[1].argmax(-1).unique().numel() > 1, "the hot column is drawn, not fixed"
+    mask = torch.rand(64, 16)
+    out = seed_inputs((logits, target, ids, mask), plan, seed)
+    for hot in (out[1], out[3]):  # every floating input after the first (red team 33 p5: targets before a mask)
+        assert set(hot.unique().tolist()) == {0.0, 1.0} and bool((hot.sum(-1) == 1).all())
+        assert hot.argmax(-1).unique().numel() > 1, "the hot column is drawn, not fixed"
     assert bool((out[0] == out[0].round()).all()) and not bool((out[0].sum(-1) == 1).all()), "whole numbers"
     assert out[2] is ids
-    again = seed_inputs((logits, target, ids), plan, seed)
+    again = seed_inputs((logits, target, ids, mask), plan, seed)
     assert torch.equal(again[1], out[1]), "the same seed draws the same labels"
-    # one floating input: whole numbers on an offset as before; other seeds: no one-hot rows
-    (alone,) = seed_inputs((target,), plan, seed)
+    (alone,) = seed_inputs((target,), plan, seed)  # the first floating input: whole numbers on an offset
     assert not bool((alone.sum(-1) == 1).all())
+    # the ReLU seed: an N, C, H, W target one-hot along its channels (red team 33 p3: a segmentation mask)
+    relu = plan.seeds[NONNEGATIVE_SEED_INDEX]
+    image, seg = torch.randn(2, 3, 5, 7), torch.randn(2, 3, 5, 7)
+    x, hot = seed_inputs((image, seg), plan, relu)
+    assert set(hot.unique().tolist()) == {0.0, 1.0} and bool((hot.sum(1) == 1).all())
+    assert bool((x >= 0).all()) and not bool((x.sum(1) == 1).all()), "the first input keeps the ReLU values"
     for other in plan.seeds:
-        if other != seed:
+        if other not in (seed, relu):
             assert not bool((seed_inputs((logits, target), plan, other)[1] == 1).sum(-1).eq(1).all()), other

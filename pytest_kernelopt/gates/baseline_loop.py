@@ -219,3 +219,139 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
                 notes.append(f"the stream at ±{level:g}: {stop} at call {n}")
                 break
     return kept, "; ".join(notes)
+
+
+#: the stream of fresh inputs: calls in a row, each on inputs the problem draws afresh, as real use calls a module
+#: (a training or serving loop never repeats a batch: red team 33 had a kernel whose count advanced only on a batch
+#: unlike the one before, verified while every loop the candidate made repeated one input); its checkpoints
+FRESH_CALLS = 128
+FRESH_CHECKPOINTS = (16, 32, 64, 128)
+#: the fresh draws' seeds start this far past the run's base seed (apart from every correctness and timing seed)
+FRESH_OFFSET = 50_000
+#: the start state's floating values scaled by 1 + this many epsilons of their dtype times U(-1, 1) for the
+#: stream's second run: where the two runs' states stay within the loop tolerance, the stream does not amplify
+#: roundings there, and a candidate's state is held to the baseline's after as many calls
+PERTURB_EPS = 8
+#: wall seconds the baseline's two runs may take together (draws included)
+FRESH_SECONDS = 60.0
+
+
+@dataclass
+class FreshMark:
+    """The baseline's state after ``calls`` calls of the stream of fresh inputs (host copies), whether two runs
+    from start states a few roundings apart stayed within the loop tolerance there (``stable``), and whether the
+    stream ended here because its next call raised or overflowed (``last``)."""
+
+    calls: int
+    state: dict[str, Any]
+    stable: bool
+    last: bool = False
+
+
+def fresh_draw(session: Any, k: int) -> tuple:
+    """The stream's ``k``-th inputs: the problem's own draw (:meth:`Problem.draw_inputs`) of a seed of its own."""
+    return session.problem.draw_inputs(session.plan.base + FRESH_OFFSET + k)
+
+
+def fresh_stream(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[FreshMark], str]:
+    """The baseline's states along the stream of fresh inputs from ``seed``'s start state (made once a session
+    and seed, the candidate's kernels off), and a note on how it ended.  None where no call changed floating
+    module state."""
+    cache = session.__dict__.setdefault("_fresh_stream", {})
+    if seed not in cache:
+        swap.off()
+        try:
+            cache[seed] = _make_fresh(session, fn, seed)
+        finally:
+            swap.on()
+            session.state.start(None)
+    return cache[seed]
+
+
+def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: dict, until: int, t0: float,
+                 seconds: float, done: int = 0, baseline: bool = True) -> tuple[int, str]:
+    """Calls of the stream of fresh inputs from call ``done`` up to ``until`` (the module's state as it is; its
+    integer state ``held`` put back to ``start_held`` after each call), each on its own draw: how many calls were
+    made in all, and why it stopped early ("... s spent"; for the ``baseline``, "the baseline raised ...", "its
+    state overflowed": that call undone) or "".  A candidate's call that raises is the candidate's error."""
+    from .module_state import copies, put
+    from .runner import run_once
+
+    while done < until:
+        if time.perf_counter() - t0 > seconds:
+            return done, f"{seconds:g} s of calls spent"
+        before = copies(floats) if baseline else None
+        try:
+            run_once(fn, session.module, fresh_draw(session, done), training=session.training,
+                     seed=session.plan.base + FRESH_OFFSET + done)
+        except Exception as e:  # noqa: BLE001 -- the module cannot make this call: the stream ends before it
+            if not baseline:
+                raise
+            put(floats, before)
+            put(held, start_held)
+            return done, f"the baseline raised {type(e).__name__}"
+        put(held, start_held)
+        if baseline and not _finite(floats) and _finite(before):
+            put(floats, before)
+            return done, "its state overflowed"
+        done += 1
+    return done, ""
+
+
+def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], str]:
+    import torch
+
+    from .compare import compare_outputs
+    from .correctness import CARRIED_SLACK
+    from .module_state import copies, target_for
+
+    st = session.state
+    floats = {n: t for n, t in st.items.items() if n in st.known and t.is_floating_point()}
+    held = {n: t for n, t in st.items.items() if n in st.known and not t.is_floating_point()}
+    if not floats:
+        return [], ""
+    t0 = time.perf_counter()
+
+    def host() -> dict[str, Any]:
+        return {n: t.detach().to("cpu", copy=True) for n, t in floats.items()}
+
+    def run(perturb: bool) -> tuple[list[tuple[int, dict[str, Any]]], str]:
+        session.state.start(target_for(session, seed))
+        start_held = copies(held)
+        if perturb:
+            gen = torch.Generator(device="cpu").manual_seed(seed + 4242)
+            with torch.no_grad():
+                for t in floats.values():
+                    u = torch.rand(t.shape, generator=gen, dtype=torch.float64).mul_(2).sub_(1)
+                    t.mul_((1 + PERTURB_EPS * torch.finfo(t.dtype).eps * u).to(t.device, t.dtype))
+        out, done, stop = [], 0, ""
+        for checkpoint in FRESH_CHECKPOINTS:
+            # the first run may take half the time, the second what is left
+            done, stop = stream_calls(session, fn, floats, held, start_held, checkpoint, t0,
+                                      FRESH_SECONDS if perturb else FRESH_SECONDS / 2, done)
+            if done:
+                out.append((done, host()))
+            if stop:
+                break
+        return out, stop
+
+    states, stop = run(False)
+    again, _ = run(True)
+    loose = lambda dtype: tuple(CARRIED_SLACK * v for v in session.settings.tolerance(dtype))  # noqa: E731
+    s = session.settings
+    marks = []
+    for calls, state in states:
+        other = next((o for c, o in again if c == calls), None)
+        stable = other is not None and all(
+            (cmp := compare_outputs(other[n], state[n], loose, tiny_factor=s.tiny_output_factor,
+                                    tiny_rel_tol=s.tiny_rel_tol, label="state")).within_tolerance
+            and not cmp.hard_failure for n in state)
+        marks.append(FreshMark(calls, state, stable))
+    if marks and stop and not stop.endswith("spent"):
+        marks[-1].last = True
+    unstable = [m.calls for m in marks if not m.stable]
+    note = (f"the baseline's stream of fresh inputs: {marks[-1].calls if marks else 0} calls"
+            + (f", {stop}" if stop else "")
+            + (f"; two runs a few roundings apart at the start parted beyond the loop tolerance by call "
+               f"{unstable[0]}: states compared only before it" if unstable else ""))
+    return marks, note

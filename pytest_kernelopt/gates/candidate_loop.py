@@ -81,3 +81,46 @@ def candidate_loop(session: Any, swap: Any, fn: Any, seed: int, rec: Any, states
     finally:
         rec.carried_note = "; ".join(filter(None, [
             rec.carried_note, f"the candidate's own loop: {calls} calls" + (f", {stop}" if stop else "")]))
+
+
+def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
+    """The baseline's stream of fresh inputs (:func:`.baseline_loop.fresh_stream`) made again with the candidate's
+    kernels, from the same start: at each of its checkpoints, where the baseline's stream does not amplify
+    roundings there, the candidate's state against the baseline's after as many calls, and its next call (on
+    the next fresh draw) against the baseline's call from the same state; appended to ``rec.carried``."""
+    from .baseline_loop import FRESH_SECONDS, fresh_draw, fresh_stream, stream_calls
+    from .module_state import copies, put, target_for
+    from .trials import Run, _pair
+
+    marks, note = fresh_stream(session, swap, fn, seed)
+    if note:
+        rec.carried_note = "; ".join(filter(None, [rec.carried_note, note]))
+    if not marks:
+        return
+    st = session.state
+    floats = {n: t for n, t in st.items.items() if n in st.known and t.is_floating_point()}
+    held = {n: t for n, t in st.items.items() if n in st.known and not t.is_floating_point()}
+    st.start(target_for(session, seed))
+    start_held = copies(held)
+    t0, done, stop = time.perf_counter(), 0, ""
+    try:
+        for mark in marks:
+            done, stop = stream_calls(session, fn, floats, held, start_held, mark.calls, t0, FRESH_SECONDS,
+                                      done, baseline=False)
+            if stop:
+                break
+            if mark.stable:
+                now = {f"state:{n}": t.detach().to("cpu", copy=True) for n, t in floats.items()}
+                then = {f"state:{n}": t for n, t in mark.state.items()}
+                rec.carried.append([f"the state after the candidate's own {done} calls on fresh inputs (the "
+                                    "baseline's stream made again) against the baseline's state after as many calls",
+                                    Run((), now, ()), Run((), then, ())])
+            if mark.last:  # the baseline's next call raised or overflowed: the stream ends here
+                break
+            _pair(session, swap, fn, seed, fresh_draw(session, done), rec,
+                  f"call {done + 1} of the candidate's own stream of fresh inputs")
+            put(held, start_held)
+            done += 1
+    finally:
+        rec.carried_note = "; ".join(filter(None, [
+            rec.carried_note, f"the candidate's own stream: {done} calls" + (f", {stop}" if stop else "")]))

@@ -283,15 +283,22 @@ def dead_column_(y: Any, gen: Any) -> None:
     y[..., col] = 0
 
 
-def one_hot_rows_(y: Any, gen: Any) -> None:
-    """Every row along the last dimension one-hot: zeros and a single 1.0 at a column drawn from ``gen`` (hard
-    class labels, as a soft-target loss gets them without mixup; a selection mask), a block of rows at a time.  A
-    loss wrong only when the whole target batch is one-hot was verified (red team 30): rows of whole numbers on
-    an offset never are, and a part of the rows one-hot is not a whole batch of them."""
+def one_hot_(y: Any, gen: Any, dim: int) -> None:
+    """``y`` one-hot along ``dim`` (-1, the last dimension, or 1): zeros, and a single 1.0 at an index drawn from
+    ``gen`` along that dimension for every position of the others (hard class labels: one-hot rows of
+    ``F.one_hot``, or an N, C, H, W segmentation mask one-hot along its channels), a block at a time.  Soft-target
+    losses wrong only when the whole target is one-hot were verified (red teams 30 and 33): whole numbers on an
+    offset never are, and a part of a tensor one-hot is not a whole one."""
     import torch
 
     from .chunked import CHUNK
 
+    if dim == 1 and y.dim() >= 3:  # item by item along dim 0: (C, *spatial) blocks, one-hot along C
+        for item in y:
+            cols = torch.randint(0, item.shape[0], (1, *item.shape[1:]), generator=gen).to(item.device)
+            item.zero_()
+            item.scatter_(0, cols, 1.0)
+        return
     rows = y.view(-1, y.shape[-1])
     n, width = rows.shape
     step = max(1, int(CHUNK) // max(1, width))
@@ -302,14 +309,18 @@ def one_hot_rows_(y: Any, gen: Any) -> None:
         block.scatter_(1, cols, 1.0)
 
 
-def one_hot_target(plan: Any, seed: int, floats: list) -> int | None:
-    """Which of ``floats`` (the floating input tensors, in order) the integer seed makes one-hot
-    (:func:`one_hot_rows_`) instead of whole numbers on an offset: the last, where there are two or more and it
-    has two or more dimensions and columns (targets and masks come after the data they apply to); else None."""
-    if not plan.integral(seed) or len(floats) < 2:
+def one_hot_dim(plan: Any, seed: int, index: int, y: Any) -> int | None:
+    """The dimension along which ``seed`` makes the floating input ``y`` (the ``index``-th floating input) one-hot
+    (:func:`one_hot_`) instead of its other steps, or None.  Every floating input after the first (targets and
+    masks come after the data they apply to): on the integer seed along the last dimension, on the ReLU seed
+    along dim 1 where it has three or more dimensions (N, C, ...: channels)."""
+    if index < 1 or y.dim() < 2 or not y.numel():
         return None
-    y = floats[-1]
-    return len(floats) - 1 if y.dim() >= 2 and y.shape[-1] >= 2 and y.numel() else None
+    if plan.integral(seed) and y.shape[-1] >= 2:
+        return -1
+    if plan.nonnegative(seed) and y.dim() >= 3 and y.shape[1] >= 2:
+        return 1
+    return None
 
 
 def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
@@ -338,8 +349,8 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
 def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
     """``seed``'s inputs made from the problem's draw ``original``: every floating tensor copied once (the draw
     is the problem's and may be shared, so it is never edited), the plan's steps applied to the copy in place,
-    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`); the integer seed's last floating
-    input one-hot instead (:func:`one_hot_target`).  Inputs no step touches are the original objects."""
+    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`); on the integer and ReLU seeds the
+    floating inputs after the first one-hot instead (:func:`one_hot_dim`).  Inputs no step touches are the original objects."""
     import torch
 
     from .runner import in_layout
@@ -350,14 +361,16 @@ def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
         return tuple(original)
     out: list = []
     edited: list = []
-    floats = [x for x in original if isinstance(x, torch.Tensor) and x.is_floating_point()]
-    hot = one_hot_target(plan, seed, floats)
+    hot_gen = torch.Generator(device="cpu").manual_seed(seed + 161803)
+    index = 0
     with torch.no_grad():
         for x in original:
             if isinstance(x, torch.Tensor) and x.is_floating_point():
                 y = x.detach().clone(memory_format=torch.contiguous_format)
-                if hot is not None and x is floats[hot]:
-                    one_hot_rows_(y, torch.Generator(device="cpu").manual_seed(seed + 161803))
+                hot = one_hot_dim(plan, seed, index, y)
+                index += 1
+                if hot is not None:
+                    one_hot_(y, hot_gen, hot)
                 else:
                     for step in todo:
                         step(y)

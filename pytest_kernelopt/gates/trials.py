@@ -146,11 +146,12 @@ class SeedPlan:
             parts.append("integer counters (if any) advanced far")
         parts += [text for cond, text in (
             (self.special(seed), "with NaN/Inf, signed zeros, subnormals, exact 1, 2 and 0.5, large fractions"),
-            (self.integral(seed), "whole numbers on an offset, every other batch item repeating the one before (with "
-                                  "two or more floating inputs, the last one-hot along its last dimension instead)"),
+            (self.integral(seed), "whole numbers on an offset, every other batch item repeating the one before (the "
+                                  "floating inputs after the first one-hot along their last dimension instead)"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
             (self.nonnegative(seed), "ReLU outputs in bfloat16 values, runs of small whole numbers, a dead "
-                                     "column (zero in every row)"),
+                                     "column (zero in every row); the floating inputs after the first of three or "
+                                     "more dimensions one-hot along dim 1 (channels) instead"),
             (self.sorted_rows(seed), "rows sorted up, down, constant and zero, some ending in masked scores "
                                      "(-inf, the dtype's lowest)")) if cond]
         return ", ".join(parts)
@@ -719,7 +720,7 @@ def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRe
     settling loop's calls made by the candidate itself (:mod:`.candidate_loop`).  Appended to
     :attr:`CandidateRecord.carried`."""
     from .baseline_loop import baseline_states, jittered
-    from .candidate_loop import candidate_loop
+    from .candidate_loop import candidate_loop, candidate_stream
     from .module_state import put, target_for
 
     states, note = baseline_states(session, swap, fn, seed)
@@ -744,8 +745,10 @@ def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRe
     for other in session.plan.seeds[1:] if settled else ():
         from_state(settled[-1])
         _pair(session, swap, fn, other, None, rec, f"a call on seed {other}'s inputs from {settled[-1].label}")
-    # and the settling loop's calls made by the candidate itself: a count of its own calls kept in the state
+    # and the settling loop's calls and a stream of fresh inputs made by the candidate itself: a count of its own
+    # calls kept in the state
     candidate_loop(session, swap, fn, seed, rec, states)
+    candidate_stream(session, swap, fn, seed, rec)
 
 
 def _pair(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, rec: CandidateRecord,
