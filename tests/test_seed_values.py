@@ -254,7 +254,38 @@ def reference_inputs(original, plan, seed):
         drawn = r["sorted_rows"](drawn)
     if plan.special(seed):
         drawn = r["with_specials"](drawn, seed)
+    if plan.integral(seed):  # (session 22) square matrices symmetric
+        drawn = tuple(torch.triu(d) + torch.triu(d, 1).transpose(-1, -2) if _floating(d) and d.dim() >= 2
+                      and d.shape[-1] == d.shape[-2] >= 2 else d for d in drawn)
+    drawn = _one_hot_reference(drawn, plan, seed)
     return tuple(in_layout(o, d) for o, d in zip(original, drawn))
+
+
+def _floating(x) -> bool:
+    return isinstance(x, torch.Tensor) and x.is_floating_point()
+
+
+def _one_hot_reference(drawn, plan, seed):
+    """(Session 22) the floating inputs after the first one-hot, over what the other steps made: along the last
+    dimension on the integer seed, along dim 1 (three or more dimensions) on the ReLU seed."""
+    gen = torch.Generator().manual_seed(seed + 161803)
+    out, index = list(drawn), 0
+    for i, d in enumerate(drawn):
+        if not _floating(d):
+            continue
+        if index >= 1 and d.dim() >= 2 and d.numel():
+            if plan.integral(seed) and d.shape[-1] >= 2:
+                rows = d.reshape(-1, d.shape[-1])
+                cols = torch.randint(0, rows.shape[1], (rows.shape[0], 1), generator=gen)
+                out[i] = torch.zeros_like(rows).scatter_(1, cols, 1.0).reshape(d.shape)
+            elif plan.nonnegative(seed) and d.dim() >= 3 and d.shape[1] >= 2:
+                items = []
+                for item in d:
+                    cols = torch.randint(0, item.shape[0], (1, *item.shape[1:]), generator=gen)
+                    items.append(torch.zeros_like(item).scatter_(0, cols, 1.0))
+                out[i] = torch.stack(items)
+        index += 1
+    return tuple(out)
 
 
 def draw():
@@ -269,8 +300,8 @@ def draw():
 def test_the_chunked_seeds_give_the_whole_tensor_values_bit_for_bit(monkeypatch, chunk):
     monkeypatch.setattr(chunked, "CHUNK", chunk)
     plan = SeedPlan.make(8, base_seed=123)
-    for seed in plan.seeds:
-        original = draw()
+    square = torch.randn(2, 7, 7, generator=torch.Generator().manual_seed(3))  # first: the integer seed's symmetric
+    for seed, original in [(sd, o) for sd in plan.seeds for o in (draw(), (square, *draw()))]:
         got, want = seed_inputs(original, plan, seed), reference_inputs(original, plan, seed)
         assert len(got) == len(want)
         for g, w in zip(got, want):

@@ -36,6 +36,7 @@ CASES = {  # name: (problem, candidate)
     "one-hot targets": ("rt30/p3/prob.py", "rt30/p3/cand_onehot.py"),
     "one-hot channels": ("rt33/p3/prob.py", "rt33/p3/cand_onehot_c.py"),
     "one-hot targets before a mask": ("rt33/p5/prob.py", "rt33/p5/cand_onehot_mid.py"),
+    "symmetric matrices": ("rt33/p4/prob.py", "rt33/p4/cand_sym.py"),
 }
 
 
@@ -88,3 +89,19 @@ def test_seeds_make_the_floating_inputs_after_the_first_one_hot_along_the_last_d
     for other in plan.seeds:
         if other not in (seed, relu):
             assert not bool((seed_inputs((logits, target), plan, other)[1] == 1).sum(-1).eq(1).all()), other
+
+
+def test_the_integer_seed_makes_square_matrices_symmetric_a_block_of_rows_at_a_time(monkeypatch):
+    from pytest_kernelopt.gates import chunked
+    from pytest_kernelopt.gates.seed_values import symmetric_
+
+    for chunk in (1 << 24, 10):  # one block, and blocks of one row (chunk < n)
+        monkeypatch.setattr(chunked, "CHUNK", chunk)
+        y = torch.randn(3, 17, 17)
+        want = torch.triu(y) + torch.triu(y, 1).transpose(-1, -2)
+        symmetric_(y)
+        assert torch.equal(y, want), chunk
+    z = torch.randn(4, 5)
+    before = z.clone()
+    symmetric_(z)  # not square: left alone
+    assert torch.equal(z, before)

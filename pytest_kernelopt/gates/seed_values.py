@@ -272,6 +272,26 @@ def repeated_items_(y: Any) -> None:
     y[1::2][:n].copy_(y[0::2][:n])
 
 
+def symmetric_(y: Any) -> None:
+    """Every square matrix in the last two dimensions made symmetric, its upper triangle mirrored onto the lower (an
+    undirected graph's adjacency, a covariance, a Gram or distance matrix), a block of rows at a time: a GCN
+    normalisation wrong only on a symmetric adjacency matrix was verified (red team 33)."""
+    import torch
+
+    from .chunked import CHUNK
+
+    if y.dim() < 2 or y.shape[-1] != y.shape[-2] or y.shape[-1] < 2:
+        return
+    n = y.shape[-1]
+    step = max(1, int(CHUNK) // n)
+    for m in y.view(-1, n, n):
+        for lo in range(0, n, step):
+            hi = min(n, lo + step)
+            m[lo:hi, :lo] = m[:lo, lo:hi].transpose(0, 1)
+            d = m[lo:hi, lo:hi]
+            d.copy_(torch.triu(d) + torch.triu(d, 1).transpose(0, 1))
+
+
 def dead_column_(y: Any, gen: Any) -> None:
     """One column of the last dimension, drawn from ``gen``, zero in every row (a dead unit after a ReLU): a kernel
     wrong only where a feature is zero in every row was verified (red team 27)."""
@@ -311,7 +331,7 @@ def one_hot_(y: Any, gen: Any, dim: int) -> None:
 
 def one_hot_dim(plan: Any, seed: int, index: int, y: Any) -> int | None:
     """The dimension along which ``seed`` makes the floating input ``y`` (the ``index``-th floating input) one-hot
-    (:func:`one_hot_`) instead of its other steps, or None.  Every floating input after the first (targets and
+    (:func:`one_hot_`, over what its other steps made), or None.  Every floating input after the first (targets and
     masks come after the data they apply to): on the integer seed along the last dimension, on the ReLU seed
     along dim 1 where it has three or more dimensions (N, C, ...: channels)."""
     if index < 1 or y.dim() < 2 or not y.numel():
@@ -332,7 +352,7 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
     if s != 1.0:
         out.append(lambda y: scale_(y, s))
     if plan.integral(seed):
-        out += [round_, offset_, repeated_items_]
+        out += [round_, offset_, repeated_items_, symmetric_]
     if plan.half_rounded(seed):
         out += [outlier_channel_, lambda y: rounded_to_(y, torch.float16, HALF_RUN)]
     if plan.varied_state(seed):
@@ -367,13 +387,12 @@ def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
         for x in original:
             if isinstance(x, torch.Tensor) and x.is_floating_point():
                 y = x.detach().clone(memory_format=torch.contiguous_format)
+                for step in todo:  # (on a one-hot input too: the steps' generators draw the same for the rest)
+                    step(y)
                 hot = one_hot_dim(plan, seed, index, y)
                 index += 1
                 if hot is not None:
                     one_hot_(y, hot_gen, hot)
-                else:
-                    for step in todo:
-                        step(y)
                 out.append(y)
                 edited.append(y)
             else:

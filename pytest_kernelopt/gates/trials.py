@@ -146,8 +146,9 @@ class SeedPlan:
             parts.append("integer counters (if any) advanced far")
         parts += [text for cond, text in (
             (self.special(seed), "with NaN/Inf, signed zeros, subnormals, exact 1, 2 and 0.5, large fractions"),
-            (self.integral(seed), "whole numbers on an offset, every other batch item repeating the one before (the "
-                                  "floating inputs after the first one-hot along their last dimension instead)"),
+            (self.integral(seed), "whole numbers on an offset, every other batch item repeating the one before, square "
+                                  "matrices symmetric (the floating inputs after the first one-hot along their last "
+                                  "dimension instead)"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
             (self.nonnegative(seed), "ReLU outputs in bfloat16 values, runs of small whole numbers, a dead "
                                      "column (zero in every row); the floating inputs after the first of three or "
