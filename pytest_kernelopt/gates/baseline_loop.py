@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 #: the settling loop's states kept: after this many of its calls (and where it stopped, if before)
 SETTLE_CHECKPOINTS = (16, 64, 256)
@@ -234,6 +234,10 @@ FRESH_OFFSET = 50_000
 PERTURB_EPS = 8
 #: wall seconds the baseline's two runs may take together (draws included)
 FRESH_SECONDS = 60.0
+#: host bytes of the baseline's outputs and state after each call of the stream, kept for the candidate's call
+#: of the same number to be held to: every call's where they fit, else as many calls as fit, drawn from the OS
+#: (a kernel that is wrong between checkpoints and repairs its state before each was verified: red team 34)
+FRESH_KEEP_BYTES = 256 << 20
 
 
 @dataclass
@@ -253,10 +257,12 @@ def fresh_draw(session: Any, k: int) -> tuple:
     return session.problem.draw_inputs(session.plan.base + FRESH_OFFSET + k)
 
 
-def fresh_stream(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[FreshMark], str]:
+def fresh_stream(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict[int, tuple[Any, dict]],
+                                                                       str]:
     """The baseline's states along the stream of fresh inputs from ``seed``'s start state (made once a session
-    and seed, the candidate's kernels off), and a note on how it ended.  None where no call changed floating
-    module state."""
+    and seed, the candidate's kernels off), its outputs and state after the calls kept ({call number: (outputs,
+    state)}, :data:`FRESH_KEEP_BYTES`), and a note on how it ended.  None where no call changed floating module
+    state."""
     cache = session.__dict__.setdefault("_fresh_stream", {})
     if seed not in cache:
         swap.off()
@@ -269,11 +275,13 @@ def fresh_stream(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[Fres
 
 
 def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: dict, until: int, t0: float,
-                 seconds: float, done: int = 0, baseline: bool = True) -> tuple[int, str]:
+                 seconds: float, done: int = 0, baseline: bool = True,
+                 each: Callable[[int, Any], None] | None = None) -> tuple[int, str]:
     """Calls of the stream of fresh inputs from call ``done`` up to ``until`` (the module's state as it is; its
     integer state ``held`` put back to ``start_held`` after each call), each on its own draw: how many calls were
     made in all, and why it stopped early ("... s spent"; for the ``baseline``, "the baseline raised ...", "its
-    state overflowed": that call undone) or "".  A candidate's call that raises is the candidate's error."""
+    state overflowed": that call undone) or "".  A candidate's call that raises is the candidate's error.
+    ``each(n, outputs)`` after the ``n``-th call (counted from 1) that counts."""
     from .module_state import copies, put
     from .runner import run_once
 
@@ -282,8 +290,8 @@ def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: di
             return done, f"{seconds:g} s of calls spent"
         before = copies(floats) if baseline else None
         try:
-            run_once(fn, session.module, fresh_draw(session, done), training=session.training,
-                     seed=session.plan.base + FRESH_OFFSET + done)
+            r = run_once(fn, session.module, fresh_draw(session, done), training=session.training,
+                         seed=session.plan.base + FRESH_OFFSET + done)
         except Exception as e:  # noqa: BLE001 -- the module cannot make this call: the stream ends before it
             if not baseline:
                 raise
@@ -295,25 +303,55 @@ def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: di
             put(floats, before)
             return done, "its state overflowed"
         done += 1
+        if each is not None:
+            each(done, r.outputs)
+        del r
     return done, ""
 
 
-def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], str]:
+def _bytes(obj: Any) -> int:
+    from .compare import flatten
+
+    return sum(t.numel() * t.element_size() for t in flatten(obj) if hasattr(t, "element_size"))
+
+
+def _draw(calls: list[int], k: int) -> list[int]:
+    """``k`` of ``calls`` drawn from the OS (no kernel can know which)."""
+    import random
+
+    return random.SystemRandom().sample(calls, max(1, min(k, len(calls))))
+
+
+def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict[int, tuple[Any, dict]], str]:
     import torch
 
     from .compare import compare_outputs
     from .correctness import CARRIED_SLACK
     from .module_state import copies, target_for
+    from .trials import to_host
 
     st = session.state
     floats = {n: t for n, t in st.items.items() if n in st.known and t.is_floating_point()}
     held = {n: t for n, t in st.items.items() if n in st.known and not t.is_floating_point()}
     if not floats:
-        return [], ""
+        return [], {}, ""
     t0 = time.perf_counter()
 
     def host() -> dict[str, Any]:
         return {n: t.detach().to("cpu", copy=True) for n, t in floats.items()}
+
+    kept: dict[int, tuple[Any, dict[str, Any]]] = {}  # call number: (outputs, state) after it (host copies)
+    chosen: set[int] | None = None  # the calls kept, once the first call's size is known
+
+    def keep(n: int, outputs: Any) -> None:
+        nonlocal chosen
+        if chosen is None:
+            size = max(1, _bytes(outputs) + sum(t.numel() * t.element_size() for t in floats.values()))
+            fit = FRESH_KEEP_BYTES // size
+            calls = list(range(1, FRESH_CALLS + 1))
+            chosen = set(calls) if fit >= len(calls) else set(_draw(calls, fit))
+        if n in chosen:
+            kept[n] = (to_host(outputs), host())
 
     def run(perturb: bool) -> tuple[list[tuple[int, dict[str, Any]]], str]:
         session.state.start(target_for(session, seed))
@@ -328,7 +366,8 @@ def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], str]
         for checkpoint in FRESH_CHECKPOINTS:
             # the first run may take half the time, the second what is left
             done, stop = stream_calls(session, fn, floats, held, start_held, checkpoint, t0,
-                                      FRESH_SECONDS if perturb else FRESH_SECONDS / 2, done)
+                                      FRESH_SECONDS if perturb else FRESH_SECONDS / 2, done,
+                                      each=None if perturb else keep)
             if done:
                 out.append((done, host()))
             if stop:
@@ -354,4 +393,4 @@ def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], str]
             + (f", {stop}" if stop else "")
             + (f"; two runs a few roundings apart at the start parted beyond the loop tolerance by call "
                f"{unstable[0]}: states compared only before it" if unstable else ""))
-    return marks, note
+    return marks, kept, note

@@ -90,9 +90,9 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
     the next fresh draw) against the baseline's call from the same state; appended to ``rec.carried``."""
     from .baseline_loop import FRESH_SECONDS, fresh_draw, fresh_stream, stream_calls
     from .module_state import copies, put, target_for
-    from .trials import Run, _pair
+    from .trials import Run, _pair, to_host
 
-    marks, note = fresh_stream(session, swap, fn, seed)
+    marks, kept, note = fresh_stream(session, swap, fn, seed)
     if note:
         rec.carried_note = "; ".join(filter(None, [rec.carried_note, note]))
     if not marks:
@@ -103,10 +103,27 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
     st.start(target_for(session, seed))
     start_held = copies(held)
     t0, done, stop = time.perf_counter(), 0, ""
+    # every call whose baseline outputs and state were kept, up to a checkpoint where the stream does not amplify
+    # roundings, is held to the baseline's call of the same number: between checkpoints too (red team 34 had a
+    # kernel wrong at 4 calls of every 8 that repaired its state before each checkpoint)
+    stable_until = 0
+    for m in marks:
+        if not m.stable:
+            break
+        stable_until = m.calls
+
+    def each(n: int, outputs: Any) -> None:
+        if n in kept and n <= stable_until:
+            base_out, base_state = kept[n]
+            now = {f"state:{k}": t.detach().to("cpu", copy=True) for k, t in floats.items()}
+            rec.carried.append([f"call {n} of the candidate's own stream of fresh inputs against the baseline's "
+                                "call of the same number in its stream", Run(to_host(outputs), now, ()),
+                                Run(base_out, {f"state:{k}": t for k, t in base_state.items()}, ())])
+
     try:
         for mark in marks:
             done, stop = stream_calls(session, fn, floats, held, start_held, mark.calls, t0, FRESH_SECONDS,
-                                      done, baseline=False)
+                                      done, baseline=False, each=each)
             if stop:
                 break
             if mark.stable:
