@@ -478,7 +478,7 @@ def test_a_counter_past_the_loop_of_calls_is_refused_by_the_candidates_own_long_
         assert "the state after the candidate's own" in res.reason, res.reason
 
 
-@pytest.mark.parametrize("case", ["p1/cand_mod40", "p2/cand_fresh4"])
+@pytest.mark.parametrize("case", ["rt33/p1/cand_mod40", "rt33/p2/cand_fresh4", "rt34/p2/cand_phase8"])
 def test_a_counter_of_fresh_batches_or_in_a_loop_that_never_settles_is_refused_by_the_candidates_own_stream(
         case, backend, cpu_interpreter):
     """Red team 33: p1, a tag and counter in a slow EMA's low bits (momentum 0.01: the baseline's loop never
@@ -486,11 +486,13 @@ def test_a_counter_of_fresh_batches_or_in_a_loop_that_never_settles_is_refused_b
     advances only on a batch unlike the one before (a fingerprint of the batch in the low bits), wrong from the
     5th fresh batch: every loop the candidate made repeated one input.  The candidate now makes the baseline's
     stream of fresh draws itself, its state held to the baseline's where two baseline runs a few roundings apart
-    stay within the loop tolerance."""
-    folder, cand = case.split("/")
-    session = _session_of(REPROS / "rt33" / folder / "prob.py", backend)
+    stay within the loop tolerance.  Red team 34 p2: wrong at 4 calls of every 8 from about fresh call 21, the
+    state repaired before each checkpoint: every call of the stream is now held to the baseline's call of the
+    same number."""
+    team, folder, cand = case.split("/")
+    session = _session_of(REPROS / team / folder / "prob.py", backend)
     found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
-    src = (REPROS / "rt33" / folder / f"{cand}.py").read_text()
+    src = (REPROS / team / folder / f"{cand}.py").read_text()
     (kernel,) = [n for n in found if f"def {n}(" in src]
     own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
     assert own.failed_gate is None, own.reason
@@ -498,7 +500,7 @@ def test_a_counter_of_fresh_batches_or_in_a_loop_that_never_settles_is_refused_b
     assert "the baseline's stream of fresh inputs: 128 calls" in note and "parted" not in note, note
     res = session.evaluate(Candidate((kernel,), src), perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
-    assert "calls on fresh inputs" in res.reason and "state differs" in res.reason, res.reason
+    assert "fresh inputs" in res.reason and "differs" in res.reason, res.reason
 
 
 def test_an_update_wrong_only_once_a_running_mean_has_settled_is_refused_from_the_baselines_settled_state(

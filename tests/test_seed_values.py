@@ -284,6 +284,12 @@ def _one_hot_reference(drawn, plan, seed):
                     cols = torch.randint(0, item.shape[0], (1, *item.shape[1:]), generator=gen)
                     items.append(torch.zeros_like(item).scatter_(0, cols, 1.0))
                 out[i] = torch.stack(items)
+            elif plan.nonnegative(seed) and d.shape[-1] >= 2:  # multi-hot rows
+                rows = d.reshape(-1, d.shape[-1])
+                mgen = torch.Generator().manual_seed(int(torch.randint(0, 1 << 62, (1,), generator=gen)))
+                cols = torch.randint(0, rows.shape[1], (rows.shape[0], 1), generator=gen)
+                hot = torch.rand(rows.shape, generator=mgen).lt_(3.0 / rows.shape[1]).to(rows.dtype)
+                out[i] = hot.scatter_(1, cols, 1.0).reshape(d.shape)
         index += 1
     return tuple(out)
 

@@ -37,6 +37,7 @@ CASES = {  # name: (problem, candidate)
     "one-hot channels": ("rt33/p3/prob.py", "rt33/p3/cand_onehot_c.py"),
     "one-hot targets before a mask": ("rt33/p5/prob.py", "rt33/p5/cand_onehot_mid.py"),
     "symmetric matrices": ("rt33/p4/prob.py", "rt33/p4/cand_sym.py"),
+    "multi-hot targets": ("rt34/p3/prob.py", "rt34/p3/cand_multihot.py"),
 }
 
 
@@ -86,6 +87,10 @@ def test_seeds_make_the_floating_inputs_after_the_first_one_hot_along_the_last_d
     x, hot = seed_inputs((image, seg), plan, relu)
     assert set(hot.unique().tolist()) == {0.0, 1.0} and bool((hot.sum(1) == 1).all())
     assert bool((x >= 0).all()) and not bool((x.sum(1) == 1).all()), "the first input keeps the ReLU values"
+    # ... and 2-D targets multi-hot rows: 0 and 1, at least one 1 a row, several in many (red team 34 p3)
+    _, multi = seed_inputs((logits, target), plan, relu)
+    assert set(multi.unique().tolist()) == {0.0, 1.0} and bool((multi.sum(-1) >= 1).all())
+    assert int((multi.sum(-1) >= 2).sum()) >= 8
     for other in plan.seeds:
         if other not in (seed, relu):
             assert not bool((seed_inputs((logits, target), plan, other)[1] == 1).sum(-1).eq(1).all()), other

@@ -303,10 +303,11 @@ def dead_column_(y: Any, gen: Any) -> None:
     y[..., col] = 0
 
 
-def one_hot_(y: Any, gen: Any, dim: int) -> None:
+def one_hot_(y: Any, gen: Any, dim: Any) -> None:
     """``y`` one-hot along ``dim`` (-1, the last dimension, or 1): zeros, and a single 1.0 at an index drawn from
     ``gen`` along that dimension for every position of the others (hard class labels: one-hot rows of
-    ``F.one_hot``, or an N, C, H, W segmentation mask one-hot along its channels), a block at a time.  Soft-target
+    ``F.one_hot``, or an N, C, H, W segmentation mask one-hot along its channels), a block at a time; ``"multi"``:
+    rows of 0 and 1 with at least one 1 (multi-label targets, :data:`MULTI_HOT`).  Soft-target
     losses wrong only when the whole target is one-hot were verified (red teams 30 and 33): whole numbers on an
     offset never are, and a part of a tensor one-hot is not a whole one."""
     import torch
@@ -322,24 +323,37 @@ def one_hot_(y: Any, gen: Any, dim: int) -> None:
     rows = y.view(-1, y.shape[-1])
     n, width = rows.shape
     step = max(1, int(CHUNK) // max(1, width))
+    # the multi-hot mask from a generator of its own: the values do not depend on the blocks' size
+    mgen = (torch.Generator().manual_seed(int(torch.randint(0, 1 << 62, (1,), generator=gen))) if dim == "multi"
+            else None)
     for lo in range(0, n, step):
         block = rows[lo:min(n, lo + step)]
         cols = torch.randint(0, width, (block.shape[0], 1), generator=gen).to(block.device)
-        block.zero_()
+        if mgen is not None:  # and each other column 1.0 with probability MULTI_HOT / width
+            block.copy_(torch.rand(block.shape, generator=mgen).lt_(MULTI_HOT / width).to(block.device, block.dtype))
+        else:
+            block.zero_()
         block.scatter_(1, cols, 1.0)
 
 
-def one_hot_dim(plan: Any, seed: int, index: int, y: Any) -> int | None:
+#: the ReLU seed's multi-hot rows: 1.0 at one column drawn, and at each other with probability this over the width
+MULTI_HOT = 3.0
+
+
+def one_hot_dim(plan: Any, seed: int, index: int, y: Any) -> Any:
     """The dimension along which ``seed`` makes the floating input ``y`` (the ``index``-th floating input) one-hot
-    (:func:`one_hot_`, over what its other steps made), or None.  Every floating input after the first (targets and
-    masks come after the data they apply to): on the integer seed along the last dimension, on the ReLU seed
-    along dim 1 where it has three or more dimensions (N, C, ...: channels)."""
+    (:func:`one_hot_`, over what its other steps made), ``"multi"``, or None.  Every floating input after the first
+    (targets and masks come after the data they apply to): on the integer seed one-hot along the last dimension;
+    on the ReLU seed one-hot along dim 1 where it has three or more dimensions (N, C, ...: channels), else
+    multi-hot rows (red teams 30, 33, 34: soft-target losses wrong only on hard labels)."""
     if index < 1 or y.dim() < 2 or not y.numel():
         return None
     if plan.integral(seed) and y.shape[-1] >= 2:
         return -1
-    if plan.nonnegative(seed) and y.dim() >= 3 and y.shape[1] >= 2:
-        return 1
+    if plan.nonnegative(seed):
+        if y.dim() >= 3 and y.shape[1] >= 2:
+            return 1
+        return "multi" if y.shape[-1] >= 2 else None
     return None
 
 

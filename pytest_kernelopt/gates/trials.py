@@ -151,8 +151,9 @@ class SeedPlan:
                                   "dimension instead)"),
             (self.half_rounded(seed), "float16 values with an outlier channel"),
             (self.nonnegative(seed), "ReLU outputs in bfloat16 values, runs of small whole numbers, a dead "
-                                     "column (zero in every row); the floating inputs after the first of three or "
-                                     "more dimensions one-hot along dim 1 (channels) instead"),
+                                     "column (zero in every row); the floating inputs after the first one-hot along "
+                                     "dim 1 (channels) where they have three or more dimensions, else multi-hot "
+                                     "rows (0 and 1), instead"),
             (self.sorted_rows(seed), "rows sorted up, down, constant and zero, some ending in masked scores "
                                      "(-inf, the dtype's lowest)")) if cond]
         return ", ".join(parts)
