@@ -113,6 +113,14 @@ def _finite(state: dict[str, Any]) -> bool:
     return all(bool(t.isfinite().all()) for t in state.values())
 
 
+def split_state(session: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The module's state tensors that calls change ({name: tensor}): the floating ones, and the others."""
+    st = session.state
+    known = {n: t for n, t in st.items.items() if n in st.known}
+    return ({n: t for n, t in known.items() if t.is_floating_point()},
+            {n: t for n, t in known.items() if not t.is_floating_point()})
+
+
 def baseline_states(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
     """The states of the settling loop and the stream on ``seed`` (made once a session and seed, with the
     candidate's kernels off), and a note on how they ended.  None where no call changed floating module state."""
@@ -131,11 +139,9 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
     from .module_state import copies, put, target_for
     from .runner import run_once
 
-    items = session.state.items
-    floats = {n: t for n, t in items.items() if n in session.state.known and t.is_floating_point()}
+    floats, held = split_state(session)
     if not floats:
         return [], ""
-    held = {n: t for n, t in items.items() if n in session.state.known and not t.is_floating_point()}
     start_held: dict[str, Any] = {}
     t0 = time.perf_counter()
     kept: list[LoopState] = []
@@ -330,9 +336,7 @@ def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict
     from .module_state import copies, target_for
     from .trials import to_host
 
-    st = session.state
-    floats = {n: t for n, t in st.items.items() if n in st.known and t.is_floating_point()}
-    held = {n: t for n, t in st.items.items() if n in st.known and not t.is_floating_point()}
+    floats, held = split_state(session)
     if not floats:
         return [], {}, ""
     t0 = time.perf_counter()

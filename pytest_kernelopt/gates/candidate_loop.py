@@ -32,22 +32,29 @@ from typing import Any
 LOOP_SECONDS = 60.0
 
 
+def _start(session: Any, seed: int) -> tuple[dict, dict, dict]:
+    """The module's state put where ``seed``'s calls start: its floating and integer state tensors that calls
+    change ({name: tensor}), and a copy of the integer ones, put back after each call."""
+    from .baseline_loop import split_state
+    from .module_state import copies, target_for
+
+    floats, held = split_state(session)
+    session.state.start(target_for(session, seed))
+    return floats, held, copies(held)
+
+
 def candidate_loop(session: Any, swap: Any, fn: Any, seed: int, rec: Any, states: list) -> None:
     """The settling loop's calls made with the candidate's kernels (``states``: :func:`.baseline_loop.baseline_states`
     of ``seed``), its states and calls at the loop's checkpoints appended to ``rec.carried``, and how far it went
     to ``rec.carried_note``."""
-    from .module_state import copies, put, target_for
+    from .module_state import put
     from .runner import run_once
     from .trials import Run, _pair
 
     marks = [ls for ls in states if ls.calls]
     if not marks:
         return
-    st = session.state
-    floats = {n: t for n, t in st.items.items() if n in st.known and t.is_floating_point()}
-    held = {n: t for n, t in st.items.items() if n in st.known and not t.is_floating_point()}
-    st.start(target_for(session, seed))
-    start_held = copies(held)
+    floats, held, start_held = _start(session, seed)
     t0, calls, stop = time.perf_counter(), 0, ""
 
     def call(pair: str = "") -> None:
@@ -89,7 +96,7 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
     roundings there, the candidate's state against the baseline's after as many calls, and its next call (on
     the next fresh draw) against the baseline's call from the same state; appended to ``rec.carried``."""
     from .baseline_loop import FRESH_SECONDS, fresh_draw, fresh_stream, stream_calls
-    from .module_state import copies, put, target_for
+    from .module_state import put
     from .trials import Run, _pair, to_host
 
     marks, kept, note = fresh_stream(session, swap, fn, seed)
@@ -97,11 +104,7 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
         rec.carried_note = "; ".join(filter(None, [rec.carried_note, note]))
     if not marks:
         return
-    st = session.state
-    floats = {n: t for n, t in st.items.items() if n in st.known and t.is_floating_point()}
-    held = {n: t for n, t in st.items.items() if n in st.known and not t.is_floating_point()}
-    st.start(target_for(session, seed))
-    start_held = copies(held)
+    floats, held, start_held = _start(session, seed)
     t0, done, stop = time.perf_counter(), 0, ""
     # every call whose baseline outputs and state were kept, up to a checkpoint where the stream does not amplify
     # roundings, is held to the baseline's call of the same number: between checkpoints too (red team 34 had a
