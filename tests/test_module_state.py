@@ -404,33 +404,33 @@ def test_jittered_inputs_keep_layout_dtype_and_non_floating_arguments_and_stay_w
 
 
 class Growth(torch.nn.Module):
-    """A buffer multiplied by 4 on every call: float32 overflows after about 64 calls from 1."""
+    """A buffer multiplied by 16 on every call: float32 overflows after about 32 calls from 1."""
 
     def __init__(self) -> None:
         super().__init__()
         self.register_buffer("g", torch.ones(8))
 
     def forward(self, x):
-        self.g.mul_(4.0)
+        self.g.mul_(16.0)
         return x * self.g
 
 
-def test_the_candidates_own_loop_stops_where_the_baselines_loop_overflowed(backend):
-    """The baseline's settling loop ends where a call would overflow the state (that call undone); the candidate
-    makes the calls before it, and not the one that overflowed: Inductor's own kernels pass, and a kernel that
-    grows the state by 5 instead is refused."""
+def test_the_candidates_own_stream_stops_where_the_baselines_stream_overflowed(backend):
+    """The baseline's stream of fresh inputs ends where a call would overflow the state (that call undone); the
+    candidate makes the calls before it, and not the one that overflowed: Inductor's own kernels pass, and a kernel
+    that grows the state by 5 instead is refused."""
     session = _session(backend, Growth(), torch.randn(4, 8))
     kernels = _kernels(session)
     for k in kernels:
         honest = session.evaluate(Candidate((k.name,), k.source), perf=False)
         assert honest.decision == "verified", (k.name, honest.reason)
         note = next(g for g in honest.gates if g.gate == "correctness").numbers["loop_note"]
-        made = re.search(r"the baseline's loop: (\d+) calls, its state overflowed", note)
+        made = re.search(r"the baseline's stream of fresh inputs: (\d+) calls, its state overflowed", note)
         assert made, note
-        # the baseline's last call overflowed and was undone: the candidate makes the calls before it
-        assert f"the candidate's own loop: {int(made.group(1)) - 1} calls" in note, note
-    upd = next(k for k in kernels if "tl.store(out_ptr0" in k.source and "4.0" in k.source)
-    src = upd.source.replace("4.0", "5.0")
+        # the baseline's last call overflowed and was undone: the candidate makes the calls before it, no more
+        assert f"the candidate's own stream: {made.group(1)} calls" in note, note
+    upd = next(k for k in kernels if "tl.store(out_ptr0" in k.source and "16.0" in k.source)
+    src = upd.source.replace("16.0", "17.0")
     assert src != upd.source
     wrong = session.evaluate(Candidate((upd.name,), src), perf=False)
     assert wrong.decision == "rejected", wrong.reason

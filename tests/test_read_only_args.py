@@ -459,10 +459,10 @@ def test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_c
 @pytest.mark.parametrize("cand", ["cand_T50", "cand_T50_once"])
 def test_a_counter_past_the_loop_of_calls_is_refused_by_the_candidates_own_long_loop(cand, backend, cpu_interpreter):
     """Red team 29's counter with T = 50, past the loop of CARRIED_CALLS: the baseline's loops never run the
-    candidate, so its count never moved there and the kernel was verified.  The candidate now makes the baseline's
-    settling loop's calls itself; ``cand_T50`` (every update from call 50 on wrong) is refused at a checkpoint's
-    next call, ``cand_T50_once`` (the update at call 50 alone wrong, right again after it: the mark decays in the
-    running mean) by its state against the baseline's after as many calls."""
+    candidate, so its count never moved there and the kernel was verified.  The candidate now makes a stream of
+    fresh inputs itself, every call held to the baseline's call of the same number: ``cand_T50`` (every update
+    from call 50 on wrong) and ``cand_T50_once`` (the update at call 50 alone wrong, right again after it: the
+    mark decays in the running mean) are refused."""
     from pytest_kernelopt.gates.trials import CARRIED_CALLS
 
     assert CARRIED_CALLS < 50
@@ -473,9 +473,7 @@ def test_a_counter_past_the_loop_of_calls_is_refused_by_the_candidates_own_long_
     assert own.failed_gate is None, own.reason
     res = session.evaluate(Candidate((kernel,), (REPROS / "rt29" / "p1" / f"{cand}.py").read_text()), perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
-    assert "the candidate's own" in res.reason and "state differs" in res.reason, res.reason
-    if cand == "cand_T50_once":
-        assert "the state after the candidate's own" in res.reason, res.reason
+    assert "the candidate's own stream of fresh inputs" in res.reason and "differs" in res.reason, res.reason
 
 
 @pytest.mark.parametrize("case", ["rt33/p1/cand_mod40", "rt33/p2/cand_fresh4", "rt34/p2/cand_phase8"])
@@ -497,7 +495,7 @@ def test_a_counter_of_fresh_batches_or_in_a_loop_that_never_settles_is_refused_b
     own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
     assert own.failed_gate is None, own.reason
     note = next(g for g in own.gates if g.gate == "correctness").numbers["loop_note"]
-    assert "the baseline's stream of fresh inputs: 128 calls" in note and "parted" not in note, note
+    assert "the baseline's stream of fresh inputs: " in note and "parted" not in note, note
     res = session.evaluate(Candidate((kernel,), src), perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
     assert "fresh inputs" in res.reason and "differs" in res.reason, res.reason

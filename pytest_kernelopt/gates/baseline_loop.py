@@ -18,7 +18,7 @@ Integer state is put back after every one of these calls (a position advanced 25
 on a GPU a device-side assert that ends the process); the floating state evolves.  A state that turns non-finite
 is dropped for the last finite one.  The whole costs at most :data:`SETTLE_SECONDS` of calls a session and seed.
 A kernel keeping a count of its own calls in the state is not found here (it never makes these calls): the
-candidate makes the settling loop's calls again itself (:mod:`.candidate_loop`), held to the states kept here.
+candidate makes a stream of fresh inputs itself (:mod:`.candidate_loop`), held to the baseline's.
 """
 
 from __future__ import annotations
@@ -49,11 +49,6 @@ class LoopState:
     state: dict[str, Any]
     jitter: tuple[float, int] | None = None
     as_built: bool = False  # the state not kept here as built, not as the first seed varies it
-    #: the settling loop's states: its calls up to here, whether that loop ended with its state settled, and
-    #: whether the call after this state failed (the module raised or its state overflowed: the loop ended here)
-    calls: int = 0
-    settled: bool = False
-    last: bool = False
 
 
 def jittered(inputs: tuple, level: float, seed: int) -> tuple:
@@ -202,13 +197,10 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
         while calls < checkpoint and not stop:
             stop = call(session.inputs(seed))
             calls += 1
-        failed = stop.startswith("the baseline raised") or stop == "its state overflowed"  # that call undone
         _keep(kept, LoopState(f"the state the baseline's own loop of {calls} calls on the first seed's inputs "
-                              "reached", host(), calls=calls - failed, last=failed))
+                              "reached", host()))
         if stop:
             break
-    for ls in kept:
-        ls.settled = bool(ls.calls) and stop == "settled"
     notes.append(f"the baseline's loop: {calls} calls, "
                  + ("its state stopped changing" if stop == "settled" else stop or "its state still changing"))
     if stop in ("", "settled"):
@@ -232,6 +224,15 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
 #: unlike the one before, verified while every loop the candidate made repeated one input); its checkpoints
 FRESH_CALLS = 128
 FRESH_CHECKPOINTS = (16, 32, 64, 128)
+#: on a backend that does not time kernels (the CPU interpreter, a thousand times slower a call), the stream stops
+#: at this many calls
+FRESH_CALLS_INTERPRETED = 64
+
+
+def fresh_checkpoints(session: Any) -> tuple[int, ...]:
+    """The stream's checkpoints on this session's backend (its last one, the stream's length)."""
+    most = FRESH_CALLS if getattr(session.backend, "measures_time", False) else FRESH_CALLS_INTERPRETED
+    return tuple(c for c in FRESH_CHECKPOINTS if c <= most)
 #: the fresh draws' seeds start this far past the run's base seed (apart from every correctness and timing seed)
 FRESH_OFFSET = 50_000
 #: the start state's floating values scaled by 1 + this many epsilons of their dtype times U(-1, 1) for the
@@ -352,7 +353,7 @@ def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict
         if chosen is None:
             size = max(1, _bytes(outputs) + sum(t.numel() * t.element_size() for t in floats.values()))
             fit = FRESH_KEEP_BYTES // size
-            calls = list(range(1, FRESH_CALLS + 1))
+            calls = list(range(1, fresh_checkpoints(session)[-1] + 1))
             chosen = set(calls) if fit >= len(calls) else set(_draw(calls, fit))
         if n in chosen:
             kept[n] = (to_host(outputs), host())
@@ -367,7 +368,7 @@ def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict
                     u = torch.rand(t.shape, generator=gen, dtype=torch.float64).mul_(2).sub_(1)
                     t.mul_((1 + PERTURB_EPS * torch.finfo(t.dtype).eps * u).to(t.device, t.dtype))
         out, done, stop = [], 0, ""
-        for checkpoint in FRESH_CHECKPOINTS:
+        for checkpoint in fresh_checkpoints(session):
             # the first run may take half the time, the second what is left
             done, stop = stream_calls(session, fn, floats, held, start_held, checkpoint, t0,
                                       FRESH_SECONDS if perturb else FRESH_SECONDS / 2, done,

@@ -718,11 +718,11 @@ def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRe
     stream of inputs jittered around them): from each, :data:`SETTLED_CALLS` calls in a row, each against the
     baseline's call from the same state; and from the state the loop settled in, one call on each other seed's
     inputs (a settled statistic met by inputs of another scale or kind: red team 32 had a running mean that
-    skipped a batch far from it once warm, a sensor offset, exact on every call that started cold); then the
-    settling loop's calls made by the candidate itself (:mod:`.candidate_loop`).  Appended to
+    skipped a batch far from it once warm, a sensor offset, exact on every call that started cold); then a
+    stream of fresh inputs made by the candidate itself (:mod:`.candidate_loop`).  Appended to
     :attr:`CandidateRecord.carried`."""
     from .baseline_loop import baseline_states, jittered
-    from .candidate_loop import candidate_loop, candidate_stream
+    from .candidate_loop import candidate_stream
     from .module_state import put, target_for
 
     states, note = baseline_states(session, swap, fn, seed)
@@ -747,9 +747,8 @@ def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRe
     for other in session.plan.seeds[1:] if settled else ():
         from_state(settled[-1])
         _pair(session, swap, fn, other, None, rec, f"a call on seed {other}'s inputs from {settled[-1].label}")
-    # and the settling loop's calls and a stream of fresh inputs made by the candidate itself: a count of its own
-    # calls kept in the state
-    candidate_loop(session, swap, fn, seed, rec, states)
+    # and a stream of fresh inputs made by the candidate itself, each call held to the baseline's: a count of its
+    # own calls kept in the state
     candidate_stream(session, swap, fn, seed, rec)
 
 
