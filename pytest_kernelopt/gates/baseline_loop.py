@@ -108,6 +108,30 @@ def _finite(state: dict[str, Any]) -> bool:
     return all(bool(t.isfinite().all()) for t in state.values())
 
 
+def _baseline_call(session: Any, fn: Any, inputs: tuple, seed: int, floats: dict,
+                   after: Callable[[], None]) -> tuple[str, Any, dict[str, Any]]:
+    """One baseline call from the state as it is, ``after()`` run once it returned or raised (integer state put
+    back): why it does not count ("the baseline raised ...", "its state overflowed": the floating state put back
+    as before it) or "", its result (None where it raised), and the floating state before it."""
+    from .module_state import copies, put
+    from .runner import run_once
+
+    before = copies(floats)
+    r = None
+    try:
+        r = run_once(fn, session.module, inputs, training=session.training, seed=seed)
+    except Exception as e:  # noqa: BLE001 -- the module cannot make this call: judged from the state before
+        put(floats, before)
+        why = f"the baseline raised {type(e).__name__}"
+    else:
+        why = ""
+        if not _finite(floats) and _finite(before):
+            put(floats, before)
+            why = "its state overflowed"
+    after()
+    return why, r, before
+
+
 def split_state(session: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The module's state tensors that calls change ({name: tensor}): the floating ones, and the others."""
     st = session.state
@@ -116,23 +140,28 @@ def split_state(session: Any) -> tuple[dict[str, Any], dict[str, Any]]:
             {n: t for n, t in known.items() if not t.is_floating_point()})
 
 
-def baseline_states(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
-    """The states of the settling loop and the stream on ``seed`` (made once a session and seed, with the
-    candidate's kernels off), and a note on how they ended.  None where no call changed floating module state."""
-    cache = session.__dict__.setdefault("_baseline_loop_states", {})
+def _once(session: Any, swap: Any, seed: int, make: Callable[[], Any], key: str) -> Any:
+    """``make()``'s result, made once a session and seed (under ``key``) with the candidate's kernels off and the
+    module's state put back after."""
+    cache = session.__dict__.setdefault(key, {})
     if seed not in cache:
         swap.off()
         try:
-            cache[seed] = _make(session, fn, seed)
+            cache[seed] = make()
         finally:
             swap.on()
             session.state.start(None)
     return cache[seed]
 
 
+def baseline_states(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
+    """The states of the settling loop and the stream on ``seed`` (made once a session and seed, with the
+    candidate's kernels off), and a note on how they ended.  None where no call changed floating module state."""
+    return _once(session, swap, seed, lambda: _make(session, fn, seed), "_baseline_loop_states")
+
+
 def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
     from .module_state import copies, put, target_for
-    from .runner import run_once
 
     floats, held = split_state(session)
     if not floats:
@@ -147,21 +176,9 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
 
     def step(inputs: tuple, hold: bool) -> tuple[str, dict[str, Any]]:
         """One baseline call from the state the last left (``hold``: its integer state put back where the loop
-        started): why it does not count ("the baseline raised ...", "its state overflowed": the floating state is
-        put back as before it) or "", and the floating state before it."""
-        before = copies(floats)
-        try:
-            run_once(fn, session.module, inputs, training=session.training, seed=seed)
-        except Exception as e:  # noqa: BLE001 -- the module cannot make this call: judged from the state before
-            put(floats, before)
-            why = f"the baseline raised {type(e).__name__}"
-        else:
-            why = ""
-            if not _finite(floats) and _finite(before):
-                put(floats, before)
-                why = "its state overflowed"
-        if hold:
-            put(held, start_held)
+        started): why it does not count, or "", and the floating state before it (:func:`_baseline_call`)."""
+        why, _, before = _baseline_call(session, fn, inputs, seed, floats,
+                                        (lambda: put(held, start_held)) if hold else (lambda: None))
         return why, before
 
     def call(inputs: tuple) -> str:
@@ -228,11 +245,6 @@ FRESH_CHECKPOINTS = (16, 32, 64, 128)
 #: at this many calls
 FRESH_CALLS_INTERPRETED = 64
 
-
-def fresh_checkpoints(session: Any) -> tuple[int, ...]:
-    """The stream's checkpoints on this session's backend (its last one, the stream's length)."""
-    most = FRESH_CALLS if getattr(session.backend, "measures_time", False) else FRESH_CALLS_INTERPRETED
-    return tuple(c for c in FRESH_CHECKPOINTS if c <= most)
 #: the fresh draws' seeds start this far past the run's base seed (apart from every correctness and timing seed)
 FRESH_OFFSET = 50_000
 #: the start state's floating values scaled by 1 + this many epsilons of their dtype times U(-1, 1) for the
@@ -245,6 +257,12 @@ FRESH_SECONDS = 60.0
 #: of the same number to be held to: every call's where they fit, else as many calls as fit, drawn from the OS
 #: (a kernel that is wrong between checkpoints and repairs its state before each was verified: red team 34)
 FRESH_KEEP_BYTES = 256 << 20
+
+
+def fresh_checkpoints(session: Any) -> tuple[int, ...]:
+    """The stream's checkpoints on this session's backend (its last one, the stream's length)."""
+    most = FRESH_CALLS if getattr(session.backend, "measures_time", False) else FRESH_CALLS_INTERPRETED
+    return tuple(c for c in FRESH_CHECKPOINTS if c <= most)
 
 
 @dataclass
@@ -270,15 +288,7 @@ def fresh_stream(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[Fres
     and seed, the candidate's kernels off), its outputs and state after the calls kept ({call number: (outputs,
     state)}, :data:`FRESH_KEEP_BYTES`), and a note on how it ended.  None where no call changed floating module
     state."""
-    cache = session.__dict__.setdefault("_fresh_stream", {})
-    if seed not in cache:
-        swap.off()
-        try:
-            cache[seed] = _make_fresh(session, fn, seed)
-        finally:
-            swap.on()
-            session.state.start(None)
-    return cache[seed]
+    return _once(session, swap, seed, lambda: _make_fresh(session, fn, seed), "_fresh_stream")
 
 
 def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: dict, until: int, t0: float,
@@ -289,26 +299,20 @@ def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: di
     made in all, and why it stopped early ("... s spent"; for the ``baseline``, "the baseline raised ...", "its
     state overflowed": that call undone) or "".  A candidate's call that raises is the candidate's error.
     ``each(n, outputs)`` after the ``n``-th call (counted from 1) that counts."""
-    from .module_state import copies, put
+    from .module_state import put
     from .runner import run_once
 
     while done < until:
         if time.perf_counter() - t0 > seconds:
             return done, f"{seconds:g} s of calls spent"
-        before = copies(floats) if baseline else None
-        try:
-            r = run_once(fn, session.module, fresh_draw(session, done), training=session.training,
-                         seed=session.plan.base + FRESH_OFFSET + done)
-        except Exception as e:  # noqa: BLE001 -- the module cannot make this call: the stream ends before it
-            if not baseline:
-                raise
-            put(floats, before)
+        inputs, call_seed = fresh_draw(session, done), session.plan.base + FRESH_OFFSET + done
+        if baseline:  # the stream ends before a call the module cannot make
+            why, r, _ = _baseline_call(session, fn, inputs, call_seed, floats, lambda: put(held, start_held))
+            if why:
+                return done, why
+        else:
+            r = run_once(fn, session.module, inputs, training=session.training, seed=call_seed)
             put(held, start_held)
-            return done, f"the baseline raised {type(e).__name__}"
-        put(held, start_held)
-        if baseline and not _finite(floats) and _finite(before):
-            put(floats, before)
-            return done, "its state overflowed"
         done += 1
         if each is not None:
             each(done, r.outputs)

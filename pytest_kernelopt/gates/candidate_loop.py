@@ -24,24 +24,13 @@ import time
 from typing import Any
 
 
-def _start(session: Any, seed: int) -> tuple[dict, dict, dict]:
-    """The module's state put where ``seed``'s calls start: its floating and integer state tensors that calls
-    change ({name: tensor}), and a copy of the integer ones, put back after each call."""
-    from .baseline_loop import split_state
-    from .module_state import copies, target_for
-
-    floats, held = split_state(session)
-    session.state.start(target_for(session, seed))
-    return floats, held, copies(held)
-
-
 def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     """The baseline's stream of fresh inputs (:func:`.baseline_loop.fresh_stream`) made again with the candidate's
     kernels, from the same start: at each of its checkpoints, where the baseline's stream does not amplify
     roundings there, the candidate's state against the baseline's after as many calls, and its next call (on
     the next fresh draw) against the baseline's call from the same state; appended to ``rec.carried``."""
-    from .baseline_loop import FRESH_SECONDS, fresh_draw, fresh_stream, stream_calls
-    from .module_state import put
+    from .baseline_loop import FRESH_SECONDS, fresh_draw, fresh_stream, split_state, stream_calls
+    from .module_state import copies, put, target_for
     from .trials import Run, _pair, to_host
 
     marks, kept, note = fresh_stream(session, swap, fn, seed)
@@ -49,7 +38,12 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
         rec.carried_note = "; ".join(filter(None, [rec.carried_note, note]))
     if not marks:
         return
-    floats, held, start_held = _start(session, seed)
+    floats, held = split_state(session)
+    session.state.start(target_for(session, seed))
+    start_held = copies(held)
+
+    def state_now() -> dict[str, Any]:
+        return {f"state:{k}": t.detach().to("cpu", copy=True) for k, t in floats.items()}
     t0, done, stop = time.perf_counter(), 0, ""
     # every call whose baseline outputs and state were kept, up to a checkpoint where the stream does not amplify
     # roundings, is held to the baseline's call of the same number: between checkpoints too (red team 34 had a
@@ -63,9 +57,8 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
     def each(n: int, outputs: Any) -> None:
         if n in kept and n <= stable_until:
             base_out, base_state = kept[n]
-            now = {f"state:{k}": t.detach().to("cpu", copy=True) for k, t in floats.items()}
             rec.carried.append([f"call {n} of the candidate's own stream of fresh inputs against the baseline's "
-                                "call of the same number in its stream", Run(to_host(outputs), now, ()),
+                                "call of the same number in its stream", Run(to_host(outputs), state_now(), ()),
                                 Run(base_out, {f"state:{k}": t for k, t in base_state.items()}, ())])
 
     try:
@@ -75,11 +68,10 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
             if stop:
                 break
             if mark.stable:
-                now = {f"state:{n}": t.detach().to("cpu", copy=True) for n, t in floats.items()}
                 then = {f"state:{n}": t for n, t in mark.state.items()}
                 rec.carried.append([f"the state after the candidate's own {done} calls on fresh inputs (the "
                                     "baseline's stream made again) against the baseline's state after as many calls",
-                                    Run((), now, ()), Run((), then, ())])
+                                    Run((), state_now(), ()), Run((), then, ())])
             if mark.last:  # the baseline's next call raised or overflowed: the stream ends here
                 break
             _pair(session, swap, fn, seed, fresh_draw(session, done), rec,
