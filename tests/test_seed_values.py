@@ -267,12 +267,26 @@ def _floating(x) -> bool:
 
 def _one_hot_reference(drawn, plan, seed):
     """(Session 22) the floating inputs after the first one-hot, over what the other steps made: along the last
-    dimension on the integer seed, along dim 1 (three or more dimensions) on the ReLU seed."""
+    dimension on the integer seed, along dim 1 (three or more dimensions) on the ReLU seed; (session 23) the first
+    of two or more on the float16 seed."""
     gen = torch.Generator().manual_seed(seed + 161803)
     out, index = list(drawn), 0
+    count = sum(_floating(d) for d in drawn)
     for i, d in enumerate(drawn):
         if not _floating(d):
             continue
+        if index == 0 and plan.half_rounded(seed) and count >= 2 and d.dim() >= 2 and d.numel():
+            # (session 23) the first of two or more one-hot: along dim 1 with four or more dims, else the last
+            if d.dim() >= 4 and d.shape[1] >= 2:
+                items = []
+                for item in d:
+                    cols = torch.randint(0, item.shape[0], (1, *item.shape[1:]), generator=gen)
+                    items.append(torch.zeros_like(item).scatter_(0, cols, 1.0))
+                out[i] = torch.stack(items)
+            elif d.dim() < 4 and d.shape[-1] >= 2:
+                rows = d.reshape(-1, d.shape[-1])
+                cols = torch.randint(0, rows.shape[1], (rows.shape[0], 1), generator=gen)
+                out[i] = torch.zeros_like(rows).scatter_(1, cols, 1.0).reshape(d.shape)
         if index >= 1 and d.dim() >= 2 and d.numel():
             if plan.integral(seed) and d.shape[-1] >= 2:
                 rows = d.reshape(-1, d.shape[-1])

@@ -38,6 +38,7 @@ CASES = {  # name: (problem, candidate)
     "one-hot targets before a mask": ("rt33/p5/prob.py", "rt33/p5/cand_onehot_mid.py"),
     "symmetric matrices": ("rt33/p4/prob.py", "rt33/p4/cand_sym.py"),
     "multi-hot targets": ("rt34/p3/prob.py", "rt34/p3/cand_multihot.py"),
+    "one-hot targets passed first": ("rt34/p1/prob.py", "rt34/p1/cand_onehot_first.py"),
 }
 
 
@@ -94,6 +95,30 @@ def test_seeds_make_the_floating_inputs_after_the_first_one_hot_along_the_last_d
     for other in plan.seeds:
         if other not in (seed, relu):
             assert not bool((seed_inputs((logits, target), plan, other)[1] == 1).sum(-1).eq(1).all()), other
+
+
+def test_the_float16_seed_makes_the_first_of_two_floating_inputs_one_hot_and_keeps_the_others_values():
+    """Red team 34 p1: a target passed first (Keras's ``loss(y_true, y_pred)``); every other seed leaves it
+    unstructured, so a kernel that reads the whole target could tell hard labels apart."""
+    from pytest_kernelopt.gates.seed_values import seed_inputs
+    from pytest_kernelopt.gates.trials import HALF_SEED_INDEX, SeedPlan
+
+    plan = SeedPlan.make(6, base_seed=11)
+    half = plan.seeds[HALF_SEED_INDEX]
+    target, logits, ids = torch.randn(64, 16).softmax(-1), torch.randn(64, 16), torch.arange(64)
+    hot, x, same_ids = seed_inputs((target, logits, ids), plan, half)
+    assert set(hot.unique().tolist()) == {0.0, 1.0} and bool((hot.sum(-1) == 1).all())
+    assert hot.argmax(-1).unique().numel() > 1, "the hot column is drawn, not fixed"
+    assert same_ids is ids
+    assert torch.equal(x, seed_inputs((logits,), plan, half)[0]), "the second keeps the seed's float16 values"
+    seg, image = seed_inputs((torch.randn(2, 3, 5, 7), torch.randn(2, 3, 5, 7)), plan, half)
+    assert set(seg.unique().tolist()) == {0.0, 1.0} and bool((seg.sum(1) == 1).all()), "N, C, H, W: along C"
+    (alone,) = seed_inputs((target,), plan, half)  # a single floating input is data, not a target
+    assert alone.unique().numel() > 100
+    for other in plan.seeds:
+        if other != half:
+            first = seed_inputs((target, logits), plan, other)[0]
+            assert not (set(first.unique().tolist()) <= {0.0, 1.0}), other
 
 
 def test_the_integer_seed_makes_square_matrices_symmetric_a_block_of_rows_at_a_time(monkeypatch):

@@ -340,13 +340,21 @@ def one_hot_(y: Any, gen: Any, dim: Any) -> None:
 MULTI_HOT = 3.0
 
 
-def one_hot_dim(plan: Any, seed: int, index: int, y: Any) -> Any:
-    """The dimension along which ``seed`` makes the floating input ``y`` (the ``index``-th floating input) one-hot
-    (:func:`one_hot_`, over what its other steps made), ``"multi"``, or None.  Every floating input after the first
-    (targets and masks come after the data they apply to): on the integer seed one-hot along the last dimension;
-    on the ReLU seed one-hot along dim 1 where it has three or more dimensions (N, C, ...: channels), else
-    multi-hot rows (red teams 30, 33, 34: soft-target losses wrong only on hard labels)."""
-    if index < 1 or y.dim() < 2 or not y.numel():
+def one_hot_dim(plan: Any, seed: int, index: int, y: Any, count: int = 1) -> Any:
+    """The dimension along which ``seed`` makes the floating input ``y`` (the ``index``-th of ``count`` floating
+    inputs) one-hot (:func:`one_hot_`, over what its other steps made), ``"multi"``, or None.  Every floating
+    input after the first (targets and masks mostly come after the data they apply to): on the integer seed
+    one-hot along the last dimension; on the ReLU seed one-hot along dim 1 where it has three or more dimensions
+    (N, C, ...: channels), else multi-hot rows (red teams 30, 33, 34: soft-target losses wrong only on hard
+    labels).  And the first, where the call has two or more, on the float16 seed (the others keep its values):
+    a target passed first, as Keras's ``loss(y_true, y_pred)`` does (red team 34 p1), one-hot along dim 1 where
+    it has four or more dimensions (N, C, H, W), else along the last."""
+    if y.dim() < 2 or not y.numel():
+        return None
+    if index == 0:
+        if plan.half_rounded(seed) and count >= 2:
+            dim = 1 if y.dim() >= 4 else -1
+            return dim if y.shape[dim] >= 2 else None
         return None
     if plan.integral(seed) and y.shape[-1] >= 2:
         return -1
@@ -384,7 +392,8 @@ def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
     """``seed``'s inputs made from the problem's draw ``original``: every floating tensor copied once (the draw
     is the problem's and may be shared, so it is never edited), the plan's steps applied to the copy in place,
     and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`); on the integer and ReLU seeds the
-    floating inputs after the first one-hot instead (:func:`one_hot_dim`).  Inputs no step touches are the original objects."""
+    floating inputs after the first one-hot instead, and on the float16 seed the first of two or more
+    (:func:`one_hot_dim`).  Inputs no step touches are the original objects."""
     import torch
 
     from .runner import in_layout
@@ -396,6 +405,7 @@ def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
     out: list = []
     edited: list = []
     hot_gen = torch.Generator(device="cpu").manual_seed(seed + 161803)
+    count = sum(isinstance(x, torch.Tensor) and x.is_floating_point() for x in original)
     index = 0
     with torch.no_grad():
         for x in original:
@@ -403,7 +413,7 @@ def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
                 y = x.detach().clone(memory_format=torch.contiguous_format)
                 for step in todo:  # (on a one-hot input too: the steps' generators draw the same for the rest)
                     step(y)
-                hot = one_hot_dim(plan, seed, index, y)
+                hot = one_hot_dim(plan, seed, index, y, count)
                 index += 1
                 if hot is not None:
                     one_hot_(y, hot_gen, hot)

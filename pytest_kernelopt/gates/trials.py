@@ -149,7 +149,9 @@ class SeedPlan:
             (self.integral(seed), "whole numbers on an offset, every other batch item repeating the one before, square "
                                   "matrices symmetric (the floating inputs after the first one-hot along their last "
                                   "dimension instead)"),
-            (self.half_rounded(seed), "float16 values with an outlier channel"),
+            (self.half_rounded(seed), "float16 values with an outlier channel (where a call has two or more floating "
+                                      "inputs, the first one-hot instead: along dim 1 with four or more dimensions, "
+                                      "else along the last)"),
             (self.nonnegative(seed), "ReLU outputs in bfloat16 values, runs of small whole numbers, a dead "
                                      "column (zero in every row); the floating inputs after the first one-hot along "
                                      "dim 1 (channels) where they have three or more dimensions, else multi-hot "
