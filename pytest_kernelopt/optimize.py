@@ -249,7 +249,7 @@ class Optimizer:
 
     # -- proposers -----------------------------------------------------------------------
     def _tune(self, graph: KernelGraph, name: str, deadline: float, share: float | None = None) -> KernelOutcome:
-        from .tuner import propose_configs, search
+        from .tuner import _baseline, pipelined_variants, propose_configs, search
 
         kind = graph.kernels[name].kind
         s = self.settings
@@ -269,6 +269,7 @@ class Optimizer:
         if not self.ev.measures_time:
             # No timings: check that the tuner's path is sound on a couple of configs, accept nothing.
             cands = propose_configs(graph, name, limit=min(2, s.max_candidates))
+            cands += [v.candidate(name, _baseline(v.trace)) for v in pipelined_variants(graph, name)[:1]]
             tried = [self.ev.evaluate(c) for c in cands]
             ok = sum(r.decision == "verified" for r in tried)
             lap("gates")
@@ -281,6 +282,7 @@ class Optimizer:
         picks = [] if hopeless else self._autotune_picks(graph, name, deadline)
         lap("autotune_picks")
         variants = [] if hopeless else self._looped_variants(graph, name, deadline)
+        variants += [] if hopeless else pipelined_variants(graph, name, variants)
         lap("looped_variants")
         found = search(graph, name, self.ev.rank, limit=8 if hopeless else max(s.max_candidates * 3, 8),
                        deadline=deadline, descent_rounds=0 if hopeless else 3, variants=variants, picks=picks)

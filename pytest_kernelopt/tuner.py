@@ -675,6 +675,39 @@ def looped_variants(graph: KernelGraph, kernel_name: str, variant_graphs: Sequen
     return out
 
 
+#: software-pipelining depths the tuner tries on a looped reduction's loop, ``tl.range(..., num_stages=S)``.
+#: Triton pipelines loads that feed no ``tl.dot`` only in a loop that asks for it: the kernel-wide ``num_stages``
+#: of a launch config leaves a reduction's loads alone.  On the H100 (session 23) the loop at 3 stages took
+#: reduce_sum_dim1 and reduce_mean_dim1 to 1.067x and 1.064x over the default compile through the whole cascade,
+#: at the baseline's own launch config; at another config the same rewrite came out wrong (the fp64 gate refused
+#: it), which is why each variant is a candidate like any other
+LOOP_STAGES = (2, 3)
+_REDUCTION_LOOP = re.compile(r"^([ \t]+)for (r0_offset) in (?:tl\.)?range\(((?:(?!num_stages)[^\n])*)\):[ \t]*$",
+                             re.M)
+
+
+def pipelined_variants(graph: KernelGraph, kernel_name: str, looped: Sequence[_Variant] = ()) -> list[_Variant]:
+    """The looped reduction ``kernel_name`` (and each of ``looped``, the looped variants of a persistent one),
+    its one reduction loop ``for r0_offset in range(...)`` (``tl.range(...)`` in newer Inductor) written
+    ``tl.range(..., num_stages=S)`` for each of :data:`LOOP_STAGES`: the same signature and launch, another loop
+    schedule.  A kernel with no such loop, with more than one, or whose loop names its stages already, has none."""
+    bases = []
+    kernel, trace = graph.kernels.get(kernel_name), _trace(graph, kernel_name)
+    if kernel is not None and trace is not None and kernel.kind == "reduction":
+        bases.append(_Variant(kernel, trace, kernel.source))
+    bases += list(looped)
+    out = []
+    for base in bases:
+        if len(_REDUCTION_LOOP.findall(base.source)) != 1:
+            continue
+        for stages in LOOP_STAGES:
+            source = _REDUCTION_LOOP.sub(
+                lambda m: f"{m[1]}for {m[2]} in tl.range({m[3]}, num_stages={stages}):", base.source)
+            out.append(replace(base, source=source,
+                               label=f"{base.label}reduction loop pipelined ({stages} stages), "))
+    return out
+
+
 def _without_heuristics(kernel: TritonKernel) -> str | None:
     """The kernel module's source with the ``@triton_heuristics.X(...)`` decorator lines taken out."""
     try:

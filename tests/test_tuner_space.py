@@ -257,6 +257,47 @@ def test_a_looped_variant_of_a_persistent_reduction_is_verified(backend):
     assert res.decision == "verified", res.reason
 
 
+def test_a_looped_reduction_gets_its_loop_pipelined_and_the_cascade_verifies_it(backend):
+    """Triton pipelines a reduction's loads only in a loop that asks (``tl.range(..., num_stages=S)``); the launch
+    config's num_stages leaves them alone.  The variant keeps the signature and the launch (a config candidate), its
+    one change is the loop, and it goes through the gates as any candidate: on the H100 one such rewrite came out
+    wrong at another config and the fp64 gate refused it."""
+    from pytest_kernelopt.gates.cascade import EvaluationSession
+    from pytest_kernelopt.problems import problem_from_objects
+
+    class RowSum(torch.nn.Module):
+        def forward(self, t):
+            return t.sum(-1)
+
+    x = torch.randn(8, 8192, device=backend.device)
+    session = EvaluationSession(problem_from_objects(RowSum(), (x,), "rowsum"), Settings(seeds=2), backend)
+    g = session.captured.graphs[0]
+    (name,) = [n for n in g.kernels if n.startswith("triton_red_")]
+    variants = tuner.pipelined_variants(g, name)
+    assert [v.label for v in variants] == [f"reduction loop pipelined ({k} stages), " for k in tuner.LOOP_STAGES]
+    own = g.kernels[name].source
+    for v, k in zip(variants, tuner.LOOP_STAGES):
+        changed = [(a, b) for a, b in zip(own.splitlines(), v.source.splitlines()) if a != b]
+        assert len(changed) == 1 and len(own.splitlines()) == len(v.source.splitlines()), changed
+        assert re.fullmatch(rf"\s+for r0_offset in tl\.range\(.*, num_stages={k}\):", changed[0][1]), changed
+    rounds = []
+
+    def rank(cands):
+        rounds.append(cands)
+        return 1.0, [1.0] * len(cands)
+
+    tuner.search(g, name, rank, limit=2, deadline=0.0, variants=variants)
+    piped = [c for c in rounds[0] if "reduction loop pipelined" in c.description]
+    assert piped and all(c.launch is None and c.configs for c in piped)
+    res = session.evaluate(piped[0], perf=False)
+    assert res.decision == "verified", res.reason
+    # a persistent reduction has no loop to pipeline; its looped variant has
+    sm = EvaluationSession(problem_from_objects(Softmax(), (torch.randn(16, 128, device=backend.device),), "sm"),
+                           Settings(seeds=1), backend)
+    (per,) = [n for n in sm.captured.graphs[0].kernels if n.startswith("triton_per_")]
+    assert tuner.pipelined_variants(sm.captured.graphs[0], per) == []
+
+
 def test_the_looped_compile_runs_in_a_process_of_its_own(backend):
     """The optimizer's second compile (persistent reductions off) comes back as graph data from a child process;
     a module without a spec gets none, and says why."""
