@@ -558,6 +558,9 @@ def autotune_picks(module: Any, x: tuple, backend: Any, cap: Any, applied: list)
             if name in traces:
                 default[(g.index, body_hash(k))] = (name, _baseline(traces[name]))
     ours = {n: dict(c.configs[0]) for c in applied if len(c.configs) == 1 and c.launch is None for n in c.replaces}
+    # what else than the config the applied candidate changed (the tuner's pipelined reduction loop)
+    edits = {n: c.description.split("launch config")[0].strip(" ,") for c in applied
+             if c.description and "launch config" in c.description for n in c.replaces}
     out = []
     for g in ma.graphs:
         for t in g.traces:
@@ -567,6 +570,7 @@ def autotune_picks(module: Any, x: tuple, backend: Any, cap: Any, applied: list)
             name, base = default.get((g.index, body_hash(k)), (None, None))
             out.append({"kernel": name or t.kernel, "kind": k.kind, "max-autotune": _baseline(t), "default": base,
                         "ours": ours.get(name) if name else None,
+                        **({"ours_edit": edits[name]} if name and edits.get(name) else {}),
                         "same_source_as_default": name is not None})
     return out
 
@@ -798,7 +802,8 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
                   "| problem | kernel | default | max-autotune | ours |", "|---|---|---|---|---|"]
         for name, p in picks:
             lines.append(f"| {name} | {p['kernel']} | {_cfg(p.get('default'))} | {_cfg(p.get('max-autotune'))} | "
-                         f"{_cfg(p.get('ours')) if p.get('ours') else 'kept'} |")
+                         f"{_cfg(p.get('ours')) if p.get('ours') else 'kept'}"
+                         f"{' (' + p['ours_edit'] + ')' if p.get('ours') and p.get('ours_edit') else ''} |")
     spent = [(r["name"], r.get("search_s"), ph) for r in done if (ph := search_phases(r))]
     if spent:
         lines += ["", "## Where the search time went (s)", "",

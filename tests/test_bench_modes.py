@@ -419,3 +419,22 @@ def test_the_reports_proposer_line_counts_each_proposer_where_runs_mixed_them():
         "tuner (3 problems), none (1 problems: the cache timed again, no search)")
     assert _proposers(done[:3] + [{"status": "failed", "proposer": "none"}], {"proposer": "none"}) == "tuner"
     assert _proposers([], {"proposer": "agents"}) == "agents"
+
+
+def test_the_config_table_says_what_else_than_the_config_an_applied_kernel_changed():
+    """Session 23: the tuner's pipelined reduction loop is a source edit; a table showing only its launch config
+    would read as a config max-autotune could have picked."""
+    from pytest_kernelopt import bench_modes
+
+    cfg = {"XBLOCK": 64, "R0_BLOCK": 64, "num_warps": 16, "num_stages": 1}
+    picks = [{"kernel": "k_edit", "max-autotune": {**cfg, "XBLOCK": 128}, "default": cfg, "ours": cfg,
+              "ours_edit": "reduction loop pipelined (3 stages)"},
+             {"kernel": "k_cfg", "max-autotune": {**cfg, "XBLOCK": 128}, "default": cfg, "ours": {**cfg, "num_warps": 8}},
+             {"kernel": "k_kept", "max-autotune": {**cfg, "XBLOCK": 128}, "default": cfg, "ours": None}]
+    rec = {"name": "a", "backend": "cuda", "status": "done", "triton_kernels": 3, "speedup": {},
+           "modes": {m: {"ms": 1.0, "compile_s": 1.0} for m in bench_modes.MODES}, "kernels": [],
+           "autotune_picks": picks}
+    md = bench_modes.render_markdown({"meta": {}, "problems": [rec]}, "cuda", "no chart")
+    rows = {line.split(" | ")[1]: line for line in md.splitlines() if line.startswith("| a | k_")}
+    assert rows["k_edit"].endswith("num_stages=1 (reduction loop pipelined (3 stages)) |"), rows["k_edit"]
+    assert rows["k_cfg"].endswith("num_warps=8, num_stages=1 |") and rows["k_kept"].endswith("| kept |")
