@@ -39,6 +39,14 @@ CASES = {  # name: (problem, candidate)
     "symmetric matrices": ("rt33/p4/prob.py", "rt33/p4/cand_sym.py"),
     "multi-hot targets": ("rt34/p3/prob.py", "rt34/p3/cand_multihot.py"),
     "one-hot targets passed first": ("rt34/p1/prob.py", "rt34/p1/cand_onehot_first.py"),
+    # red team 35: structures no seed gives where they were; the structure probes give each to every input
+    "one-hot first, channels-last": ("rt35/p1/prob.py", "rt35/p1/cand_onehot_nhwc.py"),
+    "smoothed one-hot rows": ("rt35/p2/prob.py", "rt35/p2/cand_smoothed.py"),
+    "a causal mask": ("rt35/p3/prob.py", "rt35/p3/cand_causal_leak.py"),
+    "right-padding masks": ("rt35/p4/prob.py", "rt35/p4/cand_padmean.py"),
+    "multi-hot targets passed first": ("rt35/p5/prob.py", "rt35/p5/cand_multihot_first.py"),
+    "a sole floating input one-hot": ("rt35/p6/prob.py", "rt35/p6/cand_onehot_single.py"),
+    "one-hot first along dim 1 of three": ("rt35/p7/prob.py", "rt35/p7/cand_onehot_dim1_3d.py"),
 }
 
 
@@ -61,7 +69,8 @@ def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, ba
         assert own.failed_gate is None, (name, own.reason)
     res = session.evaluate(candidate, perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate in ("correctness", "fp64"), res.reason
-    assert "beyond tolerance" in res.reason or "farther from the float64 truth" in res.reason, res.reason
+    assert ("beyond tolerance" in res.reason or "farther from the float64 truth" in res.reason
+            or "structure probe: " in res.reason), res.reason
 
 
 def test_seeds_make_the_floating_inputs_after_the_first_one_hot_along_the_last_dimension_and_along_channels():
@@ -135,3 +144,42 @@ def test_the_integer_seed_makes_square_matrices_symmetric_a_block_of_rows_at_a_t
     before = z.clone()
     symmetric_(z)  # not square: left alone
     assert torch.equal(z, before)
+
+
+def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn():
+    """Red team 35: the seeds' label structures are tied to an argument's position and rank; the probes are not."""
+    from pytest_kernelopt.gates.structure_probes import PROBE, STRUCTURES, probes
+
+    seq, img, ids, mask = torch.randn(6, 5), torch.randn(2, 3, 4, 4), torch.arange(6), torch.randn(7, 7)
+    got = list(probes((seq, img, ids, mask), seed=5))
+    labels = [lab for lab, _ in got]
+    assert all(lab.startswith(PROBE) for lab in labels)
+    by_input = {k: [lab for lab in labels if f"floating input {k} of 3 " in lab] for k in (1, 2, 3)}
+    assert len(by_input[1]) == 4  # 2-D, not square: one-hot, multi-hot, smoothed, prefix
+    assert len(by_input[2]) == 7  # 4-D with square last dims: every structure
+    assert len(by_input[3]) == 6  # 2-D square: all but dim 1
+    for lab, inputs in got:
+        assert inputs[2] is ids, "integer inputs stay as drawn"
+        changed = [i for i in (0, 1, 3) if inputs[i] is not (seq, img, ids, mask)[i]]
+        assert len(changed) == 1, lab  # one input at a time, the others the same objects
+        y = inputs[changed[0]]
+        if "one-hot along its last" in lab:
+            assert set(y.unique().tolist()) == {0.0, 1.0} and bool((y.sum(-1) == 1).all())
+        elif "one-hot along dim 1" in lab:
+            assert set(y.unique().tolist()) == {0.0, 1.0} and bool((y.sum(1) == 1).all())
+        elif "multi-hot" in lab:
+            assert set(y.unique().tolist()) <= {0.0, 1.0} and bool((y.sum(-1) >= 1).all())
+        elif "smoothed" in lab:
+            assert bool((y > 0).all()) and torch.allclose(y.sum(-1), torch.ones(())) and y.unique().numel() == 2
+        elif "prefix" in lab:
+            r = y.reshape(-1, y.shape[-1])
+            assert bool((r[:, 0] == 1).all()) and bool((r[:, 1:] <= r[:, :-1]).all()), "1...1 0...0 rows"
+        elif "causal" in lab:
+            t = y.shape[-1]
+            below = torch.tril(torch.ones(t, t)).bool().expand_as(y)
+            assert bool(torch.isinf(y[~below]).all()) and bool((y[below] == 0).all())
+        else:
+            assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
+    assert len(STRUCTURES) == 7
+    again = [inputs for _, inputs in probes((seq, img, ids, mask), seed=5)]
+    assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"

@@ -11,6 +11,7 @@ from typing import Any
 
 from .compare import compare_outputs, same_values
 from .results import GateResult
+from .structure_probes import PROBE
 
 #: the call from the state the candidate's own previous call left is held to this many tolerances of the
 #: baseline's call from the same state (no float64 truth judges it)
@@ -64,8 +65,10 @@ class CorrectnessGate:
                                       tiny_rel_tol=s.tiny_rel_tol, label=label, defer_special=reorder)
                 if cmp.hard_failure or not cmp.within_tolerance:
                     what = cmp.hard_failure or f"max abs {cmp.max_abs_err:.3g}, beyond {CARRIED_SLACK:g} tolerances"
-                    return GateResult("correctness", "fail", f"{where}: {label} differs: {what} (what a call leaves "
-                                      "in the module's state may not change what the next call does)",
+                    why = ("a kernel may not treat inputs with this structure otherwise than the baseline does: "
+                           "real inputs carry it" if str(k).startswith(PROBE) else
+                           "what a call leaves in the module's state may not change what the next call does")
+                    return GateResult("correctness", "fail", f"{where}: {label} differs: {what} ({why})",
                                       {"carried": k, "max_abs_err": cmp.max_abs_err})
         return None
 
@@ -171,6 +174,7 @@ class CorrectnessGate:
                                   "held random values instead of the NaN poison, and on the CPU its programs ran in "
                                   "reverse order); the baseline is deterministic", {"seed": seed})
         rtol, atol = s.tolerance(baseline.dtype_name)
+        carried_pairs = getattr(rec, "carried", None) or []
         # after every seed's own comparison (whose messages say more), the calls of a loop after the first
         carried = self._carried(s, rec, reorder)
         if carried is not None:
@@ -183,7 +187,8 @@ class CorrectnessGate:
                    "max_rel_err": worst_rel, "rtol": rtol, "atol": atol, "within_tolerance": not beyond,
                    "seeds_beyond_tolerance": beyond, "tiny_outputs": sorted(tiny), "poisoned_allocations": True,
                    "determinism_checked": baseline.deterministic, "state_checked": True,
-                   "loop_calls_compared": len(getattr(rec, "carried", None) or [])}
+                   "loop_calls_compared": sum(not str(k).startswith(PROBE) for k, _, _ in carried_pairs),
+                   "structure_probes_compared": sum(str(k).startswith(PROBE) for k, _, _ in carried_pairs)}
         if getattr(rec, "carried_note", ""):
             numbers["loop_note"] = rec.carried_note
         if rerun:

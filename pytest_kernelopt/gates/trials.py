@@ -799,6 +799,7 @@ def _run_bytes(run: Run) -> int:
 def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
                    emit: Callable[[int, Run], None] | None) -> None:
     from .runner import Allocations
+    from .structure_probes import probe_calls
 
     for n, seed in enumerate(plan.seeds):
         launches = swap.launches
@@ -827,6 +828,8 @@ def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: Candid
                     rec.state_changed.update(rec.again.state_changed)
                     _carried_call(session, swap, fn, seed, rec)
                     _settled_calls(session, swap, fn, seed, rec)
+                    # each label and mask structure given to each floating input in turn (red team 35)
+                    probe_calls(session, swap, fn, seed, rec)
                 if fill == "stale":  # and over other starts: what an earlier call left may not change the result
                     # (red team 23: a kernel that read its output buffer's low bits, marked by its earlier calls,
                     # was exact for two calls in a row and wrong from the third), nor what this one leaves

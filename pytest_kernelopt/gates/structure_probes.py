@@ -1,0 +1,148 @@
+"""Structure probes: each label and mask structure real inputs carry, given to each floating input in turn.
+
+The correctness seeds give some inputs whole-tensor structures (one-hot targets after the first input on the
+integer seed, multi-hot rows on the ReLU seed, a one-hot first input on the float16 seed), tied to an argument's
+position and rank.  A kernel that reads a whole input to test it for a structure is wrong only there, and red team
+35 found seven realistic structures no seed gave where it was: a target passed first one-hot along its last
+dimension (channels-last) or along dim 1 of three dimensions (N, C, T), multi-hot targets passed first, a sole
+floating input one-hot, smoothed one-hot rows (label smoothing), a causal 0/-inf attention mask, right-padding 0/1
+prefix masks.
+
+Here, after the first seed's calls, every floating input of two or more dimensions is given each structure of
+:data:`STRUCTURES` in turn, the other inputs as the plain seed draws them (the problem's own ``get_inputs()``),
+and the candidate's call is held to the baseline's call on the same inputs from the same state
+(:func:`.trials._pair`, judged within :data:`.correctness.CARRIED_SLACK` tolerances: there is no float64 truth
+for them).  It is still an enumeration, of structures rather than of (structure, position, rank): a structure
+not in the list is not probed.  Cost: two calls of the module per (input, structure) that applies; none for a
+candidate that is Inductor's own source under other launch configs (no proposer's code runs: a config cannot test
+an input for a structure).  Where one call's outputs pass 256 MiB, only the last pair is kept for the judge
+(:data:`.trials.CARRIED_KEEP_BYTES`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+#: how :attr:`.trials.CandidateRecord.carried` keys (and the gate's messages) name a probe's pair of calls
+PROBE = "structure probe: "
+#: the label-smoothing factor of the smoothed one-hot rows (timm's Mixup default, torch's CrossEntropyLoss option)
+SMOOTHING = 0.1
+
+
+def _rows(y: Any) -> Any:
+    return y.reshape(-1, y.shape[-1])
+
+
+def _one_hot_last(y: Any, gen: Any) -> None:
+    rows = _rows(y)
+    cols = torch_randint(rows.shape[1], (rows.shape[0], 1), gen, rows.device)
+    rows.zero_().scatter_(1, cols, 1.0)
+
+
+def _one_hot_dim1(y: Any, gen: Any) -> None:
+    for item in y:
+        cols = torch_randint(item.shape[0], (1, *item.shape[1:]), gen, item.device)
+        item.zero_().scatter_(0, cols, 1.0)
+
+
+def _multi_hot(y: Any, gen: Any) -> None:
+    import torch
+
+    rows = _rows(y)
+    width = rows.shape[1]
+    hot = torch.rand(rows.shape, generator=gen).lt_(min(0.5, 3.0 / width)).to(rows.device, rows.dtype)
+    rows.copy_(hot).scatter_(1, torch_randint(width, (rows.shape[0], 1), gen, rows.device), 1.0)
+
+
+def _smoothed(y: Any, gen: Any) -> None:
+    rows = _rows(y)
+    width = rows.shape[1]
+    cols = torch_randint(width, (rows.shape[0], 1), gen, rows.device)
+    rows.fill_(SMOOTHING / width).scatter_(1, cols, 1.0 - SMOOTHING + SMOOTHING / width)
+
+
+def _prefix(y: Any, gen: Any) -> None:
+    import torch
+
+    rows = _rows(y)
+    n, width = rows.shape
+    # lengths 1..width, a quarter of the rows whole (a batch's longest sequence has no padding)
+    lengths = torch.randint(1, width + 1, (n, 1), generator=gen)
+    lengths[torch.rand(n, generator=gen) < 0.25] = width
+    rows.copy_((torch.arange(width).unsqueeze(0) < lengths).to(rows.device, rows.dtype))
+
+
+def _triangle(value_above: float) -> Callable[[Any, Any], None]:
+    def make(y: Any, gen: Any) -> None:
+        import torch
+
+        t = y.shape[-1]
+        above = torch.ones(t, t, dtype=torch.bool, device=y.device).triu_(1)
+        if value_above == 0.0:  # a 0/1 lower-triangular mask
+            y.copy_((~above).to(y.dtype).expand_as(y))
+        else:  # an additive causal mask: 0 on and below the diagonal, -inf above
+            y.copy_(torch.zeros(t, t, dtype=y.dtype, device=y.device).masked_fill_(above, value_above).expand_as(y))
+    return make
+
+
+def torch_randint(high: int, shape: tuple, gen: Any, device: Any) -> Any:
+    import torch
+
+    return torch.randint(0, high, shape, generator=gen).to(device)
+
+
+def _last(y: Any) -> bool:
+    return y.dim() >= 2 and y.shape[-1] >= 2
+
+
+def _square(y: Any) -> bool:
+    return y.dim() >= 2 and y.shape[-1] == y.shape[-2] >= 2
+
+
+#: (name, applies to the input, makes it in place from a generator)
+STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
+    ("one-hot along its last dimension", _last, _one_hot_last),
+    ("one-hot along dim 1", lambda y: y.dim() >= 3 and y.shape[1] >= 2, _one_hot_dim1),
+    ("multi-hot rows (0 and 1)", _last, _multi_hot),
+    (f"smoothed one-hot rows (label smoothing {SMOOTHING:g})", _last, _smoothed),
+    ("0/1 prefix rows (right padding)", _last, _prefix),
+    ("an additive causal mask (0 on and below the diagonal, -inf above)", _square, _triangle(float("-inf"))),
+    ("a 0/1 lower-triangular mask", _square, _triangle(0.0)),
+)
+
+
+def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple]]:
+    """(label, inputs) for each floating input of ``inputs`` and each structure that applies to it: a copy of that
+    input made so, the others the same objects; one at a time (each copy is dropped before the next is made)."""
+    import torch
+
+    floating = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.is_floating_point()
+                and x.numel()]
+    for k, i in enumerate(floating):
+        for n, (name, applies, make) in enumerate(STRUCTURES):
+            x = inputs[i]
+            if not applies(x):
+                continue
+            gen = torch.Generator().manual_seed((seed * 1009 + 31 * k + n) % (1 << 62))
+            y = x.detach().clone(memory_format=torch.contiguous_format)
+            with torch.no_grad():
+                make(y, gen)
+            y = y.requires_grad_(x.requires_grad)
+            which = f"floating input {k + 1} of {len(floating)}"
+            yield f"{PROBE}{which} {name}, the others as drawn", (*inputs[:i], y, *inputs[i + 1:])
+            del y
+
+
+def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
+    """Each probe of the plain seed's inputs (:func:`probes`): the candidate's call and the baseline's from the
+    state as found, appended to ``rec.carried``."""
+    from .module_state import target_for
+    from .trials import _pair
+
+    if getattr(swap, "inductor_sources", False):  # launch configs of Inductor's own code test no input
+        return
+    plan = session.plan
+    plain = next((sd for sd in plan.seeds if plan.plain(sd)), seed)
+    for label, inputs in probes(session.inputs(plain), plain):
+        session.state.start(target_for(session, plain))
+        _pair(session, swap, fn, plain, inputs, rec, label + " against the baseline's call on the same inputs")
