@@ -45,3 +45,12 @@ def cpu_interpreter(backend):
         pytest.skip("a CPU-interpreter repro (benchmarks/redteam/: Inductor's CPU Triton output, torch 2.13); "
                     "on a GPU the static gate refuses it as written for another device")
     return backend
+
+
+@pytest.fixture
+def no_structure_probes(monkeypatch):
+    """The structure probes off (:mod:`pytest_kernelopt.gates.structure_probes`), for a test of another gate whose
+    kernel the probes would refuse first, or which counts the candidate's calls."""
+    from pytest_kernelopt.gates import structure_probes
+
+    monkeypatch.setattr(structure_probes, "STRUCTURES", ())

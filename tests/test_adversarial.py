@@ -127,7 +127,7 @@ def test_cheat_is_rejected_by_the_expected_gate(cheat, sessions):
 # ----------------------------------------------------------------------------- correct only for what it has seen
 
 
-def test_a_baked_answer_is_right_only_on_the_seed_it_was_baked_for(sessions):
+def test_a_baked_answer_is_right_only_on_the_seed_it_was_baked_for(sessions, no_structure_probes):
     """Multiple seeds are what catch it: on one seed the baked constants pass every gate."""
     session = sessions.get("rowsum")
     candidate = by_name("bakes_the_first_seed_answer").build(kernel_at(session), _answer(session))
@@ -163,7 +163,7 @@ def _candidate_calls(seeds: int) -> int:
     return seeds + 1 + (1 + len(START_FILLS) if seeds > 1 else 0)
 
 
-def test_replaying_a_stored_result_is_caught_by_fresh_inputs(sessions):
+def test_replaying_a_stored_result_is_caught_by_fresh_inputs(sessions, no_structure_probes):
     """A kernel object that replays its first result (gate 1 would forbid the state it needs in source).
 
     Gate 2 draws fresh inputs per seed: the replay agrees with the baseline on
@@ -188,7 +188,7 @@ def test_replaying_a_stored_result_is_caught_by_fresh_inputs(sessions):
     assert fp64.numbers["candidate_err_vs_fp64"] > 0.5
 
 
-def test_nondeterminism_fails_the_determinism_check_even_within_tolerance(sessions):
+def test_nondeterminism_fails_the_determinism_check_even_within_tolerance(sessions, no_structure_probes):
     """An emulated race (low-bit jitter, well within tolerance) is rejected on the CPU too."""
     session = sessions.get("chain")
     swap, jitter = python_kernel_swap(session, kernel_at(session).name, JitterKernel)

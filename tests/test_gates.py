@@ -143,7 +143,7 @@ def test_a_more_accurate_reduction_is_let_in_by_the_float64_gate(cancelling, bac
         assert result.failed_gate is None or result.failed_gate.gate == "performance", result.reason
 
 
-def test_a_less_accurate_reduction_is_kept_out_by_the_float64_gate(cancelling):
+def test_a_less_accurate_reduction_is_kept_out_by_the_float64_gate(cancelling, no_structure_probes):
     result = cancelling.evaluate(rowsum_candidate(cancelling, IN_FP16))
     failed = result.failed_gate
     assert result.decision == "rejected"
@@ -155,7 +155,7 @@ def test_a_less_accurate_reduction_is_kept_out_by_the_float64_gate(cancelling):
     assert [g.gate for g in result.gates] == ["static", "correctness", "fp64"]
 
 
-def test_the_fp64_factor_is_the_threshold(cancelling):
+def test_the_fp64_factor_is_the_threshold(cancelling, no_structure_probes):
     """The same farther candidate passes once the allowed error ratio exceeds its ratio."""
     lenient = EvaluationSession(cancelling.problem, Settings(seeds=3, fp64_factor=1e4), cancelling.backend,
                                 captured=cancelling.captured)

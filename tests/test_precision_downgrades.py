@@ -64,7 +64,7 @@ def _half_session(backend, dtype):
 
 
 @pytest.mark.parametrize("dtype", ["bfloat16", "float16"])
-def test_a_half_precision_output_made_sloppy_within_tolerance_is_rejected(backend, dtype):
+def test_a_half_precision_output_made_sloppy_within_tolerance_is_rejected(backend, dtype, no_structure_probes):
     """Red team 22: the precision check started at 8 epsilons of relative error, beyond bfloat16's tolerance
     (8 eps = 6.25%, rtol 2%), so a bfloat16 kernel 3.8% off at the median (18x the baseline's error) was verified.
     For half-precision outputs it starts at one epsilon against the honest runs' own distance.  A kernel that
