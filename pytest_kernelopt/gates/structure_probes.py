@@ -33,25 +33,14 @@ def _rows(y: Any) -> Any:
     return y.reshape(-1, y.shape[-1])
 
 
-def _one_hot_last(y: Any, gen: Any) -> None:
-    rows = _rows(y)
-    cols = torch_randint(rows.shape[1], (rows.shape[0], 1), gen, rows.device)
-    rows.zero_().scatter_(1, cols, 1.0)
+def _hot(dim: Any) -> Callable[[Any, Any], None]:
+    """The correctness seeds' own one-hot (``-1``, ``1``) and multi-hot (``"multi"``) rows, a block at a time
+    (:func:`.seed_values.one_hot_`)."""
+    def make(y: Any, gen: Any) -> None:
+        from .seed_values import one_hot_
 
-
-def _one_hot_dim1(y: Any, gen: Any) -> None:
-    for item in y:
-        cols = torch_randint(item.shape[0], (1, *item.shape[1:]), gen, item.device)
-        item.zero_().scatter_(0, cols, 1.0)
-
-
-def _multi_hot(y: Any, gen: Any) -> None:
-    import torch
-
-    rows = _rows(y)
-    width = rows.shape[1]
-    hot = torch.rand(rows.shape, generator=gen).lt_(min(0.5, 3.0 / width)).to(rows.device, rows.dtype)
-    rows.copy_(hot).scatter_(1, torch_randint(width, (rows.shape[0], 1), gen, rows.device), 1.0)
+        one_hot_(y, gen, dim)
+    return make
 
 
 def _smoothed(y: Any, gen: Any) -> None:
@@ -101,9 +90,9 @@ def _square(y: Any) -> bool:
 
 #: (name, applies to the input, makes it in place from a generator)
 STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
-    ("one-hot along its last dimension", _last, _one_hot_last),
-    ("one-hot along dim 1", lambda y: y.dim() >= 3 and y.shape[1] >= 2, _one_hot_dim1),
-    ("multi-hot rows (0 and 1)", _last, _multi_hot),
+    ("one-hot along its last dimension", _last, _hot(-1)),
+    ("one-hot along dim 1", lambda y: y.dim() >= 3 and y.shape[1] >= 2, _hot(1)),
+    ("multi-hot rows (0 and 1)", _last, _hot("multi")),
     (f"smoothed one-hot rows (label smoothing {SMOOTHING:g})", _last, _smoothed),
     ("0/1 prefix rows (right padding)", _last, _prefix),
     ("an additive causal mask (0 on and below the diagonal, -inf above)", _square, _triangle(float("-inf"))),
