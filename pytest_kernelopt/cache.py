@@ -53,7 +53,7 @@ from .jsonio import atomic_write, dumps, fsync_dir, write_json
 SCHEMA_VERSION = 1
 #: what a kept-baseline entry without a ``searched`` record was searched under (every such entry was written by
 #: the offline tuner at the default ``min_speedup``)
-LEGACY_SEARCHED = {"proposer": "tuner", "model": None, "min_speedup": 1.02}
+LEGACY_SEARCHED = {"proposer": "tuner", "model": None, "min_speedup": 1.02, "search_space": 1}
 VERSION_DIR = f"v{SCHEMA_VERSION}"
 ENTRY_JSON = "entry.json"
 KERNEL_FILE = "kernel.py"
@@ -362,7 +362,8 @@ class CacheEntry:
     @property
     def searched(self) -> dict[str, Any]:
         """For a kept baseline: the conditions its search ran under -- ``proposer`` ("tuner", "agents"),
-        ``model`` (the agents' LLM, else None) and ``min_speedup`` (the performance gate's bar).  Entries written
+        ``model`` (the agents' LLM, else None), ``min_speedup`` (the performance gate's bar) and ``search_space``
+        (the tuner's :data:`~pytest_kernelopt.tuner.SEARCH_SPACE`; 1 where not recorded).  Entries written
         before these were recorded (and any whose record is malformed) were all searched by the tuner at the
         default bar: :data:`LEGACY_SEARCHED`."""
         rec = self.meta.get("searched")
@@ -370,7 +371,10 @@ class CacheEntry:
                 and isinstance(rec.get("min_speedup"), (int, float)) and not isinstance(rec["min_speedup"], bool)
                 and rec["min_speedup"] > 0 and isinstance(rec.get("model"), (str, type(None)))):
             return dict(LEGACY_SEARCHED)
-        return {"proposer": rec["proposer"], "model": rec.get("model"), "min_speedup": float(rec["min_speedup"])}
+        space = rec.get("search_space")
+        space = space if isinstance(space, int) and not isinstance(space, bool) and space > 0 else 1
+        return {"proposer": rec["proposer"], "model": rec.get("model"), "min_speedup": float(rec["min_speedup"]),
+                "search_space": space}
 
     @property
     def attempts(self) -> list[CascadeResult]:

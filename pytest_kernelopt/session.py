@@ -66,6 +66,8 @@ def cache_key(graph: Any, names: tuple[str, ...], inputs: list, device: str, com
 
 def search_conditions(settings: Settings, proposer: str) -> dict[str, Any]:
     """How this run searches, as a kept-baseline cache entry records it (``CacheEntry.searched``)."""
+    from .tuner import SEARCH_SPACE
+
     model = None
     if proposer == "agents":
         from .agents import LLMConfigError, resolve_model
@@ -74,12 +76,14 @@ def search_conditions(settings: Settings, proposer: str) -> dict[str, Any]:
             model = resolve_model(settings.model)
         except LLMConfigError:
             model = None
-    return {"proposer": proposer, "model": model, "min_speedup": float(settings.min_speedup)}
+    return {"proposer": proposer, "model": model, "min_speedup": float(settings.min_speedup),
+            "search_space": SEARCH_SPACE}
 
 
 def search_again(entry: Any, settings: Settings, proposer: str, searching: bool) -> str | None:
     """Why a cached decision to keep the baseline is not served to this run but searched again, or None: this
-    run would search differently (a lower ``min_speedup``, another proposer, the agents with another model).
+    run would search differently (a lower ``min_speedup``, another proposer, the agents with another model, a
+    tuner whose search space has grown since).
     Only in a run that searches (``searching``: optimize mode), with a proposer that searches."""
     if not searching or proposer not in ("tuner", "agents"):
         return None
@@ -92,6 +96,9 @@ def search_again(entry: Any, settings: Settings, proposer: str, searching: bool)
         model = search_conditions(settings, proposer)["model"]
         if model != was["model"]:
             return f"kept with model {was['model']}, this run's is {model}"
+    now = search_conditions(settings, proposer)["search_space"]
+    if proposer == "tuner" and was["search_space"] < now:
+        return f"kept by the tuner's search space {was['search_space']}, this run's tuner searches space {now}"
     return None
 
 

@@ -78,6 +78,11 @@ MAXNREG_STEPS = (None, 128, 64, 32)
 _GRID_LIMIT = {"XBLOCK": 2**31 - 1, "R0_BLOCK": 2**31 - 1, "YBLOCK": 65535, "ZBLOCK": 65535}
 _LAUNCH_KEYS = ("num_warps", "num_stages", "maxnreg")
 SEARCHED_KINDS = ("pointwise", "reduction", "persistent_reduction", "split_scan")
+#: the tuner's search space, numbered: a kept-baseline cache entry records the one it lost under, and a run whose
+#: tuner searches more searches it again (``session.search_again``).  1: launch configs, coordinate descent,
+#: persistent against looped reduction; 2: pipelined reduction loops (:func:`pipelined_variants`).  Raise it with
+#: every change that lets the tuner find a kernel it could not before.
+SEARCH_SPACE = 2
 
 
 # --------------------------------------------------------------------------- the kernel's kind and limits

@@ -16,6 +16,7 @@ from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
 from pytest_kernelopt.gates.results import CascadeResult, GateResult  # noqa: E402
 from pytest_kernelopt.optimize import LocalEvaluator  # noqa: E402
+from pytest_kernelopt.tuner import SEARCH_SPACE  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, problem_from_objects  # noqa: E402
 from pytest_kernelopt.session import cache_key, device_key, run_kernelopt, run_problem_spec  # noqa: E402
 
@@ -261,14 +262,20 @@ def _kept_run(tmp_path, backend, **searched):
     return ev, settings, run, entry
 
 
+_NOW = {"proposer": "tuner", "model": None, "search_space": SEARCH_SPACE}
+
+
 @pytest.mark.parametrize("searched, min_speedup, proposer, searched_again", [
-    ({}, 1.02, "tuner", False),                      # an old entry: the tuner at the default bar
-    ({}, 1.005, "tuner", True),                      # a lower bar: a real 1% win may now pass
-    ({}, 1.05, "tuner", False),                      # a higher bar finds nothing the old search did not
+    ({}, 1.02, "tuner", True),                       # an old entry: a tuner that searched less (space 1)
     ({}, 1.02, "agents", True),                      # the tuner kept it: the agents have not tried
+    ({**_NOW, "min_speedup": 1.02}, 1.02, "tuner", False),
+    ({**_NOW, "min_speedup": 1.02}, 1.005, "tuner", True),   # a lower bar: a real 1% win may now pass
+    ({**_NOW, "min_speedup": 1.02}, 1.05, "tuner", False),   # a higher bar finds nothing the old search did not
     ({"proposer": "agents", "model": "m1", "min_speedup": 1.02}, 1.02, "tuner", True),
-    ({"proposer": "tuner", "model": None, "min_speedup": 1.005}, 1.005, "tuner", False),
-    ({"proposer": "tuner", "model": None, "min_speedup": 1.005}, 1.004, "tuner", True),
+    ({**_NOW, "min_speedup": 1.005}, 1.005, "tuner", False),
+    ({**_NOW, "min_speedup": 1.005}, 1.004, "tuner", True),
+    ({**_NOW, "min_speedup": 1.02, "search_space": SEARCH_SPACE - 1}, 1.02, "tuner", True),
+    ({**_NOW, "min_speedup": 1.02, "search_space": SEARCH_SPACE + 1}, 1.02, "tuner", False),  # a newer tuner's
 ])
 def test_a_kept_decision_searched_under_other_conditions_is_searched_again(
         tmp_path, backend, searched, min_speedup, proposer, searched_again):
@@ -287,7 +294,7 @@ def test_a_kept_decision_searched_under_other_conditions_is_searched_again(
         assert kept == [] and run[1] in record.uncached, kept
         assert left == record.left_to_search(proposer) >= 2
         (msg,) = [m for m in messages if "searched again" in m]
-        assert run[1] in msg and ("min_speedup" in msg or "proposer" in msg), msg
+        assert run[1] in msg and ("min_speedup" in msg or "proposer" in msg or "search space" in msg), msg
     else:
         assert kept == [(run[1], "baseline_kept")] and run[1] not in record.uncached
         assert not [m for m in messages if "searched again" in m]
@@ -309,7 +316,7 @@ def test_a_kept_entry_records_how_it_was_searched_and_a_malformed_record_reads_a
     from pytest_kernelopt.session import search_conditions
 
     cond = search_conditions(Settings(min_speedup=1.005), "tuner")
-    assert cond == {"proposer": "tuner", "model": None, "min_speedup": 1.005}
+    assert cond == {"proposer": "tuner", "model": None, "min_speedup": 1.005, "search_space": SEARCH_SPACE}
     _, _, _, entry = _kept_run(tmp_path, backend, **cond)
     assert entry.searched == cond
     assert json.loads((entry.path / ENTRY_JSON).read_text())["searched"] == cond
@@ -317,6 +324,9 @@ def test_a_kept_entry_records_how_it_was_searched_and_a_malformed_record_reads_a
                 {"proposer": "tuner", "min_speedup": True}, {"proposer": "tuner", "min_speedup": -1.0}, []):
         entry.meta["searched"] = bad
         assert entry.searched == LEGACY_SEARCHED, bad
+    for bad in ("2", True, 0, -1, 1.5, None):  # a malformed search space reads as the first (searched again)
+        entry.meta["searched"] = {**cond, "search_space": bad}
+        assert entry.searched == {**cond, "search_space": 1}, bad
 
 
 def test_the_agents_with_another_model_search_a_kept_decision_again(tmp_path, backend, monkeypatch):
