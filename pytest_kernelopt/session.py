@@ -336,6 +336,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
         env = current_environment()
     isolation = CacheIsolation(evaluator, settings, env, say, name, problem_id)
     proposer = proposer if proposer is not None else choose_proposer(settings)
+    searches = settings.mode == "optimize" if searching is None else searching
     for graph in evaluator.graphs if cache is not None else ():
         # a fused entry (one kernel for a contiguous run) first: when it applies, its kernels are not looked up
         # alone.  A kept fused decision covers only the fusion: each kernel may still have an entry of its own.
@@ -351,8 +352,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             kind = graph.kernels[names[0]].kind if len(names) == 1 else "fusion"
             cached_names.add((graph.index, label))
             if entry.is_baseline_kept:
-                why = search_again(entry, settings, proposer,
-                                   settings.mode == "optimize" if searching is None else searching)
+                why = search_again(entry, settings, proposer, searches)
                 if why is not None:
                     cached_names.discard((graph.index, label))
                     say(f"{name}: the cached decision to keep {label} is searched again ({why})")
@@ -362,13 +362,20 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
                 continue
             cand = entry.candidate(replaces=names)
             stale = entry.stale_reasons(env) if env is not None else ["environment unknown"]
-            # an entry accepted by a run with a lower bar is timed again at this run's (on a GPU): below it, the
-            # baseline runs; that is this run's choice, not a regression
+            # an entry accepted by a run with a lower bar, or recorded on another environment (another GPU of the
+            # same kind, torch, triton), is timed again (on a GPU).  One that passes everything but this run's
+            # performance gate is not applied, and is not a regression: the baseline runs (this run's choice), and
+            # a run that searches searches the kernel again
             bar = entry.below_bar(settings.min_speedup)
+            why = bar or (f"recorded on another environment ({'; '.join(stale)})" if stale else None)
             if bar is not None:
                 stale.append(bar)
-            refused = isolation.judge(cand, label, stale, graph.index, kind, key, below_bar=bar)
+            refused = isolation.judge(cand, label, stale, graph.index, kind, key, below_bar=why)
             if refused is not None:
+                if refused.failed_gates == ["performance"] and refused.decision == "baseline_kept" and searches:
+                    cached_names.discard((graph.index, label))
+                    say(f"{name}: {label} is searched again")
+                    continue
                 records.append(refused)
                 if refused.decision == "regression":
                     regressions.append(refused.note)
@@ -384,8 +391,12 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             spd = perf_gate.numbers.get("speedup") if perf_gate is not None else entry.speedup
             ci = ((perf_gate.numbers.get("ci_low"), perf_gate.numbers.get("ci_high"))
                   if perf_gate is not None and perf_gate.numbers.get("measured") else entry.speedup_ci)
-            kept = _below_bar_record(res, label, bar, graph.index, kind, settings) if not ok else None
+            kept = _below_bar_record(res, label, why, graph.index, kind, settings) if not ok else None
             if kept is not None:
+                if searches:
+                    cached_names.discard((graph.index, label))
+                    say(f"{name}: {kept.note}; searched again")
+                    continue
                 say(f"{name}: {kept.note}")
                 records.append(kept)
                 continue
@@ -535,8 +546,9 @@ class CacheIsolation:
 
 def _below_bar_record(res: Any, label: str, bar: str | None, graph_index: int, kind: str,
                       settings: Settings) -> KernelRecord | None:
-    """A cached kernel that failed only this run's performance gate, having been accepted at a lower bar
-    (``bar``: why, else None): recorded as a kept baseline, not a regression (every other gate passed)."""
+    """A cached kernel that failed only this run's performance gate, having been accepted at a lower bar or on
+    another environment (``bar``: why, else None): recorded as a kept baseline, not a regression (every other
+    gate passed)."""
     failed = res.failed_gate
     if bar is None or failed is None or failed.gate != "performance":
         return None

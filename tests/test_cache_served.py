@@ -402,3 +402,61 @@ def test_an_entry_accepted_at_a_lower_bar_is_timed_again_and_below_this_runs_bar
         assert any("not applied" in ln for ln in lines), lines
     else:
         assert asked == [False] and k.decision == "cached" and record.applied == [cand], (asked, k)
+
+
+@pytest.mark.parametrize("failing, searching", [("performance", False), ("performance", True),
+                                                ("correctness", False)])
+def test_an_entry_recorded_on_another_gpu_that_is_slower_here_is_not_applied_and_is_searched_again(
+        tmp_path, backend, monkeypatch, failing, searching):
+    """Session 24 on an H100: loss_kl_div's entry, accepted on the H200, measured 0.971x there, and the run
+    failed the problem ("cached kernel ... performance gate failed") instead of running the baseline and
+    searching the kernel for this GPU.  A stale entry that is wrong here is still a regression."""
+    import pytest_kernelopt.session as session_mod
+    from pytest_kernelopt.cache import Environment, current_environment
+    from pytest_kernelopt.session import cache_precheck
+
+    x = torch.randn(4, 32, device=backend.device)
+    settings = Settings(seeds=2, cache_dir=str(tmp_path / "kc"), isolate=False)
+
+    class Softmax(torch.nn.Module):
+        def forward(self, x):
+            return torch.softmax(x * 0.5, dim=-1)
+
+    ev = LocalEvaluator(EvaluationSession(problem_from_objects(Softmax(), (x,), "sm"), settings, backend))
+    g = ev.graphs[0]
+    (name,) = g.kernels
+    gpu = "cuda:sm90"
+    cand = Candidate((name,), g.kernels[name].source, origin="tuner")
+    now = current_environment()
+    h200 = Environment(now.torch, now.triton, "13.0", "NVIDIA H200", "9.0", "cuda:sm90")
+    entry = KernelCache(tmp_path / "kc").store_accepted(cache_key(g, (name,), ev.inputs, gpu), cand,
+                                                        [g.kernels[name]], _accepted_at(cand, 1.02, 1.05),
+                                                        problem_id="sm", environment=h200)
+    assert entry.stale_reasons(now) and entry.below_bar(1.02) is None
+    monkeypatch.setattr(session_mod, "device_key", lambda _b: gpu)
+    real = ev.evaluate
+
+    def evaluate(c, perf=False, **kw):
+        assert kw.get("seeds") is None, "a stale entry gets the full cascade"
+        res = real(c, perf=False, **kw)
+        n = {"speedup": 0.971, "ci_low": 0.969, "ci_high": 0.976, "measured": True, "min_speedup": 1.02}
+        failed = GateResult(failing, "fail", f"{failing} failed here", n if failing == "performance" else {})
+        return dataclasses.replace(res, gates=(*res.gates, failed), decision="rejected")
+
+    monkeypatch.setattr(ev, "evaluate", evaluate)
+    lines: list[str] = []
+    if searching:
+        record, left = cache_precheck(ev, dataclasses.replace(settings, mode="optimize"), backend,
+                                      proposer="tuner", name="sm", problem_id="sm", progress=lines.append)
+        assert record.regressions == [] and record.kernels == [] and name in record.uncached and left >= 1
+        assert any("recorded on another environment" in ln and "searched again" in ln for ln in lines), lines
+        return
+    record = run_kernelopt(ev, settings, backend, name="sm", problem_id="sm", progress=lines.append)
+    (k,) = record.kernels
+    assert record.applied == []
+    if failing == "correctness":
+        assert k.decision == "regression" and record.regressions and "correctness" in k.note, k
+        return
+    assert record.regressions == [] and k.decision == "baseline_kept", k
+    assert "recorded on another environment" in k.note and "NVIDIA H200" in k.note and "baseline runs" in k.note
+    assert k.failed_gates == ["performance"] and k.ci == (0.969, 0.976)
