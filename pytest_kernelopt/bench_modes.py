@@ -24,7 +24,8 @@ compiled and checked for correctness against eager, every timing column says "no
 max-autotune modes, which tune for a GPU, are neither compiled nor timed ("not measured").
 
 Results go to ``<out>/compare_modes.json``, rewritten (atomically) after every problem: a rerun skips the
-problems already done there, so a run cut off after N problems resumes at problem N+1.  ``compare_modes.md``
+problems already done there, so a run cut off after N problems resumes at problem N+1.  One folder holds
+one GPU's records: a run on another GPU is refused (exit 2) and given its own ``--out``.  ``compare_modes.md``
 (a table and the geometric means) and ``compare_modes.png`` (speedup per problem against both max-autotune
 modes, when matplotlib is installed: ``pip install pytest-kernelopt[plot]``) are written next to it.
 """
@@ -578,6 +579,15 @@ def autotune_picks(module: Any, x: tuple, backend: Any, cap: Any, applied: list)
 # --------------------------------------------------------------------------- results file, resume
 
 
+def gpu_name(backend: Any) -> str | None:
+    """The GPU a run times on (None on the CPU): the results folder records it, one GPU a folder."""
+    if backend.name != "cuda":
+        return None
+    import torch
+
+    return torch.cuda.get_device_name()
+
+
 def key_of(path: Path) -> str:
     """How a problem is named in the results (and recognised on resume): relative to the working directory."""
     try:
@@ -936,6 +946,14 @@ def run_compare_modes(args: argparse.Namespace, settings: Any, backend: Any, pro
     json_path, md_path, png_path = (out_dir / f"{RESULTS}.{ext}" for ext in ("json", "md", "png"))
     doc = load_results(json_path)
     measured = bool(backend.measures_time)
+    gpu = gpu_name(backend)
+    was = doc.get("meta", {}).get("gpu")
+    if gpu is not None and was and was != gpu and any(r.get("backend") == "cuda" for r in doc["problems"]):
+        # one results folder, one GPU: the records are compared and averaged together, and a rerun would resume
+        # (skip the problems done) on another card
+        print(f"kernelopt bench --compare-modes: {json_path} holds records timed on {was}; this GPU is {gpu}. "
+              "Give this GPU its own --out folder", file=sys.stderr)
+        return 2
     not_measured = "" if measured else (
         ("no GPU (the CPU backend runs Inductor's Triton code in the Triton interpreter)" if backend.name != "cuda"
          else f"this process may not time on the GPU ({backend.description})")
@@ -948,8 +966,8 @@ def run_compare_modes(args: argparse.Namespace, settings: Any, backend: Any, pro
                    "confidence": settings.confidence, "max_autotune_includes_cd": autotune_has_cd(),
                    "not_measured": not_measured, "kept_baseline": KEPT_NOTE, "complete": False,
                    "compile_mode": settings.compile_mode}
-    if backend.name == "cuda":
-        doc["meta"]["gpu"] = torch.cuda.get_device_name()
+    if gpu is not None:
+        doc["meta"]["gpu"] = gpu
     # a record counts as done only for this backend and this compile mode of ours (another mode's is measured again
     # and replaced: give each mode its own --out to keep both)
     done_before = {r["problem"]: r.get("status") for r in doc["problems"] if r.get("backend") == backend.name

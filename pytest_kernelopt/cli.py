@@ -316,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "with compile and search times; JSON, markdown and a PNG chart under --out, resumable")
     p.add_argument("--out", default=None, metavar="DIR",
                    help="--compare-modes: results folder (default benchmarks/results/compare_modes); a rerun "
-                        "skips the problems already done there")
+                        "skips the problems already done there; one GPU a folder (another GPU's run is refused)")
     p.add_argument("--skip-failed", action="store_true",
                    help="--compare-modes: on a rerun, skip the problems recorded as failed too (default: retried)")
     p.add_argument("--stop-after", type=float, default=None, metavar="SECONDS",

@@ -438,3 +438,24 @@ def test_the_config_table_says_what_else_than_the_config_an_applied_kernel_chang
     rows = {line.split(" | ")[1]: line for line in md.splitlines() if line.startswith("| a | k_")}
     assert rows["k_edit"].endswith("num_stages=1 (reduction loop pipelined (3 stages)) |"), rows["k_edit"]
     assert rows["k_cfg"].endswith("num_warps=8, num_stages=1 |") and rows["k_kept"].endswith("| kept |")
+
+
+def test_a_results_folder_timed_on_one_gpu_is_not_resumed_on_another(tmp_path, monkeypatch, backend, capsys):
+    """Session 24: records are keyed by backend ("cuda"), so an H100 run given the H200's folder would have
+    skipped the problems done there, mixed both cards in one geomean and relabelled the whole folder H100."""
+    import argparse
+    import json
+    from dataclasses import replace
+
+    from pytest_kernelopt import bench_modes
+    from pytest_kernelopt.config import Settings
+
+    doc = {"meta": {"gpu": "NVIDIA H200"}, "problems": [{"problem": "p.py", "backend": "cuda", "status": "done"}]}
+    (tmp_path / "compare_modes.json").write_text(json.dumps(doc))
+    monkeypatch.setattr(bench_modes, "gpu_name", lambda _b: "NVIDIA H100 80GB HBM3")
+    args = argparse.Namespace(out=str(tmp_path), skip_failed=False, stop_after=None, no_cache=True, report=None)
+    gpu = replace(backend, name="cuda", measures_time=True)
+    assert bench_modes.run_compare_modes(args, Settings(), gpu, [FAST[0]], "none") == 2
+    err = capsys.readouterr().err
+    assert "timed on NVIDIA H200" in err and "this GPU is NVIDIA H100 80GB HBM3" in err and "--out" in err
+    assert json.loads((tmp_path / "compare_modes.json").read_text()) == doc  # untouched
