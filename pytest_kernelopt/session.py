@@ -80,13 +80,17 @@ def search_conditions(settings: Settings, proposer: str) -> dict[str, Any]:
             "search_space": SEARCH_SPACE}
 
 
-def search_again(entry: Any, settings: Settings, proposer: str, searching: bool) -> str | None:
+def search_again(entry: Any, settings: Settings, proposer: str, searching: bool, env: Any = None) -> str | None:
     """Why a cached decision to keep the baseline is not served to this run but searched again, or None: this
     run would search differently (a lower ``min_speedup``, another proposer, the agents with another model, a
-    tuner whose search space has grown since).
+    tuner whose search space has grown since), or on another environment than ``env`` (another GPU of the same
+    kind: what is fastest there is not what is fastest here).
     Only in a run that searches (``searching``: optimize mode), with a proposer that searches."""
     if not searching or proposer not in ("tuner", "agents"):
         return None
+    stale = entry.stale_reasons(env) if env is not None else []
+    if stale:
+        return f"kept on another environment: {'; '.join(stale)}"
     was = entry.searched
     if settings.min_speedup < was["min_speedup"]:
         return f"kept at min_speedup {was['min_speedup']:g}, this run's is {settings.min_speedup:g}"
@@ -352,7 +356,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             kind = graph.kernels[names[0]].kind if len(names) == 1 else "fusion"
             cached_names.add((graph.index, label))
             if entry.is_baseline_kept:
-                why = search_again(entry, settings, proposer, searches)
+                why = search_again(entry, settings, proposer, searches, env)
                 if why is not None:
                     cached_names.discard((graph.index, label))
                     say(f"{name}: the cached decision to keep {label} is searched again ({why})")

@@ -460,3 +460,22 @@ def test_an_entry_recorded_on_another_gpu_that_is_slower_here_is_not_applied_and
     assert record.regressions == [] and k.decision == "baseline_kept", k
     assert "recorded on another environment" in k.note and "NVIDIA H200" in k.note and "baseline runs" in k.note
     assert k.failed_gates == ["performance"] and k.ci == (0.969, 0.976)
+
+
+def test_a_kept_decision_taken_on_another_gpu_is_searched_again_by_an_optimize_run(tmp_path, backend):
+    """Keys name the GPU's kind (cuda:sm90): an H100 is served the H200's decisions.  A config that lost on one
+    card may win on the other (session 24: max-autotune's picks differ between them), so an optimize run
+    searches a decision kept on another environment again; a verify run serves it."""
+    from pytest_kernelopt.cache import Environment, current_environment
+    from pytest_kernelopt.session import search_again
+
+    _, settings, _, entry = _kept_run(tmp_path, backend, proposer="tuner", model=None, min_speedup=1.02,
+                                      search_space=SEARCH_SPACE)
+    now = current_environment()
+    optimize = dataclasses.replace(settings, mode="optimize")
+    assert search_again(entry, optimize, "tuner", True, now) is None  # kept here: served
+    entry.meta["environment"] = Environment(now.torch, now.triton, "13.0", "NVIDIA H200", "9.0",
+                                            "cuda:sm90").to_json()
+    why = search_again(entry, optimize, "tuner", True, now)
+    assert why is not None and why.startswith("kept on another environment") and "NVIDIA H200" in why, why
+    assert search_again(entry, optimize, "tuner", False, now) is None  # a verify run serves it as it is
