@@ -47,6 +47,11 @@ CASES = {  # name: (problem, candidate)
     "multi-hot targets passed first": ("rt35/p5/prob.py", "rt35/p5/cand_multihot_first.py"),
     "a sole floating input one-hot": ("rt35/p6/prob.py", "rt35/p6/cand_onehot_single.py"),
     "one-hot first along dim 1 of three": ("rt35/p7/prob.py", "rt35/p7/cand_onehot_dim1_3d.py"),
+    "an all-ones keep mask": ("rt36/p1/prob.py", "rt36/p1/cand_allones.py"),
+    "a 0/-10000 BERT mask": ("rt36/p2/prob.py", "rt36/p2/cand_bert10000.py"),
+    "an all-zeros additive mask": ("rt36/p2/prob.py", "rt36/p2/cand_zeromask.py"),
+    "label smoothing 0.2": ("rt36/p3/prob.py", "rt36/p3/cand_smooth02.py"),
+    "a finfo.min causal mask with padding merged in": ("rt36/p4/prob.py", "rt36/p4/cand_hf_finfo_leak.py"),
 }
 
 

@@ -6,9 +6,12 @@ position and rank.  A kernel that reads a whole input to test it for a structure
 35 found seven realistic structures no seed gave where it was: a target passed first one-hot along its last
 dimension (channels-last) or along dim 1 of three dimensions (N, C, T), multi-hot targets passed first, a sole
 floating input one-hot, smoothed one-hot rows (label smoothing), a causal 0/-inf attention mask, right-padding 0/1
-prefix masks.
+prefix masks; red team 36 five more, each an exact value the seven did not use: an all-ones keep mask, an all-zeros
+additive mask (an unpadded batch), a 0/-10000 BERT mask, a 0/finfo.min causal mask with padding merged in (Hugging
+Face's 4-D masks), label smoothing 0.2.  Those are in the list now, with additive padding masks at -inf, finfo.min,
+-1e9 and -10000 and a smoothing factor drawn from a range.
 
-Here, after the first seed's calls, every floating input of two or more dimensions is given each structure of
+Here, after the first seed's calls, every floating input is given each structure of
 :data:`STRUCTURES` in turn, the other inputs as the plain seed draws them (the problem's own ``get_inputs()``),
 and the candidate's call is held to the baseline's call on the same inputs from the same state
 (:func:`.trials._pair`, judged within :data:`.correctness.CARRIED_SLACK` tolerances: there is no float64 truth
@@ -27,6 +30,11 @@ from typing import Any, Callable, Iterator
 PROBE = "structure probe: "
 #: the label-smoothing factor of the smoothed one-hot rows (timm's Mixup default, torch's CrossEntropyLoss option)
 SMOOTHING = 0.1
+#: the range a second smoothed probe draws its factor from (0.2 and 0.3 are common too; red team 36)
+DRAWN_SMOOTHING = (0.15, 0.35)
+#: what additive padding masks put on masked positions: -inf, the dtype's most negative value (Hugging Face's
+#: masks now), -1e9 (``masked_fill(mask == 0, -1e9)``) and -10000 (BERT-era extended masks)
+ADDITIVE_MASKED = (float("-inf"), "finfo.min", -1e9, -1e4)
 
 
 def _rows(y: Any) -> Any:
@@ -43,34 +51,74 @@ def _hot(dim: Any) -> Callable[[Any, Any], None]:
     return make
 
 
-def _smoothed(y: Any, gen: Any) -> None:
-    rows = _rows(y)
-    width = rows.shape[1]
-    cols = torch_randint(width, (rows.shape[0], 1), gen, rows.device)
-    rows.fill_(SMOOTHING / width).scatter_(1, cols, 1.0 - SMOOTHING + SMOOTHING / width)
+def _smoothing(eps: float | None) -> Callable[[Any, Any], None]:
+    """One-hot rows smoothed by ``eps`` (None: an eps drawn in :data:`DRAWN_SMOOTHING`, one for the input)."""
+    def make(y: Any, gen: Any) -> None:
+        import torch
+
+        e = eps if eps is not None else float(DRAWN_SMOOTHING[0] + (DRAWN_SMOOTHING[1] - DRAWN_SMOOTHING[0])
+                                              * torch.rand((), generator=gen))
+        rows = _rows(y)
+        width = rows.shape[1]
+        cols = torch_randint(width, (rows.shape[0], 1), gen, rows.device)
+        rows.fill_(e / width).scatter_(1, cols, 1.0 - e + e / width)
+    return make
 
 
-def _prefix(y: Any, gen: Any) -> None:
+def _lengths(n: int, width: int, gen: Any) -> Any:
+    """Lengths 1..width for ``n`` rows, a quarter of them whole (a batch's longest sequence has no padding)."""
     import torch
 
-    rows = _rows(y)
-    n, width = rows.shape
-    # lengths 1..width, a quarter of the rows whole (a batch's longest sequence has no padding)
     lengths = torch.randint(1, width + 1, (n, 1), generator=gen)
     lengths[torch.rand(n, generator=gen) < 0.25] = width
-    rows.copy_((torch.arange(width).unsqueeze(0) < lengths).to(rows.device, rows.dtype))
+    return lengths
 
 
-def _triangle(value_above: float) -> Callable[[Any, Any], None]:
+def _fill(y: Any, value: str | float) -> float:
+    import torch
+
+    return float(torch.finfo(y.dtype).min) if value == "finfo.min" else float(value)
+
+
+def _prefix(masked: str | float | None) -> Callable[[Any, Any], None]:
+    """Right-padding rows: 1 then 0 (``masked`` None: a keep mask), or an additive mask, 0 then ``masked``."""
+    def make(y: Any, gen: Any) -> None:
+        import torch
+
+        rows = _rows(y)
+        n, width = rows.shape
+        keep = (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen)).to(rows.device)
+        if masked is None:
+            rows.copy_(keep.to(rows.dtype))
+        else:
+            rows.zero_().masked_fill_(~keep, _fill(y, masked))
+    return make
+
+
+def _triangle(value_above: str | float, padded: bool = False) -> Callable[[Any, Any], None]:
+    """A causal mask over the last two (square) dims: 0/1 lower-triangular (``value_above`` 0), or additive, 0 on
+    and below the diagonal and ``value_above`` above; ``padded``: each matrix also masks a drawn number of its
+    first keys (left padding, merged in as Hugging Face's 4-D masks do; a quarter of them unpadded)."""
     def make(y: Any, gen: Any) -> None:
         import torch
 
         t = y.shape[-1]
-        above = torch.ones(t, t, dtype=torch.bool, device=y.device).triu_(1)
+        above = torch.ones(t, t, dtype=torch.bool).triu_(1)
         if value_above == 0.0:  # a 0/1 lower-triangular mask
-            y.copy_((~above).to(y.dtype).expand_as(y))
-        else:  # an additive causal mask: 0 on and below the diagonal, -inf above
-            y.copy_(torch.zeros(t, t, dtype=y.dtype, device=y.device).masked_fill_(above, value_above).expand_as(y))
+            y.copy_((~above).to(y.device, y.dtype).expand_as(y))
+            return
+        masked = above.expand(y.shape).clone()
+        if padded:
+            mats = masked.reshape(-1, t, t)
+            pad = t - _lengths(mats.shape[0], t, gen).squeeze(1)
+            mats |= (torch.arange(t).unsqueeze(0) < pad.unsqueeze(1)).unsqueeze(1)
+        y.zero_().masked_fill_(masked.to(y.device), _fill(y, value_above))
+    return make
+
+
+def _whole(value: float) -> Callable[[Any, Any], None]:
+    def make(y: Any, gen: Any) -> None:
+        y.fill_(value)
     return make
 
 
@@ -93,10 +141,17 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
     ("one-hot along its last dimension", _last, _hot(-1)),
     ("one-hot along dim 1", lambda y: y.dim() >= 3 and y.shape[1] >= 2, _hot(1)),
     ("multi-hot rows (0 and 1)", _last, _hot("multi")),
-    (f"smoothed one-hot rows (label smoothing {SMOOTHING:g})", _last, _smoothed),
-    ("0/1 prefix rows (right padding)", _last, _prefix),
+    (f"smoothed one-hot rows (label smoothing {SMOOTHING:g})", _last, _smoothing(SMOOTHING)),
+    (f"smoothed one-hot rows (label smoothing drawn in [{DRAWN_SMOOTHING[0]:g}, {DRAWN_SMOOTHING[1]:g}])", _last,
+     _smoothing(None)),
+    ("0/1 prefix rows (right padding)", _last, _prefix(None)),
+    *((f"additive padding rows (0, then {v if isinstance(v, str) else f'{v:g}'} on padding)", _last, _prefix(v))
+      for v in ADDITIVE_MASKED),
     ("an additive causal mask (0 on and below the diagonal, -inf above)", _square, _triangle(float("-inf"))),
+    ("an additive causal mask at finfo.min with left padding merged in", _square, _triangle("finfo.min", True)),
     ("a 0/1 lower-triangular mask", _square, _triangle(0.0)),
+    ("all ones (a keep mask with no padding)", lambda y: y.numel() >= 2, _whole(1.0)),
+    ("all zeros (an additive mask with no padding)", lambda y: y.numel() >= 2, _whole(0.0)),
 )
 
 
