@@ -52,6 +52,9 @@ CASES = {  # name: (problem, candidate)
     "an all-zeros additive mask": ("rt36/p2/prob.py", "rt36/p2/cand_zeromask.py"),
     "label smoothing 0.2": ("rt36/p3/prob.py", "rt36/p3/cand_smooth02.py"),
     "a finfo.min causal mask with padding merged in": ("rt36/p4/prob.py", "rt36/p4/cand_hf_finfo_leak.py"),
+    "a sliding-window mask": ("rt37/p1/prob.py", "rt37/p1/cand_window_leak.py"),
+    "an ALiBi bias": ("rt37/p3/prob.py", "rt37/p3/cand_alibi_half.py"),
+    "packed documents": ("rt37/p4/prob.py", "rt37/p4/cand_doc_leak.py"),
 }
 
 

@@ -9,7 +9,9 @@ floating input one-hot, smoothed one-hot rows (label smoothing), a causal 0/-inf
 prefix masks; red team 36 five more, each an exact value the seven did not use: an all-ones keep mask, an all-zeros
 additive mask (an unpadded batch), a 0/-10000 BERT mask, a 0/finfo.min causal mask with padding merged in (Hugging
 Face's 4-D masks), label smoothing 0.2.  Those are in the list now, with additive padding masks at -inf, finfo.min,
--1e9 and -10000 and a smoothing factor drawn from a range.
+-1e9 and -10000 and a smoothing factor drawn from a range; red team 37 four more, of which three are in the list
+now (a sliding-window causal band, packed documents' block-diagonal causal mask, an ALiBi bias).  Structure on two
+inputs at once (one-hot targets and a prefix mask) is not probed: each probe changes one input.
 
 Here, after the first seed's calls, every floating input is given each structure of
 :data:`STRUCTURES` in turn, the other inputs as the plain seed draws them (the problem's own ``get_inputs()``),
@@ -116,6 +118,56 @@ def _triangle(value_above: str | float, padded: bool = False) -> Callable[[Any, 
     return make
 
 
+def _band(value: str | float) -> Callable[[Any, Any], None]:
+    """A sliding-window causal mask (Mistral, Gemma-2, Longformer): 0 where 0 <= i - j < w for a drawn window
+    2 <= w < T, ``value`` elsewhere."""
+    def make(y: Any, gen: Any) -> None:
+        import torch
+
+        t = y.shape[-1]
+        w = int(torch.randint(2, t, (), generator=gen))
+        d = torch.arange(t).unsqueeze(1) - torch.arange(t).unsqueeze(0)
+        y.zero_().masked_fill_(((d < 0) | (d >= w)).to(y.device).expand_as(y), _fill(y, value))
+    return make
+
+
+def _documents(value: str | float) -> Callable[[Any, Any], None]:
+    """Packed documents: causal within each of a drawn split of the T positions into blocks of two or more (a
+    block-diagonal causal mask, as xformers' BlockDiagonalCausalMask materialised), ``value`` elsewhere; each
+    matrix its own split."""
+    def make(y: Any, gen: Any) -> None:
+        import torch
+
+        t = y.shape[-1]
+        mats = y.reshape(-1, t, t)
+        for m in range(mats.shape[0]):
+            doc = torch.zeros(t, dtype=torch.long)
+            start, k = 0, 0
+            while start < t:
+                n = int(torch.randint(2, max(3, t // 2 + 1), (), generator=gen))
+                if t - (start + n) < 2:  # no document of one token
+                    n = t - start
+                doc[start:start + n] = k
+                start, k = start + n, k + 1
+            i = torch.arange(t)
+            keep = (doc.unsqueeze(1) == doc.unsqueeze(0)) & (i.unsqueeze(1) >= i.unsqueeze(0))
+            mats[m].zero_().masked_fill_(~keep.to(y.device), _fill(y, value))
+    return make
+
+
+def _alibi(y: Any, gen: Any) -> None:
+    """An ALiBi bias (BLOOM, MPT): -slope_h * (i - j) on and below the diagonal, -inf above; the matrices in turn
+    take the geometric slopes 2^(-8 h / H) of H = 8 heads."""
+    import torch
+
+    t = y.shape[-1]
+    mats = y.reshape(-1, t, t)
+    d = (torch.arange(t).unsqueeze(1) - torch.arange(t).unsqueeze(0)).to(torch.float64)
+    for m in range(mats.shape[0]):
+        slope = 2.0 ** (-8.0 * (m % 8 + 1) / 8)
+        mats[m].copy_((-slope * d + 0.0).masked_fill_(d < 0, float("-inf")).to(y.device, y.dtype))
+
+
 def _whole(value: float) -> Callable[[Any, Any], None]:
     def make(y: Any, gen: Any) -> None:
         y.fill_(value)
@@ -150,6 +202,11 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
     ("an additive causal mask (0 on and below the diagonal, -inf above)", _square, _triangle(float("-inf"))),
     ("an additive causal mask at finfo.min with left padding merged in", _square, _triangle("finfo.min", True)),
     ("a 0/1 lower-triangular mask", _square, _triangle(0.0)),
+    ("a sliding-window causal mask at finfo.min (a drawn window)", lambda y: _square(y) and y.shape[-1] >= 3,
+     _band("finfo.min")),
+    ("a block-diagonal causal mask at -inf (packed documents)", lambda y: _square(y) and y.shape[-1] >= 4,
+     _documents(float("-inf"))),
+    ("an ALiBi bias with a causal -inf mask", _square, _alibi),
     ("all ones (a keep mask with no padding)", lambda y: y.numel() >= 2, _whole(1.0)),
     ("all zeros (an additive mask with no padding)", lambda y: y.numel() >= 2, _whole(0.0)),
 )

