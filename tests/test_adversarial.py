@@ -105,7 +105,9 @@ def test_the_catalogue_covers_every_kind_of_cheat():
 
 
 @pytest.mark.parametrize("cheat", [pytest.param(c, id=c.name, marks=_marks(c)) for c in ORDERED])
-def test_cheat_is_rejected_by_the_expected_gate(cheat, sessions):
+def test_cheat_is_rejected_by_the_expected_gate(cheat, sessions, request):
+    if cheat.gate == "fp64":  # the structure probes (correctness) see a baked answer first: -inf rows, all ones
+        request.getfixturevalue("no_structure_probes")
     session = sessions.get(cheat.problem)
     for control in sessions.calibration[cheat.problem]:
         assert control.decision == "verified", f"the honest baseline kernels fail here: {control.reason}"
@@ -143,7 +145,7 @@ def test_a_baked_answer_is_right_only_on_the_seed_it_was_baked_for(sessions, no_
     assert weak.decision == "verified", "with a single seed the baked answer is indistinguishable from real work"
 
 
-def test_the_answer_for_the_example_input_is_wrong_on_every_seed(sessions):
+def test_the_answer_for_the_example_input_is_wrong_on_every_seed(sessions, no_structure_probes):
     session = sessions.get("rowsum")
     with torch.no_grad():
         example_answer = session.module(*session.problem.example_inputs)

@@ -163,14 +163,17 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     labels = [lab for lab, _ in got]
     assert all(lab.startswith(PROBE) for lab in labels)
     by_input = {k: [lab for lab in labels if f"floating input {k} of 3 " in lab] for k in (1, 2, 3)}
-    assert len(by_input[1]) == 4  # 2-D, not square: one-hot, multi-hot, smoothed, prefix
-    assert len(by_input[2]) == 7  # 4-D with square last dims: every structure
-    assert len(by_input[3]) == 6  # 2-D square: all but dim 1
+    # 2-D, not square: one-hot, multi-hot, two smoothings, the 0/1 prefix, four additive paddings, ones, zeros
+    assert len(by_input[1]) == 11
+    assert len(by_input[2]) == 18  # 4-D with square last dims: every structure
+    assert len(by_input[3]) == 17  # 2-D square: all but dim 1
     for lab, inputs in got:
         assert inputs[2] is ids, "integer inputs stay as drawn"
         changed = [i for i in (0, 1, 3) if inputs[i] is not (seq, img, ids, mask)[i]]
         assert len(changed) == 1, lab  # one input at a time, the others the same objects
         y = inputs[changed[0]]
+        t = y.shape[-1]
+        d = torch.arange(t).unsqueeze(1) - torch.arange(t).unsqueeze(0)  # i - j
         if "one-hot along its last" in lab:
             assert set(y.unique().tolist()) == {0.0, 1.0} and bool((y.sum(-1) == 1).all())
         elif "one-hot along dim 1" in lab:
@@ -179,15 +182,45 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert set(y.unique().tolist()) <= {0.0, 1.0} and bool((y.sum(-1) >= 1).all())
         elif "smoothed" in lab:
             assert bool((y > 0).all()) and torch.allclose(y.sum(-1), torch.ones(())) and y.unique().numel() == 2
-        elif "prefix" in lab:
-            r = y.reshape(-1, y.shape[-1])
+            off = float(y.min()) * t  # the smoothing factor
+            assert abs(off - 0.1) < 1e-5 if "0.1)" in lab else 0.15 - 1e-5 <= off <= 0.35 + 1e-5, (lab, off)
+        elif "0/1 prefix" in lab:
+            r = y.reshape(-1, t)
             assert bool((r[:, 0] == 1).all()) and bool((r[:, 1:] <= r[:, :-1]).all()), "1...1 0...0 rows"
+        elif "additive padding" in lab:
+            r = y.reshape(-1, t)
+            masked = r != 0
+            assert not bool(masked[:, 0].any()) and bool((masked[:, 1:].int() >= masked[:, :-1].int()).all())
+            want = {"-inf": float("-inf"), "finfo.min": torch.finfo(y.dtype).min, "-1e+09": -1e9,
+                    "-10000": -1e4}[lab.split("then ")[1].split(" on")[0]]
+            assert bool(masked.any()) and set(r[masked].tolist()) == {want}, lab
+        elif "sliding-window" in lab:
+            allowed = (y == 0).reshape(-1, t, t)[0]
+            w = int(allowed[-1].sum())
+            assert 2 <= w < t and torch.equal(allowed, (d >= 0) & (d < w))
+            assert set(y[y != 0].unique().tolist()) == {torch.finfo(y.dtype).min}
+        elif "block-diagonal" in lab:
+            for m in y.reshape(-1, t, t):
+                allowed = m == 0
+                assert bool(torch.isinf(m[~allowed]).all()) and not bool(allowed[d < 0].any())
+                assert bool(allowed.diagonal().all()) and bool((~allowed[d > 0]).any()), "two documents or more"
+                starts = [i for i in range(t) if not bool(allowed[i, i - 1])] if t > 1 else []
+                assert all(b - a >= 2 for a, b in zip([0, *starts], [*starts, t]) if b > a), starts
+        elif "ALiBi" in lab:
+            for m in y.reshape(-1, t, t):
+                assert bool(torch.isinf(m[d < 0]).all()) and bool((m.diagonal() == 0).all())
+                step = m[1:, 0] - m[:-1, 0]  # -slope down the first column
+                assert bool((step < 0).all()) and torch.allclose(step, step[0].expand_as(step))
+        elif "finfo.min" in lab:  # the causal mask with left padding merged in
+            lo = torch.finfo(y.dtype).min
+            assert set(y.unique().tolist()) <= {0.0, lo} and bool((y.reshape(-1, t, t)[:, d < 0] == lo).all())
         elif "causal" in lab:
-            t = y.shape[-1]
             below = torch.tril(torch.ones(t, t)).bool().expand_as(y)
             assert bool(torch.isinf(y[~below]).all()) and bool((y[below] == 0).all())
+        elif "all ones" in lab or "all zeros" in lab:
+            assert bool((y == (1.0 if "ones" in lab else 0.0)).all())
         else:
             assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
-    assert len(STRUCTURES) == 7
+    assert len(STRUCTURES) == 18
     again = [inputs for _, inputs in probes((seq, img, ids, mask), seed=5)]
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
