@@ -55,6 +55,7 @@ CASES = {  # name: (problem, candidate)
     "a sliding-window mask": ("rt37/p1/prob.py", "rt37/p1/cand_window_leak.py"),
     "an ALiBi bias": ("rt37/p3/prob.py", "rt37/p3/cand_alibi_half.py"),
     "packed documents": ("rt37/p4/prob.py", "rt37/p4/cand_doc_leak.py"),
+    "one-hot targets beside a mask (rt37's control)": ("rt37/p2/prob.py", "rt37/p2/cand_ctrl_hot_only.py"),
 }
 
 
