@@ -91,18 +91,16 @@ def search_again(entry: Any, settings: Settings, proposer: str, searching: bool,
     stale = entry.stale_reasons(env) if env is not None else []
     if stale:
         return f"kept on another environment: {'; '.join(stale)}"
-    was = entry.searched
+    was, now = entry.searched, search_conditions(settings, proposer)
     if settings.min_speedup < was["min_speedup"]:
         return f"kept at min_speedup {was['min_speedup']:g}, this run's is {settings.min_speedup:g}"
     if proposer != was["proposer"]:
         return f"kept by the {was['proposer']} proposer, this run's is the {proposer}"
-    if proposer == "agents":
-        model = search_conditions(settings, proposer)["model"]
-        if model != was["model"]:
-            return f"kept with model {was['model']}, this run's is {model}"
-    now = search_conditions(settings, proposer)["search_space"]
-    if proposer == "tuner" and was["search_space"] < now:
-        return f"kept by the tuner's search space {was['search_space']}, this run's tuner searches space {now}"
+    if proposer == "agents" and now["model"] != was["model"]:
+        return f"kept with model {was['model']}, this run's is {now['model']}"
+    if proposer == "tuner" and was["search_space"] < now["search_space"]:
+        return (f"kept by the tuner's search space {was['search_space']}, this run's tuner searches space "
+                f"{now['search_space']}")
     return None
 
 

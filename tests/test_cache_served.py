@@ -404,6 +404,13 @@ def test_an_entry_accepted_at_a_lower_bar_is_timed_again_and_below_this_runs_bar
         assert asked == [False] and k.decision == "cached" and record.applied == [cand], (asked, k)
 
 
+def _on_h200(now):
+    """This environment's torch and triton on an H200: another GPU of the same kind (keys say cuda:sm90)."""
+    from pytest_kernelopt.cache import Environment
+
+    return Environment(now.torch, now.triton, "13.0", "NVIDIA H200", "9.0", "cuda:sm90")
+
+
 @pytest.mark.parametrize("failing, searching", [("performance", False), ("performance", True),
                                                 ("correctness", False)])
 def test_an_entry_recorded_on_another_gpu_that_is_slower_here_is_not_applied_and_is_searched_again(
@@ -412,7 +419,7 @@ def test_an_entry_recorded_on_another_gpu_that_is_slower_here_is_not_applied_and
     failed the problem ("cached kernel ... performance gate failed") instead of running the baseline and
     searching the kernel for this GPU.  A stale entry that is wrong here is still a regression."""
     import pytest_kernelopt.session as session_mod
-    from pytest_kernelopt.cache import Environment, current_environment
+    from pytest_kernelopt.cache import current_environment
     from pytest_kernelopt.session import cache_precheck
 
     x = torch.randn(4, 32, device=backend.device)
@@ -428,7 +435,7 @@ def test_an_entry_recorded_on_another_gpu_that_is_slower_here_is_not_applied_and
     gpu = "cuda:sm90"
     cand = Candidate((name,), g.kernels[name].source, origin="tuner")
     now = current_environment()
-    h200 = Environment(now.torch, now.triton, "13.0", "NVIDIA H200", "9.0", "cuda:sm90")
+    h200 = _on_h200(now)
     entry = KernelCache(tmp_path / "kc").store_accepted(cache_key(g, (name,), ev.inputs, gpu), cand,
                                                         [g.kernels[name]], _accepted_at(cand, 1.02, 1.05),
                                                         problem_id="sm", environment=h200)
@@ -466,7 +473,7 @@ def test_a_kept_decision_taken_on_another_gpu_is_searched_again_by_an_optimize_r
     """Keys name the GPU's kind (cuda:sm90): an H100 is served the H200's decisions.  A config that lost on one
     card may win on the other (session 24: max-autotune's picks differ between them), so an optimize run
     searches a decision kept on another environment again; a verify run serves it."""
-    from pytest_kernelopt.cache import Environment, current_environment
+    from pytest_kernelopt.cache import current_environment
     from pytest_kernelopt.session import search_again
 
     _, settings, _, entry = _kept_run(tmp_path, backend, proposer="tuner", model=None, min_speedup=1.02,
@@ -474,8 +481,7 @@ def test_a_kept_decision_taken_on_another_gpu_is_searched_again_by_an_optimize_r
     now = current_environment()
     optimize = dataclasses.replace(settings, mode="optimize")
     assert search_again(entry, optimize, "tuner", True, now) is None  # kept here: served
-    entry.meta["environment"] = Environment(now.torch, now.triton, "13.0", "NVIDIA H200", "9.0",
-                                            "cuda:sm90").to_json()
+    entry.meta["environment"] = _on_h200(now).to_json()
     why = search_again(entry, optimize, "tuner", True, now)
     assert why is not None and why.startswith("kept on another environment") and "NVIDIA H200" in why, why
     assert search_again(entry, optimize, "tuner", False, now) is None  # a verify run serves it as it is

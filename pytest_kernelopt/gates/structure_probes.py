@@ -118,6 +118,13 @@ def _triangle(value_above: str | float, padded: bool = False) -> Callable[[Any, 
     return make
 
 
+def _offsets(t: int) -> Any:
+    """``i - j`` for query row i and key column j of a T x T mask (on the host)."""
+    import torch
+
+    return torch.arange(t).unsqueeze(1) - torch.arange(t).unsqueeze(0)
+
+
 def _band(value: str | float) -> Callable[[Any, Any], None]:
     """A sliding-window causal mask (Mistral, Gemma-2, Longformer): 0 where 0 <= i - j < w for a drawn window
     2 <= w < T, ``value`` elsewhere."""
@@ -126,7 +133,7 @@ def _band(value: str | float) -> Callable[[Any, Any], None]:
 
         t = y.shape[-1]
         w = int(torch.randint(2, t, (), generator=gen))
-        d = torch.arange(t).unsqueeze(1) - torch.arange(t).unsqueeze(0)
+        d = _offsets(t)
         y.zero_().masked_fill_(((d < 0) | (d >= w)).to(y.device).expand_as(y), _fill(y, value))
     return make
 
@@ -139,19 +146,18 @@ def _documents(value: str | float) -> Callable[[Any, Any], None]:
         import torch
 
         t = y.shape[-1]
-        mats = y.reshape(-1, t, t)
-        for m in range(mats.shape[0]):
-            doc = torch.zeros(t, dtype=torch.long)
+        mats = y.numel() // (t * t)
+        doc = torch.zeros(mats, t, dtype=torch.long)  # each position's document, per matrix
+        for m in range(mats):
             start, k = 0, 0
             while start < t:
                 n = int(torch.randint(2, max(3, t // 2 + 1), (), generator=gen))
                 if t - (start + n) < 2:  # no document of one token
                     n = t - start
-                doc[start:start + n] = k
+                doc[m, start:start + n] = k
                 start, k = start + n, k + 1
-            i = torch.arange(t)
-            keep = (doc.unsqueeze(1) == doc.unsqueeze(0)) & (i.unsqueeze(1) >= i.unsqueeze(0))
-            mats[m].zero_().masked_fill_(~keep.to(y.device), _fill(y, value))
+        keep = (doc.unsqueeze(2) == doc.unsqueeze(1)) & (_offsets(t) >= 0)
+        y.zero_().masked_fill_(~keep.reshape(y.shape).to(y.device), _fill(y, value))
     return make
 
 
@@ -161,11 +167,10 @@ def _alibi(y: Any, gen: Any) -> None:
     import torch
 
     t = y.shape[-1]
-    mats = y.reshape(-1, t, t)
-    d = (torch.arange(t).unsqueeze(1) - torch.arange(t).unsqueeze(0)).to(torch.float64)
-    for m in range(mats.shape[0]):
-        slope = 2.0 ** (-8.0 * (m % 8 + 1) / 8)
-        mats[m].copy_((-slope * d + 0.0).masked_fill_(d < 0, float("-inf")).to(y.device, y.dtype))
+    d = _offsets(t).to(torch.float64)
+    slopes = 2.0 ** (-8.0 * (torch.arange(y.numel() // (t * t), dtype=torch.float64) % 8 + 1) / 8)
+    bias = (-slopes.view(-1, 1, 1) * d + 0.0).masked_fill_(d < 0, float("-inf"))
+    y.copy_(bias.reshape(y.shape).to(y.device, y.dtype))
 
 
 def _whole(value: float) -> Callable[[Any, Any], None]:
