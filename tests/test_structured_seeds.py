@@ -225,3 +225,28 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     assert len(STRUCTURES) == 18
     again = [inputs for _, inputs in probes((seq, img, ids, mask), seed=5)]
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
+
+
+def test_an_honest_kernel_of_a_float16_module_is_verified_through_every_probe(backend, cpu_interpreter):
+    """Session 24's review: the additive padding probe at -1e9 raised on a float16 input ("value cannot be
+    converted to type c10::Half without overflow"), and a raise during the candidate's calls is a refusal, so
+    every proposer's kernel of a module with a float16 input of two or more dims was refused.  A value below
+    the dtype's range is written as its most negative value (no float16 mask holds -1e9)."""
+    from pytest_kernelopt.gates.structure_probes import probes
+    from pytest_kernelopt.problems import problem_from_objects
+
+    for dtype in (torch.float16, torch.bfloat16):
+        got = dict(probes((torch.randn(4, 8, dtype=dtype),), seed=3))
+        (y,) = got["structure probe: floating input 1 of 1 additive padding rows (0, then -1e+09 on padding), "
+                   "the others as drawn"]
+        lo = torch.finfo(dtype).min
+        held = torch.tensor(-1e9, dtype=dtype).item() if dtype == torch.bfloat16 else lo  # -1e9 fits bfloat16
+        assert set(y.unique().tolist()) == {0.0, held}, dtype
+    x = torch.randn(4, 16, device=backend.device, dtype=torch.float16)
+    session = EvaluationSession(problem_from_objects(torch.nn.Softmax(-1), (x,), "sm16"), Settings(mode="optimize"),
+                                backend)
+    ((name, kernel),) = [(n, k) for g in session.captured.graphs for n, k in g.kernels.items()]
+    edited = Candidate((name,), kernel.source + "\n# a proposer's copy of the kernel: the probes run\n")
+    res = session.evaluate(edited, perf=False)
+    assert res.decision == "verified", res.reason
+    assert res.gate("correctness").numbers["structure_probes_compared"] >= 10

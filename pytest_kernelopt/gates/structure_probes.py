@@ -77,9 +77,13 @@ def _lengths(n: int, width: int, gen: Any) -> Any:
 
 
 def _fill(y: Any, value: str | float) -> float:
+    """What a mask of ``y``'s dtype holds for ``value``: "finfo.min" is the dtype's most negative value, and so is a
+    finite value below it (-1e9 in float16: torch refuses to write it, and no float16 mask holds it)."""
     import torch
 
-    return float(torch.finfo(y.dtype).min) if value == "finfo.min" else float(value)
+    lo = float(torch.finfo(y.dtype).min)
+    v = lo if value == "finfo.min" else float(value)
+    return v if v == float("-inf") else max(v, lo)
 
 
 def _prefix(masked: str | float | None) -> Callable[[Any, Any], None]:
