@@ -160,8 +160,9 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     from pytest_kernelopt.gates.structure_probes import PROBE, STRUCTURES, probes
 
     seq, img, ids, mask = torch.randn(6, 5), torch.randn(2, 3, 4, 4), torch.arange(6), torch.randn(7, 7)
-    got = list(probes((seq, img, ids, mask), seed=5))
+    got = [(lab, inputs) for lab, inputs, why in probes((seq, img, ids, mask), seed=5) if not why]
     labels = [lab for lab, _ in got]
+    assert len(got) == sum(1 for _ in probes((seq, img, ids, mask), seed=5)), "every probe could be made"
     assert all(lab.startswith(PROBE) for lab in labels)
     by_input = {k: [lab for lab in labels if f"floating input {k} of 3 " in lab] for k in (1, 2, 3)}
     # 2-D, not square: one-hot, multi-hot, two smoothings, the 0/1 prefix, four additive paddings, ones, zeros
@@ -223,7 +224,7 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
         else:
             assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
     assert len(STRUCTURES) == 18
-    again = [inputs for _, inputs in probes((seq, img, ids, mask), seed=5)]
+    again = [inputs for _, inputs, _ in probes((seq, img, ids, mask), seed=5)]
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
 
 
@@ -236,7 +237,7 @@ def test_an_honest_kernel_of_a_float16_module_is_verified_through_every_probe(ba
     from pytest_kernelopt.problems import problem_from_objects
 
     for dtype in (torch.float16, torch.bfloat16):
-        got = dict(probes((torch.randn(4, 8, dtype=dtype),), seed=3))
+        got = {lab: inputs for lab, inputs, _ in probes((torch.randn(4, 8, dtype=dtype),), seed=3)}
         (y,) = got["structure probe: floating input 1 of 1 additive padding rows (0, then -1e+09 on padding), "
                    "the others as drawn"]
         lo = torch.finfo(dtype).min
@@ -250,3 +251,55 @@ def test_an_honest_kernel_of_a_float16_module_is_verified_through_every_probe(ba
     res = session.evaluate(edited, perf=False)
     assert res.decision == "verified", res.reason
     assert res.gate("correctness").numbers["structure_probes_compared"] >= 10
+
+
+def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_and_not_charged(
+        backend, cpu_interpreter, monkeypatch):
+    """A probe is ours: one that cannot be made in an input, or that the module itself raises on (a mask it
+    validates), was charged to the candidate as its error, and an honest kernel was refused.  Now it is not judged,
+    and the correctness gate's loop_note says which probes could not run.  (The module's refusal is made here by
+    the call itself raising on an all-zeros input, for the candidate and the baseline alike.)"""
+    from pytest_kernelopt.gates import structure_probes, trials
+    from pytest_kernelopt.problems import problem_from_objects
+
+    def broken(y, gen):
+        raise RuntimeError("no such structure here")
+
+    monkeypatch.setattr(structure_probes, "STRUCTURES", (
+        *structure_probes.STRUCTURES, ("a structure our code cannot make", lambda y: True, broken)))
+    plain_run = trials._run
+
+    def refuses_all_zeros(session, fn, seed, *args, inputs=None, **kw):
+        if inputs is not None and bool((inputs[0] == 0).all()):
+            raise ValueError("an all-zeros input")
+        return plain_run(session, fn, seed, *args, inputs=inputs, **kw)
+
+    monkeypatch.setattr(trials, "_run", refuses_all_zeros)
+    x = torch.randn(4, 16, device=backend.device)
+    session = EvaluationSession(problem_from_objects(torch.nn.Softmax(-1), (x,), "sm"), Settings(mode="optimize"),
+                                backend)
+    ((name, kernel),) = [(n, k) for g in session.captured.graphs for n, k in g.kernels.items()]
+    res = session.evaluate(Candidate((name,), kernel.source + "\n# a proposer's copy of the kernel\n"), perf=False)
+    assert res.decision == "verified", res.reason
+    numbers = res.gate("correctness").numbers
+    note = numbers["loop_note"]
+    assert "2 structure probe(s) could not run" in note, note
+    assert "a structure our code cannot make could not be made (RuntimeError: no such structure here)" in note, note
+    assert "all zeros (an additive mask with no padding): the baseline raised ValueError too" in note, note
+    # 2-D, not square: 11 structures apply (see the probes' own test), and ours; two of the twelve could not run
+    assert numbers["structure_probes_compared"] == 10, numbers
+    # a candidate that raises where the baseline does not is charged with it (here: the first call on the
+    # all-zeros input, the candidate's, raises; the baseline's call after it does not)
+    zero_calls = []
+
+    def candidate_refuses_all_zeros(session, fn, seed, *args, inputs=None, **kw):
+        if inputs is not None and bool((inputs[0] == 0).all()):
+            zero_calls.append(seed)
+            if len(zero_calls) == 1:
+                raise ValueError("the candidate's own error")
+        return plain_run(session, fn, seed, *args, inputs=inputs, **kw)
+
+    monkeypatch.setattr(trials, "_run", candidate_refuses_all_zeros)
+    res = session.evaluate(Candidate((name,), kernel.source + "\n# a proposer's copy of the kernel\n"), perf=False)
+    assert res.decision == "rejected" and "the candidate's own error" in res.reason, res.reason
+    assert len(zero_calls) == 2, "the baseline was asked"

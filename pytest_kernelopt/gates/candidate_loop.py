@@ -31,7 +31,7 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
     the next fresh draw) against the baseline's call from the same state; appended to ``rec.carried``."""
     from .baseline_loop import FRESH_SECONDS, fresh_draw, fresh_stream, split_state, stream_calls
     from .module_state import copies, put, target_for
-    from .trials import Run, _pair, to_host
+    from .trials import Run, _pair, keep_pair, to_host
 
     marks, kept, note = fresh_stream(session, swap, fn, seed)
     if note:
@@ -57,9 +57,9 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
     def each(n: int, outputs: Any) -> None:
         if n in kept and n <= stable_until:
             base_out, base_state = kept[n]
-            rec.carried.append([f"call {n} of the candidate's own stream of fresh inputs against the baseline's "
-                                "call of the same number in its stream", Run(to_host(outputs), state_now(), ()),
-                                Run(base_out, {f"state:{k}": t for k, t in base_state.items()}, ())])
+            keep_pair(rec, f"call {n} of the candidate's own stream of fresh inputs against the baseline's call "
+                      "of the same number in its stream", Run(to_host(outputs), state_now(), ()),
+                      Run(base_out, {f"state:{k}": t for k, t in base_state.items()}, ()))
 
     try:
         for mark in marks:
@@ -69,9 +69,9 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
                 break
             if mark.stable:
                 then = {f"state:{n}": t for n, t in mark.state.items()}
-                rec.carried.append([f"the state after the candidate's own {done} calls on fresh inputs (the "
-                                    "baseline's stream made again) against the baseline's state after as many calls",
-                                    Run((), state_now(), ()), Run((), then, ())])
+                keep_pair(rec, f"the state after the candidate's own {done} calls on fresh inputs (the "
+                          "baseline's stream made again) against the baseline's state after as many calls",
+                          Run((), state_now(), ()), Run((), then, ()))
             if mark.last:  # the baseline's next call raised or overflowed: the stream ends here
                 break
             _pair(session, swap, fn, seed, fresh_draw(session, done), rec,

@@ -205,6 +205,12 @@ class CorrectnessGate:
                    "structure_probes_compared": sum(str(k).startswith(PROBE) for k, _, _ in carried_pairs)}
         if getattr(rec, "carried_note", ""):
             numbers["loop_note"] = rec.carried_note
+        if getattr(rec, "carried_sampled", 0):
+            from .trials import CARRIED_SAMPLE, CARRIED_TOTAL_BYTES
+
+            numbers["pairs_sampled"] = (f"{rec.carried_sampled} of the {len(carried_pairs)} pairs of calls past "
+                                        f"{CARRIED_TOTAL_BYTES >> 20} MiB kept were judged on a keyed sample of "
+                                        f"{CARRIED_SAMPLE} positions a tensor")
         if rerun:
             numbers["rerun_differs"] = rerun
         if special:

@@ -20,8 +20,8 @@ and the candidate's call is held to the baseline's call on the same inputs from 
 for them).  It is still an enumeration, of structures rather than of (structure, position, rank): a structure
 not in the list is not probed.  Cost: two calls of the module per (input, structure) that applies; none for a
 candidate that is Inductor's own source under other launch configs (no proposer's code runs: a config cannot test
-an input for a structure).  Where one call's outputs pass 256 MiB, only the last pair is kept for the judge
-(:data:`.trials.CARRIED_KEEP_BYTES`).
+an input for a structure).  Every pair reaches the judge: past :data:`.trials.CARRIED_TOTAL_BYTES` of pairs kept
+(loops' and streams' included), as a keyed sample of positions (:func:`.trials.keep_pair`).
 """
 
 from __future__ import annotations
@@ -221,9 +221,10 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
 )
 
 
-def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple]]:
-    """(label, inputs) for each floating input of ``inputs`` and each structure that applies to it: a copy of that
-    input made so, the others the same objects; one at a time (each copy is dropped before the next is made)."""
+def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
+    """(label, inputs, "") for each floating input of ``inputs`` and each structure that applies to it: a copy of
+    that input made so, the others the same objects; one at a time (each copy is dropped before the next is made).
+    A structure that cannot be made in that input: (label, None, why)."""
     import torch
 
     floating = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.is_floating_point()
@@ -234,25 +235,68 @@ def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple]]:
             if not applies(x):
                 continue
             gen = torch.Generator().manual_seed((seed * 1009 + 31 * k + n) % (1 << 62))
-            y = x.detach().clone(memory_format=torch.contiguous_format)
-            with torch.no_grad():
-                make(y, gen)
+            label = f"{PROBE}floating input {k + 1} of {len(floating)} {name}, the others as drawn"
+            try:
+                y = x.detach().clone(memory_format=torch.contiguous_format)
+                with torch.no_grad():
+                    make(y, gen)
+            except Exception as e:  # noqa: BLE001 -- our probe's failure, not the candidate's: said, not charged
+                yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
+                continue
             y = y.requires_grad_(x.requires_grad)
-            which = f"floating input {k + 1} of {len(floating)}"
-            yield f"{PROBE}{which} {name}, the others as drawn", (*inputs[:i], y, *inputs[i + 1:])
+            yield label, (*inputs[:i], y, *inputs[i + 1:]), ""
             del y
+
+
+def _device_fault(e: BaseException) -> bool:
+    """An error that ends the device's context (the candidate's: it leaves nothing to ask the baseline)."""
+    return any(w in str(e) for w in ("CUDA", "device-side", "illegal memory", "AcceleratorError"))
 
 
 def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     """Each probe of the plain seed's inputs (:func:`probes`): the candidate's call and the baseline's from the
-    state as found, appended to ``rec.carried``."""
-    from .module_state import target_for
-    from .trials import _pair
+    state as found, appended to ``rec.carried``.  A probe the module itself cannot run (the baseline raises on it,
+    whatever the candidate did) or that cannot be made is not judged, and ``rec.carried_note`` says which: the
+    candidate is charged only with its own errors."""
+    from .module_state import copies, put, target_for
+    from .trials import _beside_baseline, _run
 
     if getattr(swap, "inductor_sources", False):  # launch configs of Inductor's own code test no input
         return
     plan = session.plan
     plain = next((sd for sd in plan.seeds if plan.plain(sd)), seed)
-    for label, inputs in probes(session.inputs(plain), plain):
+    not_run: list[str] = []
+    for label, inputs, why in probes(session.inputs(plain), plain):
+        short = label[len(PROBE):].replace(", the others as drawn", "")
+        if inputs is None:
+            not_run.append(f"{short} {why}")
+            continue
         session.state.start(target_for(session, plain))
-        _pair(session, swap, fn, plain, inputs, rec, label + " against the baseline's call on the same inputs")
+        before = copies(session.state.items)
+        try:
+            cand = _run(session, fn, plain, carry=True, inputs=inputs)
+        except Exception as e:
+            if _device_fault(e):
+                raise
+            put(session.state.items, before)
+            swap.off()
+            try:
+                _run(session, fn, plain, carry=True, inputs=inputs)
+            except Exception as e2:  # noqa: BLE001 -- the module cannot run this probe: not the candidate's doing
+                not_run.append(f"{short}: the baseline raised {type(e2).__name__} too")
+                continue
+            finally:
+                swap.on()
+            raise
+        try:
+            _beside_baseline(session, swap, fn, plain, inputs, before, cand, rec,
+                             label + " against the baseline's call on the same inputs")
+        except Exception as e:
+            if _device_fault(e):
+                raise
+            not_run.append(f"{short}: the baseline raised {type(e).__name__}")
+        del before, cand
+    if not_run:
+        rec.carried_note = "; ".join(filter(None, [
+            rec.carried_note, f"{len(not_run)} structure probe(s) could not run, so were not judged: "
+            + "; ".join(not_run[:6]) + (f"; and {len(not_run) - 6} more" if len(not_run) > 6 else "")]))

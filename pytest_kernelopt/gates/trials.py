@@ -362,9 +362,11 @@ class CandidateRecord:
     device_peak_bytes: int = 0  # the trial's peak device memory (its own baseline runs included; GPU only)
     #: a module whose state some call changed: the first seed's call from the state the candidate's own previous
     #: call left (a loop's next call), and the baseline's call from that same state (:func:`_carried_call`)
-    #: [[step, candidate run, baseline run], ...] (the last only, where one call's values are large)
+    #: [[step, candidate run, baseline run], ...] (past :data:`CARRIED_TOTAL_BYTES`, keyed samples: :func:`keep_pair`)
     carried: list = field(default_factory=list)
     carried_note: str = ""  # why those calls were not made, or stopped early
+    carried_bytes: int = 0  # host bytes of the pairs in ``carried`` (:func:`keep_pair`)
+    carried_sampled: int = 0  # pairs kept as a keyed sample of positions (past :data:`CARRIED_TOTAL_BYTES`)
 
 
 # --------------------------------------------------------------------------- collecting
@@ -656,8 +658,14 @@ READ_PRIOR = "write-only state argument "
 #: how many calls in a row the candidate makes from the state its own previous call left, each held to the
 #: baseline's call from the same state (a call counter kept in state the kernel reads is found up to this count)
 CARRIED_CALLS = 8
-#: past this many bytes of outputs and state a call, only the last of those calls' pairs of runs is kept
-CARRIED_KEEP_BYTES = 1 << 28
+#: host bytes of the pairs of runs (outputs and state, the candidate's and the baseline's) kept whole for the judge
+#: over a candidate's loops, streams and structure probes together; each pair past them is kept as a keyed sample
+#: of positions (:func:`keep_pair`), so every pair is judged and the record stays bounded
+CARRIED_TOTAL_BYTES = 1 << 30
+#: positions each tensor of a sampled pair keeps: half drawn uniformly, half in :data:`SAMPLE_RUNS` contiguous
+#: runs (a row or a few), at positions drawn from the OS after both calls were made
+CARRIED_SAMPLE = 1 << 20
+SAMPLE_RUNS = 64
 
 
 def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRecord) -> None:
@@ -681,7 +689,8 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
                             "advanced (see the state note)")
         return
     items = session.state.items
-    rec.carried = []  # (filled as the loop goes: a loop that stops early is judged on the calls it made)
+    rec.carried, rec.carried_bytes = [], 0  # (filled as the loop goes: a loop that stops early is judged on the
+    # calls it made)
     margin = session.state.margin  # the calls past the varied advance the module was seen to run with
     for step in range(CARRIED_CALLS if margin is None else min(CARRIED_CALLS, margin - 1)):
         before = copies(items)
@@ -782,9 +791,69 @@ def _beside_baseline(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple 
         swap.on()
     put(items, after)
     del after
-    if rec.carried and _run_bytes(cand) > CARRIED_KEEP_BYTES:
-        rec.carried.clear()
+    keep_pair(rec, key, cand, base)
+
+
+def keep_pair(rec: CandidateRecord, key: Any, cand: Run, base: Run) -> None:
+    """Append the pair ``[key, cand, base]`` to :attr:`CandidateRecord.carried`: whole while the pairs kept stay
+    within :data:`CARRIED_TOTAL_BYTES`, else each tensor that the two runs hold alike (shape, dtype, strides) as the
+    same keyed sample of its positions in both (:func:`_sample_positions`); a tensor they hold otherwise stays
+    whole, for the judge to refuse."""
+    size = _run_bytes(cand) + _run_bytes(base)
+    if rec.carried_bytes + size > CARRIED_TOTAL_BYTES:
+        cand, base = _sampled(cand, base)
+        size = _run_bytes(cand) + _run_bytes(base)
+        rec.carried_sampled += 1
+    rec.carried_bytes += size
     rec.carried.append([key, cand, base])
+
+
+def _sample_positions(numel: int, gen: Any) -> Any:
+    """Flat positions of a tensor of ``numel`` values (None: all of them, the tensor is small): half uniform, half in
+    :data:`SAMPLE_RUNS` contiguous runs, sorted."""
+    import torch
+
+    if numel <= CARRIED_SAMPLE:
+        return None
+    run = max(1, CARRIED_SAMPLE // (2 * SAMPLE_RUNS))
+    starts = torch.randint(0, numel - run + 1, (SAMPLE_RUNS, 1), generator=gen)
+    runs = (starts + torch.arange(run)).reshape(-1)
+    points = torch.randint(0, numel, (CARRIED_SAMPLE // 2,), generator=gen)
+    return torch.cat([runs, points]).sort().values
+
+
+def _sampled(cand: Run, base: Run) -> tuple[Run, Run]:
+    """``cand`` and ``base`` with each tensor they hold alike reduced to the same positions, drawn from a key the
+    OS gives now (after both calls: no kernel could have known where its values would be read)."""
+    import secrets
+    from dataclasses import replace
+
+    import torch
+
+    gen = torch.Generator().manual_seed(secrets.randbits(62))
+
+    def pick(x: Any, y: Any) -> tuple[Any, Any]:
+        if not (isinstance(x, torch.Tensor) and isinstance(y, torch.Tensor)) or x.shape != y.shape or \
+                x.dtype != y.dtype or (x.numel() > 1 and x.stride() != y.stride()):
+            return x, y
+        at = _sample_positions(x.numel(), gen)
+        if at is None:
+            return x, y
+        return x.reshape(-1)[at], y.reshape(-1)[at]
+
+    def walk(a: Any, b: Any) -> tuple[Any, Any]:
+        if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b) and \
+                type(a) is type(b):
+            pairs = [walk(x, y) for x, y in zip(a, b)]
+            return type(a)(p[0] for p in pairs), type(b)(p[1] for p in pairs)
+        if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+            pairs = {k: walk(a[k], b[k]) for k in a}
+            return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
+        return pick(a, b)
+
+    outs = walk(cand.outputs, base.outputs)
+    grads = walk(cand.grads, base.grads)
+    return replace(cand, outputs=outs[0], grads=grads[0]), replace(base, outputs=outs[1], grads=grads[1])
 
 
 def _run_bytes(run: Run) -> int:
@@ -792,7 +861,7 @@ def _run_bytes(run: Run) -> int:
 
     from .compare import flatten
 
-    return sum(t.numel() * t.element_size() for t in [*flatten(run.outputs), *run.grads.values()]
+    return sum(t.numel() * t.element_size() for t in [*flatten(run.outputs), *flatten(run.grads)]
                if isinstance(t, torch.Tensor))
 
 
