@@ -56,6 +56,7 @@ CASES = {  # name: (problem, candidate)
     "an ALiBi bias": ("rt37/p3/prob.py", "rt37/p3/cand_alibi_half.py"),
     "packed documents": ("rt37/p4/prob.py", "rt37/p4/cand_doc_leak.py"),
     "one-hot targets beside a mask (rt37's control)": ("rt37/p2/prob.py", "rt37/p2/cand_ctrl_hot_only.py"),
+    "one-hot targets and a right-padding mask at once": ("rt37/p2/prob.py", "rt37/p2/cand_hot_and_prefix.py"),
 }
 
 
@@ -80,6 +81,8 @@ def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, ba
     assert res.decision == "rejected" and res.failed_gate.gate in ("correctness", "fp64"), res.reason
     assert ("beyond tolerance" in res.reason or "farther from the float64 truth" in res.reason
             or "structure probe: " in res.reason), res.reason
+    if "at once" in case:  # refused by a joint probe: no probe of one input sees it
+        assert "over its rows in input" in res.reason, res.reason
 
 
 def test_seeds_make_the_floating_inputs_after_the_first_one_hot_along_the_last_dimension_and_along_channels():
@@ -303,3 +306,26 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
     res = session.evaluate(Candidate((name,), kernel.source + "\n# a proposer's copy of the kernel\n"), perf=False)
     assert res.decision == "rejected" and "the candidate's own error" in res.reason, res.reason
     assert len(zero_calls) == 2, "the baseline was asked"
+
+
+def test_joint_probes_give_label_rows_to_one_input_and_a_padding_mask_over_its_rows_to_another():
+    """Red team 37 p2: label smoothing applied only when the targets are one-hot and the mask is right padding;
+    each probe structured one input.  A joint probe structures a label input and the mask over its rows at once."""
+    from pytest_kernelopt.gates.structure_probes import JOINT_LABELS, joint_probes
+
+    logits, target, mask, ids = torch.randn(3, 5, 7), torch.randn(3, 5, 7), torch.rand(3, 5), torch.arange(4)
+    got = list(joint_probes((logits, target, ids, mask), seed=2))
+    # logits and target each take label rows with the mask over their rows: 2 pairs x 2 label structures
+    assert len(got) == 2 * len(JOINT_LABELS) == 4 and all(not why for _, _, why in got)
+    for lab, inputs, _ in got:
+        assert inputs[2] is ids
+        first = 0 if "in input 1 " in lab else 1
+        other = 1 - first
+        assert inputs[other] is (logits, target)[other], "the others as drawn"
+        y, m = inputs[first], inputs[3]
+        assert bool((y.sum(-1) - 1).abs().max() < 1e-5) and y.unique().numel() == 2, lab
+        assert ("smoothed" not in lab) == bool((y.max(-1).values == 1).all()), lab
+        assert bool((m[:, 0] == 1).all()) and bool((m[:, 1:] <= m[:, :-1]).all()) and set(m.unique().tolist()) <= {0.0, 1.0}
+    # no pair where no input holds one value per row of another
+    assert list(joint_probes((torch.randn(4, 6), torch.randn(5)), seed=2)) == []
+    assert len(list(joint_probes((torch.randn(4, 6), torch.randn(4)), seed=2))) == len(JOINT_LABELS)

@@ -10,8 +10,10 @@ prefix masks; red team 36 five more, each an exact value the seven did not use: 
 additive mask (an unpadded batch), a 0/-10000 BERT mask, a 0/finfo.min causal mask with padding merged in (Hugging
 Face's 4-D masks), label smoothing 0.2.  Those are in the list now, with additive padding masks at -inf, finfo.min,
 -1e9 and -10000 and a smoothing factor drawn from a range; red team 37 four more, of which three are in the list
-now (a sliding-window causal band, packed documents' block-diagonal causal mask, an ALiBi bias).  Structure on two
-inputs at once (one-hot targets and a prefix mask) is not probed: each probe changes one input.
+now (a sliding-window causal band, packed documents' block-diagonal causal mask, an ALiBi bias), and the fourth,
+structure on two inputs at once (one-hot targets and a right-padding mask over their rows), by a joint probe
+(:func:`joint_probes`: label rows in one input and a padding mask in another that holds one value per row of it).
+Other conjunctions of two structures are not probed: each other probe changes one input.
 
 Here, after the first seed's calls, every floating input is given each structure of
 :data:`STRUCTURES` in turn, the other inputs as the plain seed draws them (the problem's own ``get_inputs()``),
@@ -26,6 +28,7 @@ an input for a structure).  Every pair reaches the judge: past :data:`.trials.CA
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Callable, Iterator
 
 #: how :attr:`.trials.CandidateRecord.carried` keys (and the gate's messages) name a probe's pair of calls
@@ -248,6 +251,57 @@ def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
             del y
 
 
+#: (name, makes it in place) for the labels of a joint probe: one input's rows labels, another a 0/1 right-padding
+#: mask over those rows (token classification on a padded batch; red team 37 p2)
+JOINT_LABELS: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
+    ("one-hot rows", _hot(-1)),
+    (f"smoothed one-hot rows (label smoothing {SMOOTHING:g})", _smoothing(SMOOTHING)),
+)
+
+
+def _masks_rows(x: Any, m: Any) -> bool:
+    """``m`` holds one value per row of ``x`` (its last dimension the labels): a padding mask over ``x``'s rows."""
+    return _last(x) and x.dim() >= 2 and m.numel() >= 2 and m.numel() * x.shape[-1] == x.numel()
+
+
+def _row_prefix(x: Any, m: Any, gen: Any) -> None:
+    """``m`` as 0/1 right-padding rows over the leading dims of ``x`` (``x.shape[:-1]``: per batch item, the first
+    tokens real)."""
+    _prefix(None)(m.view(x.shape[:-1]), gen)
+
+
+def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
+    """Structure on two inputs at once, as :func:`probes` yields: for each ordered pair of floating inputs where the
+    second holds one value per row of the first (:func:`_masks_rows`), the first given each of
+    :data:`JOINT_LABELS` and the second 0/1 right-padding rows over those rows, the others as drawn."""
+    import torch
+
+    floating = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.is_floating_point()
+                and x.numel()]
+    for a, i in enumerate(floating):
+        for b, j in enumerate(floating):
+            if i == j or not _masks_rows(inputs[i], inputs[j]):
+                continue
+            for n, (name, make) in enumerate(JOINT_LABELS):
+                label = (f"{PROBE}floating inputs {a + 1} and {b + 1} of {len(floating)}: {name} in input {a + 1} "
+                         f"and 0/1 prefix rows (right padding) over its rows in input {b + 1}, the others as drawn")
+                gen = torch.Generator().manual_seed((seed * 2003 + 97 * a + 13 * b + n) % (1 << 62))
+                try:
+                    x = inputs[i].detach().clone(memory_format=torch.contiguous_format)
+                    m = inputs[j].detach().clone(memory_format=torch.contiguous_format)
+                    with torch.no_grad():
+                        make(x, gen)
+                        _row_prefix(x, m, gen)
+                except Exception as e:  # noqa: BLE001 -- ours, as in probes()
+                    yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
+                    continue
+                made = list(inputs)
+                made[i] = x.requires_grad_(inputs[i].requires_grad)
+                made[j] = m.requires_grad_(inputs[j].requires_grad)
+                yield label, tuple(made), ""
+                del x, m, made
+
+
 def _device_fault(e: BaseException) -> bool:
     """An error that ends the device's context (the candidate's: it leaves nothing to ask the baseline)."""
     return any(w in str(e) for w in ("CUDA", "device-side", "illegal memory", "AcceleratorError"))
@@ -266,7 +320,8 @@ def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     plan = session.plan
     plain = next((sd for sd in plan.seeds if plan.plain(sd)), seed)
     not_run: list[str] = []
-    for label, inputs, why in probes(session.inputs(plain), plain):
+    drawn = session.inputs(plain)
+    for label, inputs, why in itertools.chain(probes(drawn, plain), joint_probes(drawn, plain)):
         short = label[len(PROBE):].replace(", the others as drawn", "")
         if inputs is None:
             not_run.append(f"{short} {why}")
