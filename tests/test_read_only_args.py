@@ -648,3 +648,30 @@ def test_red_team_32s_stateful_kernels_are_refused_and_inductors_own_pass(case, 
     assert own.failed_gate is None, own.reason
     res = session.evaluate(Candidate((kernel,), (path / f"{cand}.py").read_text()), perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate == "correctness", res.reason
+
+
+def test_a_stream_whose_second_run_was_cut_says_so_and_not_that_the_runs_parted(backend, cpu_interpreter,
+                                                                                monkeypatch):
+    """Session 23's CI: a stream cut by its time cap was reported as two runs that "parted beyond the loop
+    tolerance" at the first checkpoint the second run never reached.  (The cut is made here at the perturbed
+    run's first checkpoint, so the test does not depend on the machine's speed.)"""
+    from pytest_kernelopt.gates import baseline_loop
+
+    plain = baseline_loop.stream_calls
+    first = baseline_loop.FRESH_CHECKPOINTS[0]
+
+    def cut(session, fn, floats, held, start_held, until, t0, seconds, done=0, baseline=True, each=None):
+        if baseline and seconds == baseline_loop.FRESH_SECONDS and until > first:  # the second run
+            return done, "cut by the test"
+        return plain(session, fn, floats, held, start_held, until, t0, seconds, done, baseline, each)
+
+    monkeypatch.setattr(baseline_loop, "stream_calls", cut)
+    kernel = "triton_poi_fused_add_copy__mean_mul_2"
+    session = _session_of(REPROS / "rt29" / "p1" / "prob.py", backend)
+    found = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    own = session.evaluate(Candidate((kernel,), found[kernel].source, origin="control"), perf=False)
+    assert own.failed_gate is None, own.reason
+    note = next(g for g in own.gates if g.gate == "correctness").numbers["loop_note"]
+    assert "parted" not in note, note
+    assert (f"the second of two runs a few roundings apart stopped at call {first} (cut by the test) before call "
+            in note), note

@@ -384,7 +384,7 @@ def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict
         return out, stop
 
     states, stop = run(False)
-    again, _ = run(True)
+    again, stop_again = run(True)
     loose = lambda dtype: tuple(CARRIED_SLACK * v for v in session.settings.tolerance(dtype))  # noqa: E731
     s = session.settings
     marks = []
@@ -397,9 +397,16 @@ def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict
         marks.append(FreshMark(calls, state, stable))
     if marks and stop and not stop.endswith("spent"):
         marks[-1].last = True
+    reached = {c for c, _ in again}
     unstable = [m.calls for m in marks if not m.stable]
+    # a checkpoint the second run never reached (its time ran out, or its call raised) is not one where the two
+    # runs parted: say which it was
+    first = unstable[0] if unstable else None
     note = (f"the baseline's stream of fresh inputs: {marks[-1].calls if marks else 0} calls"
             + (f", {stop}" if stop else "")
-            + (f"; two runs a few roundings apart at the start parted beyond the loop tolerance by call "
-               f"{unstable[0]}: states compared only before it" if unstable else ""))
+            + ("" if first is None else
+               f"; two runs a few roundings apart at the start parted beyond the loop tolerance by call {first}: "
+               "states compared only before it" if first in reached else
+               f"; the second of two runs a few roundings apart stopped at call {max(reached, default=0)} "
+               f"({stop_again or 'no reason given'}) before call {first}: states compared only before it"))
     return marks, kept, note
