@@ -843,9 +843,10 @@ def _sampled(cand: Run, base: Run) -> tuple[Run, Run]:
 
     def walk(a: Any, b: Any) -> tuple[Any, Any]:
         if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) and len(a) == len(b) and \
-                type(a) is type(b):
+                type(a) is type(b):  # (host copies: plain tuples and lists, :func:`to_host`)
             pairs = [walk(x, y) for x, y in zip(a, b)]
-            return type(a)(p[0] for p in pairs), type(b)(p[1] for p in pairs)
+            kind = list if isinstance(a, list) else tuple
+            return kind(p[0] for p in pairs), kind(p[1] for p in pairs)
         if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
             pairs = {k: walk(a[k], b[k]) for k in a}
             return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
