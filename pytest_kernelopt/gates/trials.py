@@ -661,7 +661,7 @@ CARRIED_CALLS = 8
 #: host bytes of the pairs of runs (outputs and state, the candidate's and the baseline's) kept whole for the judge
 #: over a candidate's loops, streams and structure probes together; each pair past them is kept as a keyed sample
 #: of positions (:func:`keep_pair`), so every pair is judged and the record stays bounded
-CARRIED_TOTAL_BYTES = 1 << 30
+CARRIED_TOTAL_BYTES = 2 << 30
 #: positions each tensor of a sampled pair keeps: half drawn uniformly, half in :data:`SAMPLE_RUNS` contiguous
 #: runs (a row or a few), at positions drawn from the OS after both calls were made
 CARRIED_SAMPLE = 1 << 20
