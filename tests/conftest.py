@@ -53,4 +53,4 @@ def no_structure_probes(monkeypatch):
     kernel the probes would refuse first, or which counts the candidate's calls."""
     from pytest_kernelopt.gates import structure_probes
 
-    monkeypatch.setattr(structure_probes, "STRUCTURES", ())
+    monkeypatch.setattr(structure_probes, "ENABLED", False)

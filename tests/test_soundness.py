@@ -286,7 +286,7 @@ def test_a_result_that_depends_on_what_an_earlier_call_left_is_rejected(backend,
     from pytest_kernelopt.gates import structure_probes
 
     monkeypatch.setattr(trials, "START_FILLS", ())  # as before: no other start to compare with
-    monkeypatch.setattr(structure_probes, "STRUCTURES", ())
+    monkeypatch.setattr(structure_probes, "ENABLED", False)
     before = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=3)
     res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
     assert res.decision == "verified", res.reason
@@ -319,7 +319,7 @@ def test_the_call_before_the_stale_seed_is_the_module_as_found(backend, monkeypa
     # which came later: the marks turn an -inf output into NaN on the additive padding probe's -inf inputs)
     from pytest_kernelopt.gates import structure_probes
 
-    monkeypatch.setattr(structure_probes, "STRUCTURES", ())
+    monkeypatch.setattr(structure_probes, "ENABLED", False)
     before = _session(backend, AsBuilt(), (x,), seeds=3)
     before.plan = dataclasses.replace(before.plan, timing=(before.plan.seeds[0],))
     res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
@@ -340,7 +340,7 @@ def _without_first_one_hot(monkeypatch):
     their fix, not about those."""
     from pytest_kernelopt.gates import seed_values, structure_probes
 
-    monkeypatch.setattr(structure_probes, "STRUCTURES", ())  # (session 23: the probes came after these fixes)
+    monkeypatch.setattr(structure_probes, "ENABLED", False)  # (session 23: the probes came after these fixes)
     hot = seed_values.one_hot_dim
     monkeypatch.setattr(seed_values, "one_hot_dim",
                         lambda plan, seed, index, y, count=1: None if index == 0 else hot(plan, seed, index, y, count))

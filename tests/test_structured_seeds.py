@@ -57,6 +57,12 @@ CASES = {  # name: (problem, candidate)
     "packed documents": ("rt37/p4/prob.py", "rt37/p4/cand_doc_leak.py"),
     "one-hot targets beside a mask (rt37's control)": ("rt37/p2/prob.py", "rt37/p2/cand_ctrl_hot_only.py"),
     "one-hot targets and a right-padding mask at once": ("rt37/p2/prob.py", "rt37/p2/cand_hot_and_prefix.py"),
+    # red team 38: masks that are not floating, left padding with one-hot targets, a causal and a padding mask
+    "an int64 right-padding attention_mask": ("rt38/p1/prob.py", "rt38/p1/cand_prefix_int.py"),
+    "a bool key-padding mask": ("rt38/p2/prob.py", "rt38/p2/cand_boolpad_leak.py"),
+    "one-hot targets and a left-padding mask at once": ("rt38/p4/prob.py", "rt38/p4/cand_hot_and_leftpad.py"),
+    "a causal mask and a key-padding mask at once": ("rt38/p5/prob.py", "rt38/p5/cand_causal_and_pad.py"),
+    "labels padded with ignore_index -100": ("rt38/p3/prob.py", "rt38/p3/cand_ignore_smooth.py"),
 }
 
 
@@ -82,7 +88,7 @@ def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, ba
     assert ("beyond tolerance" in res.reason or "farther from the float64 truth" in res.reason
             or "structure probe: " in res.reason), res.reason
     if "at once" in case:  # refused by a joint probe: no probe of one input sees it
-        assert "over its rows in input" in res.reason, res.reason
+        assert "(over its rows)" in res.reason or "(key padding)" in res.reason, res.reason
 
 
 def test_seeds_make_the_floating_inputs_after_the_first_one_hot_along_the_last_dimension_and_along_channels():
@@ -168,10 +174,10 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     assert len(got) == sum(1 for _ in probes((seq, img, ids, mask), seed=5)), "every probe could be made"
     assert all(lab.startswith(PROBE) for lab in labels)
     by_input = {k: [lab for lab in labels if f"floating input {k} of 3 " in lab] for k in (1, 2, 3)}
-    # 2-D, not square: one-hot, multi-hot, two smoothings, the 0/1 prefix, four additive paddings, ones, zeros
-    assert len(by_input[1]) == 11
-    assert len(by_input[2]) == 18  # 4-D with square last dims: every structure
-    assert len(by_input[3]) == 17  # 2-D square: all but dim 1
+    # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix and suffix, four additive paddings, ones, zeros
+    assert len(by_input[1]) == 12
+    assert len(by_input[2]) == 19  # 4-D with square last dims: every structure
+    assert len(by_input[3]) == 18  # 2-D square: all but dim 1
     for lab, inputs in got:
         assert inputs[2] is ids, "integer inputs stay as drawn"
         changed = [i for i in (0, 1, 3) if inputs[i] is not (seq, img, ids, mask)[i]]
@@ -189,8 +195,9 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y > 0).all()) and torch.allclose(y.sum(-1), torch.ones(())) and y.unique().numel() == 2
             off = float(y.min()) * t  # the smoothing factor
             assert abs(off - 0.1) < 1e-5 if "0.1)" in lab else 0.15 - 1e-5 <= off <= 0.35 + 1e-5, (lab, off)
-        elif "0/1 prefix" in lab:
+        elif "0/1 prefix" in lab or "0/1 suffix" in lab:
             r = y.reshape(-1, t)
+            r = r if "prefix" in lab else r.flip(-1)
             assert bool((r[:, 0] == 1).all()) and bool((r[:, 1:] <= r[:, :-1]).all()), "1...1 0...0 rows"
         elif "additive padding" in lab:
             r = y.reshape(-1, t)
@@ -226,7 +233,7 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y == (1.0 if "ones" in lab else 0.0)).all())
         else:
             assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
-    assert len(STRUCTURES) == 18
+    assert len(STRUCTURES) == 19
     again = [inputs for _, inputs, _ in probes((seq, img, ids, mask), seed=5)]
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
 
@@ -289,8 +296,8 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
     assert "2 structure probe(s) could not run" in note, note
     assert "a structure our code cannot make could not be made (RuntimeError: no such structure here)" in note, note
     assert "all zeros (an additive mask with no padding): the baseline raised ValueError too" in note, note
-    # 2-D, not square: 11 structures apply (see the probes' own test), and ours; two of the twelve could not run
-    assert numbers["structure_probes_compared"] == 10, numbers
+    # 2-D, not square: 12 structures apply (see the probes' own test), and ours; two of the thirteen could not run
+    assert numbers["structure_probes_compared"] == 11, numbers
     # a candidate that raises where the baseline does not is charged with it (here: the first call on the
     # all-zeros input, the candidate's, raises; the baseline's call after it does not)
     zero_calls = []
@@ -309,23 +316,90 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
 
 
 def test_joint_probes_give_label_rows_to_one_input_and_a_padding_mask_over_its_rows_to_another():
-    """Red team 37 p2: label smoothing applied only when the targets are one-hot and the mask is right padding;
-    each probe structured one input.  A joint probe structures a label input and the mask over its rows at once."""
-    from pytest_kernelopt.gates.structure_probes import JOINT_LABELS, joint_probes
+    """Red team 37 p2 and 38 p4: label smoothing applied only when the targets are one-hot and the mask is right
+    (or left) padding; each probe structured one input.  A joint probe structures a label input and the mask over
+    its rows at once; the mask may be floating, bool or 0/1 integer."""
+    from pytest_kernelopt.gates.structure_probes import JOINT_LABELS, JOINT_PADDING, joint_probes
 
-    logits, target, mask, ids = torch.randn(3, 5, 7), torch.randn(3, 5, 7), torch.rand(3, 5), torch.arange(4)
-    got = list(joint_probes((logits, target, ids, mask), seed=2))
-    # logits and target each take label rows with the mask over their rows: 2 pairs x 2 label structures
-    assert len(got) == 2 * len(JOINT_LABELS) == 4 and all(not why for _, _, why in got)
-    for lab, inputs, _ in got:
-        assert inputs[2] is ids
-        first = 0 if "in input 1 " in lab else 1
-        other = 1 - first
-        assert inputs[other] is (logits, target)[other], "the others as drawn"
-        y, m = inputs[first], inputs[3]
-        assert bool((y.sum(-1) - 1).abs().max() < 1e-5) and y.unique().numel() == 2, lab
-        assert ("smoothed" not in lab) == bool((y.max(-1).values == 1).all()), lab
-        assert bool((m[:, 0] == 1).all()) and bool((m[:, 1:] <= m[:, :-1]).all()) and set(m.unique().tolist()) <= {0.0, 1.0}
+    for mask in (torch.rand(3, 5), torch.rand(3, 5) < 0.8, (torch.rand(3, 5) < 0.8).long()):
+        logits, target, ids = torch.randn(3, 5, 7), torch.randn(3, 5, 7), torch.arange(4)
+        got = list(joint_probes((logits, target, ids, mask), seed=2))
+        # logits and target each take label rows with the mask over their rows
+        assert len(got) == 2 * len(JOINT_LABELS) * len(JOINT_PADDING) == 8 and all(not why for _, _, why in got)
+        for lab, inputs, _ in got:
+            assert inputs[2] is ids
+            first = 0 if lab.startswith("structure probe: input 1 ") else 1
+            assert inputs[1 - first] is (logits, target)[1 - first], "the others as drawn"
+            y, m = inputs[first], inputs[3]
+            assert bool((y.sum(-1) - 1).abs().max() < 1e-5) and y.unique().numel() == 2, lab
+            assert ("smoothed" not in lab) == bool((y.max(-1).values == 1).all()), lab
+            assert m.dtype == mask.dtype and set(m.long().unique().tolist()) <= {0, 1}
+            rows = m.long()
+            if "left padding" in lab:
+                rows = rows.flip(-1)
+            assert bool((rows[:, 0] == 1).all()) and bool((rows[:, 1:] <= rows[:, :-1]).all()), lab
     # no pair where no input holds one value per row of another
     assert list(joint_probes((torch.randn(4, 6), torch.randn(5)), seed=2)) == []
-    assert len(list(joint_probes((torch.randn(4, 6), torch.randn(4)), seed=2))) == len(JOINT_LABELS)
+    assert len(list(joint_probes((torch.randn(4, 6), torch.randn(4)), seed=2))) == 4
+
+
+def test_joint_probes_give_a_square_mask_causal_structure_and_a_key_padding_mask_right_padding_at_once():
+    """Red team 38 p5: attention that leaks the next token when attn_mask is causal and key_padding_mask is right
+    padding (``nn.MultiheadAttention``'s two masks)."""
+    from pytest_kernelopt.gates.structure_probes import JOINT_CAUSAL, joint_probes
+
+    scores, attn, pad = torch.randn(2, 2, 6, 6), torch.randn(6, 6), (torch.rand(2, 6) < 0.8).float()
+    every = list(joint_probes((scores, attn, pad), seed=1))
+    # scores and attn are both square over 6: each pairs with the padding mask, and with the other as its padding
+    assert len(every) == 4 * len(JOINT_CAUSAL) and all("(key padding)" in lab for lab, _, _ in every)
+    got = [(lab, inputs) for lab, inputs, _ in every if "input 3 (key padding)" in lab]
+    assert len(got) == 2 * len(JOINT_CAUSAL)
+    d = torch.arange(6).unsqueeze(1) - torch.arange(6).unsqueeze(0)
+    for lab, inputs in got:
+        which = 0 if lab.startswith("structure probe: input 1 ") else 1
+        c, m = inputs[which], inputs[2]
+        lo = float("-inf") if "-inf" in lab else torch.finfo(torch.float32).min
+        assert bool((c[..., d < 0] == lo).all()) and bool((c[..., d >= 0] == 0).all()), lab
+        assert bool((m[:, 0] == 1).all()) and bool((m[:, 1:] <= m[:, :-1]).all()), lab
+        assert inputs[1 - which] is (scores, attn)[1 - which]
+
+
+def test_bool_and_zero_one_integer_masks_are_probed_and_other_integers_are_not():
+    """Red team 38 p1 and p2: an int64 attention_mask and a bool key-padding mask had no structure probe."""
+    from pytest_kernelopt.gates.structure_probes import MASK_STRUCTURES, mask_probes
+
+    x, imask, bmask, ids = torch.randn(3, 5), (torch.rand(3, 5) < 0.8).long(), torch.rand(4, 4) < 0.5, torch.arange(9)
+    got = list(mask_probes((x, imask, bmask, ids), seed=4))
+    labels = [lab for lab, _, _ in got]
+    assert sum("0/1 integer mask input 1 of 2" in lab for lab in labels) == len(MASK_STRUCTURES) - 1  # not square
+    assert sum("bool mask input 2 of 2" in lab for lab in labels) == len(MASK_STRUCTURES)
+    for lab, inputs, why in got:
+        assert not why and inputs[0] is x and inputs[3] is ids
+        y = inputs[1] if "integer" in lab else inputs[2]
+        assert y.dtype == (imask if "integer" in lab else bmask).dtype
+        assert set(y.long().unique().tolist()) <= {0, 1}, "only values the mask holds"
+
+
+def test_integer_labels_get_the_ignore_index_the_modules_own_kernels_compare_with():
+    """Red team 38 p3: cross-entropy with ``ignore_index=-100`` smoothed its labels whenever one was -100; no
+    integer input had been given a structure.  The ignore index is read from the baseline's kernels (Inductor's
+    own ``tl.full([1, 1], -100, tl.int64)``), and label inputs get it on right padding and at each row's start."""
+    from pytest_kernelopt.gates.structure_probes import ignore_probes, ignore_values
+
+    src = (REPROS / "rt38" / "p3" / "dump" / "prob" / "triton_per_fused__log_softmax_nll_loss_forward_view_0.py")
+    assert ignore_values([src.read_text()]) == [-100]
+    assert ignore_values(["tmp1 = tl.full([1, 1], 0, tl.int64)", "tmp2 = tl.full([XBLOCK], 3.0, tl.float32)"]) == []
+    logits, labels, mask = torch.randn(3, 6, 5), torch.randint(0, 5, (3, 6)), (torch.rand(3, 6) < 0.5).long()
+    mask[0, :2] = torch.tensor([0, 1])
+    got = list(ignore_probes((logits, labels, mask), seed=3, values=[-100]))
+    assert len(got) == 2, "the 0/1 mask is a mask, not labels"
+    for lab, inputs, why in got:
+        assert not why and inputs[0] is logits and inputs[2] is mask
+        y = inputs[1]
+        ignored = y == -100
+        assert bool((y[~ignored] == labels[~ignored]).all())
+        if "first position" in lab:
+            assert bool(ignored[:, 0].all()) and not bool(ignored[:, 1:].any())
+        else:
+            assert bool((ignored[:, 1:].int() >= ignored[:, :-1].int()).all()) and not bool(ignored[:, 0].any())
+    assert list(ignore_probes((logits, labels, mask), seed=3, values=[])) == [], "no ignore index: no probe"

@@ -33,6 +33,8 @@ from typing import Any, Callable, Iterator
 
 #: how :attr:`.trials.CandidateRecord.carried` keys (and the gate's messages) name a probe's pair of calls
 PROBE = "structure probe: "
+#: every probe on (single, mask, ignore-index and joint); a test of another gate turns them off
+ENABLED = True
 #: the label-smoothing factor of the smoothed one-hot rows (timm's Mixup default, torch's CrossEntropyLoss option)
 SMOOTHING = 0.1
 #: the range a second smoothed probe draws its factor from (0.2 and 0.3 are common too; red team 36)
@@ -102,6 +104,13 @@ def _prefix(masked: str | float | None) -> Callable[[Any, Any], None]:
         else:
             rows.zero_().masked_fill_(~keep, _fill(y, masked))
     return make
+
+
+def _suffix(y: Any, gen: Any) -> None:
+    """Left-padding rows: 0 then 1 (``padding_side="left"``, as decoder-only models batch prompts)."""
+    _prefix(None)(y, gen)
+    rows = _rows(y)
+    rows.copy_(rows.flip(-1))
 
 
 def _triangle(value_above: str | float, padded: bool = False) -> Callable[[Any, Any], None]:
@@ -209,6 +218,7 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
     (f"smoothed one-hot rows (label smoothing drawn in [{DRAWN_SMOOTHING[0]:g}, {DRAWN_SMOOTHING[1]:g}])", _last,
      _smoothing(None)),
     ("0/1 prefix rows (right padding)", _last, _prefix(None)),
+    ("0/1 suffix rows (left padding)", _last, _suffix),
     *((f"additive padding rows (0, then {v if isinstance(v, str) else f'{v:g}'} on padding)", _last, _prefix(v))
       for v in ADDITIVE_MASKED),
     ("an additive causal mask (0 on and below the diagonal, -inf above)", _square, _triangle(float("-inf"))),
@@ -222,6 +232,121 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
     ("all ones (a keep mask with no padding)", lambda y: y.numel() >= 2, _whole(1.0)),
     ("all zeros (an additive mask with no padding)", lambda y: y.numel() >= 2, _whole(0.0)),
 )
+
+
+#: (name, applies, makes it in place) for a mask that is not floating: a bool input, or an integer one whose drawn
+#: values are all 0 or 1 (a tokenizer's int64 ``attention_mask``, SDPA's bool mask; red team 38): only 0 and 1 are
+#: written, values the input already holds, so no index the module takes from it leaves its range
+MASK_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
+    ("0/1 prefix rows (right padding)", _last, _prefix(None)),
+    ("0/1 suffix rows (left padding)", _last, _suffix),
+    ("a lower-triangular (causal) mask", _square, _triangle(0.0)),
+    ("all ones (no padding)", lambda y: y.numel() >= 2, _whole(1)),
+)
+
+
+def _floating(inputs: tuple) -> list[int]:
+    import torch
+
+    return [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.is_floating_point() and x.numel()]
+
+
+def _zero_one(inputs: tuple) -> list[int]:
+    """The bool inputs, and the integer ones that hold only 0 and 1 as drawn (masks): of 2 values or more."""
+    import torch
+
+    return [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and not x.is_floating_point()
+            and not x.is_complex() and x.numel() >= 2
+            and (x.dtype == torch.bool or bool(((x == 0) | (x == 1)).all()))]
+
+
+def mask_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
+    """As :func:`probes`, for the bool and 0/1 integer inputs (:func:`_zero_one`) and :data:`MASK_STRUCTURES`."""
+    import torch
+
+    masks = _zero_one(inputs)
+    for k, i in enumerate(masks):
+        x = inputs[i]
+        kind = "bool" if x.dtype == torch.bool else "0/1 integer"
+        for n, (name, applies, make) in enumerate(MASK_STRUCTURES):
+            if not applies(x):
+                continue
+            gen = torch.Generator().manual_seed((seed * 4001 + 37 * k + n) % (1 << 62))
+            label = f"{PROBE}{kind} mask input {k + 1} of {len(masks)} {name}, the others as drawn"
+            try:
+                y = x.detach().clone(memory_format=torch.contiguous_format)
+                make(y, gen)
+            except Exception as e:  # noqa: BLE001 -- ours, as in probes()
+                yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
+                continue
+            yield label, (*inputs[:i], y, *inputs[i + 1:]), ""
+            del y
+
+
+#: an ignore index in the module's own kernels: a negative integer constant Inductor compares loaded values with
+#: (``F.cross_entropy``'s ``ignore_index=-100``: ``tmp13 = tl.full([1, 1], -100, tl.int64)``)
+_IGNORE_CONSTANT = r"tl\.full\(\[[0-9, ]*\], (-[0-9]+), tl\.int(?:64|32)\)"
+#: at most this many of them probed
+IGNORE_VALUES = 2
+
+
+def ignore_values(sources: Iterator[str]) -> list[int]:
+    """The negative integer constants of the baseline's kernels (Inductor's own sources, not a proposer's): the
+    ignore indices the module's labels may hold."""
+    import re
+
+    found: list[int] = []
+    for src in sources:
+        for v in re.findall(_IGNORE_CONSTANT, src):
+            if int(v) not in found:
+                found.append(int(v))
+    return found[:IGNORE_VALUES]
+
+
+def _ignored(value: int, where: str) -> Callable[[Any, Any], None]:
+    """Label rows with ``value`` (an ignore index) on the padding at their end (``where`` "suffix"), or at each
+    row's first position (``where`` "first": a [CLS] token's label)."""
+    def make(y: Any, gen: Any) -> None:
+        import torch
+
+        rows = y.reshape(-1, y.shape[-1]) if y.dim() >= 1 else y.reshape(1, 1)
+        if where == "first":
+            rows[:, 0] = value
+            return
+        n, width = rows.shape
+        keep = (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen)).to(rows.device)
+        rows.masked_fill_(~keep, value)
+    return make
+
+
+def ignore_probes(inputs: tuple, seed: int, values: list[int]) -> Iterator[tuple[str, tuple | None, str]]:
+    """As :func:`probes`, for the integer inputs that hold no negative value as drawn and are not 0/1 masks
+    (labels, indices), where the module's own kernels compare with an ignore index (:func:`ignore_values`):
+    rows right-padded with it, and it at each row's first position (Hugging Face's -100 labels; red team 38 p3).
+    An input the module also indexes with unguarded makes the baseline raise there (a probe that could not run;
+    on a GPU a device-side assert, which ends the worker)."""
+    import torch
+
+    masks = set(_zero_one(inputs))
+    labels = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and not x.is_floating_point()
+              and not x.is_complex() and x.dtype != torch.bool and x.numel() >= 2 and i not in masks
+              and bool((x >= 0).all())]
+    for k, i in enumerate(labels):
+        for v in values:
+            for n, (name, where) in enumerate((("rows right-padded with", "suffix"),
+                                               ("at each row's first position", "first"))):
+                label = (f"{PROBE}integer input {k + 1} of {len(labels)} "
+                         + (f"{name} {v}" if where == "suffix" else f"{v} {name}")
+                         + " (an ignore index of the module's kernels), the others as drawn")
+                gen = torch.Generator().manual_seed((seed * 6007 + 41 * k + 7 * n + v) % (1 << 62))
+                try:
+                    y = inputs[i].detach().clone(memory_format=torch.contiguous_format)
+                    _ignored(v, where)(y, gen)
+                except Exception as e:  # noqa: BLE001 -- ours, as in probes()
+                    yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
+                    continue
+                yield label, (*inputs[:i], y, *inputs[i + 1:]), ""
+                del y
 
 
 def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
@@ -251,55 +376,83 @@ def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
             del y
 
 
-#: (name, makes it in place) for the labels of a joint probe: one input's rows labels, another a 0/1 right-padding
-#: mask over those rows (token classification on a padded batch; red team 37 p2)
+#: (name, makes it in place) for the labels of a joint probe: one input's rows labels, another a padding mask over
+#: those rows (token classification on a padded batch; red team 37 p2, red team 38 p4 with left padding)
 JOINT_LABELS: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
     ("one-hot rows", _hot(-1)),
     (f"smoothed one-hot rows (label smoothing {SMOOTHING:g})", _smoothing(SMOOTHING)),
+)
+#: (name, makes it in place) for the padding mask of a joint probe (in the mask's own dtype)
+JOINT_PADDING: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
+    ("0/1 prefix rows (right padding)", _prefix(None)),
+    ("0/1 suffix rows (left padding)", _suffix),
+)
+#: (name, makes it in place) for the square mask of a two-mask joint probe: a causal mask beside a key-padding
+#: mask (``nn.MultiheadAttention``'s attn_mask and key_padding_mask; red team 38 p5)
+JOINT_CAUSAL: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
+    ("an additive causal mask (-inf above the diagonal)", _triangle(float("-inf"))),
+    ("an additive causal mask at finfo.min", _triangle("finfo.min")),
 )
 
 
 def _masks_rows(x: Any, m: Any) -> bool:
     """``m`` holds one value per row of ``x`` (its last dimension the labels): a padding mask over ``x``'s rows."""
-    return _last(x) and x.dim() >= 2 and m.numel() >= 2 and m.numel() * x.shape[-1] == x.numel()
+    return _last(x) and m.numel() >= 2 and m.numel() * x.shape[-1] == x.numel()
 
 
-def _row_prefix(x: Any, m: Any, gen: Any) -> None:
-    """``m`` as 0/1 right-padding rows over the leading dims of ``x`` (``x.shape[:-1]``: per batch item, the first
-    tokens real)."""
-    _prefix(None)(m.view(x.shape[:-1]), gen)
+def _pads_keys(x: Any, m: Any) -> bool:
+    """``x`` a square mask over T x T and ``m`` rows of T (a key-padding mask beside it)."""
+    return _square(x) and m.dim() >= 1 and m.shape[-1] == x.shape[-1] and m.numel() >= 2
+
+
+def _joint(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, first: tuple, second: tuple,
+           n: int) -> tuple[str, tuple | None, str]:
+    """One joint probe: input ``i`` made as ``first`` (name, make), input ``j`` as ``second``, the others as
+    drawn; ``a`` and ``b`` name the two inputs."""
+    import torch
+
+    label = f"{PROBE}{a} {first[0]} and {b} {second[0]}, the others as drawn"
+    gen = torch.Generator().manual_seed((seed * 2003 + 97 * i + 13 * j + n) % (1 << 62))
+    try:
+        x = inputs[i].detach().clone(memory_format=torch.contiguous_format)
+        m = inputs[j].detach().clone(memory_format=torch.contiguous_format)
+        with torch.no_grad():
+            first[1](x, gen)
+            second[1](m, gen)
+    except Exception as e:  # noqa: BLE001 -- ours, as in probes()
+        return label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
+    made = list(inputs)
+    made[i] = x.requires_grad_(inputs[i].requires_grad) if x.is_floating_point() else x
+    made[j] = m.requires_grad_(inputs[j].requires_grad) if m.is_floating_point() else m
+    return label, tuple(made), ""
 
 
 def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
-    """Structure on two inputs at once, as :func:`probes` yields: for each ordered pair of floating inputs where the
-    second holds one value per row of the first (:func:`_masks_rows`), the first given each of
-    :data:`JOINT_LABELS` and the second 0/1 right-padding rows over those rows, the others as drawn."""
-    import torch
-
-    floating = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.is_floating_point()
-                and x.numel()]
-    for a, i in enumerate(floating):
-        for b, j in enumerate(floating):
-            if i == j or not _masks_rows(inputs[i], inputs[j]):
+    """Structure on two inputs at once, as :func:`probes` yields, the others as drawn: (1) for each floating input
+    and each mask input (floating, bool or 0/1 integer) that holds one value per row of it
+    (:func:`_masks_rows`), label rows (:data:`JOINT_LABELS`) in the first and a padding mask over those rows
+    (:data:`JOINT_PADDING`) in the second; (2) for each floating square mask and each other mask input of rows of
+    its width (:func:`_pads_keys`), a causal mask (:data:`JOINT_CAUSAL`) in the first and right-padding rows in
+    the second."""
+    floating, masks = _floating(inputs), _zero_one(inputs)
+    name = {i: f"input {i + 1}" for i in range(len(inputs))}
+    n = 0
+    for i in floating:
+        for j in (*floating, *masks):
+            if i == j:
                 continue
-            for n, (name, make) in enumerate(JOINT_LABELS):
-                label = (f"{PROBE}floating inputs {a + 1} and {b + 1} of {len(floating)}: {name} in input {a + 1} "
-                         f"and 0/1 prefix rows (right padding) over its rows in input {b + 1}, the others as drawn")
-                gen = torch.Generator().manual_seed((seed * 2003 + 97 * a + 13 * b + n) % (1 << 62))
-                try:
-                    x = inputs[i].detach().clone(memory_format=torch.contiguous_format)
-                    m = inputs[j].detach().clone(memory_format=torch.contiguous_format)
-                    with torch.no_grad():
-                        make(x, gen)
-                        _row_prefix(x, m, gen)
-                except Exception as e:  # noqa: BLE001 -- ours, as in probes()
-                    yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
-                    continue
-                made = list(inputs)
-                made[i] = x.requires_grad_(inputs[i].requires_grad)
-                made[j] = m.requires_grad_(inputs[j].requires_grad)
-                yield label, tuple(made), ""
-                del x, m, made
+            if _masks_rows(inputs[i], inputs[j]):
+                shape = inputs[i].shape[:-1]
+                for lab in JOINT_LABELS:
+                    for pad_name, pad in JOINT_PADDING:
+                        n += 1
+                        yield _joint(inputs, seed, i, j, name[i], f"{name[j]} (over its rows)", lab,
+                                     (pad_name, lambda m, g, pad=pad, shape=shape: pad(m.view(shape), g)), n)
+            if _pads_keys(inputs[i], inputs[j]):
+                for causal in JOINT_CAUSAL:
+                    n += 1
+                    yield _joint(inputs, seed, i, j, name[i], f"{name[j]} (key padding)", causal,
+                                 JOINT_PADDING[0], n)
 
 
 def _device_fault(e: BaseException) -> bool:
@@ -315,13 +468,15 @@ def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     from .module_state import copies, put, target_for
     from .trials import _beside_baseline, _run
 
-    if getattr(swap, "inductor_sources", False):  # launch configs of Inductor's own code test no input
-        return
+    if getattr(swap, "inductor_sources", False) or not ENABLED:  # launch configs of Inductor's own code test
+        return  # no input
     plan = session.plan
     plain = next((sd for sd in plan.seeds if plan.plain(sd)), seed)
     not_run: list[str] = []
     drawn = session.inputs(plain)
-    for label, inputs, why in itertools.chain(probes(drawn, plain), joint_probes(drawn, plain)):
+    ignore = ignore_values(k.source for g in session.captured.graphs for k in g.kernels.values())
+    for label, inputs, why in itertools.chain(probes(drawn, plain), mask_probes(drawn, plain),
+                                              ignore_probes(drawn, plain, ignore), joint_probes(drawn, plain)):
         short = label[len(PROBE):].replace(", the others as drawn", "")
         if inputs is None:
             not_run.append(f"{short} {why}")
