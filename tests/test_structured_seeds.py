@@ -63,6 +63,17 @@ CASES = {  # name: (problem, candidate)
     "one-hot targets and a left-padding mask at once": ("rt38/p4/prob.py", "rt38/p4/cand_hot_and_leftpad.py"),
     "a causal mask and a key-padding mask at once": ("rt38/p5/prob.py", "rt38/p5/cand_causal_and_pad.py"),
     "labels padded with ignore_index -100": ("rt38/p3/prob.py", "rt38/p3/cand_ignore_smooth.py"),
+    # red team 39: integer inputs that are not masks, ALiBi with no mask, token types, two masks of other kinds
+    "-100 labels scattered in a row (masked LM)": ("rt39/p1/prob.py", "rt39/p1/cand_mid_ignore.py"),
+    "arange position ids": ("rt39/p2/prob.py", "rt39/p2/cand_arange_shift.py"),
+    "a sliding-window mask and a key-padding mask at once": ("rt39/p5/prob.py", "rt39/p5/cand_window_and_pad.py"),
+    "token ids right-padded with pad id 0": ("rt39/p6/prob.py", "rt39/p6/cand_padid_rightpad.py"),
+    "an ALiBi bias with no mask": ("rt39/p7/prob.py", "rt39/p7/cand_ctrl_alibi_only.py"),
+    "an ALiBi bias and a key-padding mask at once": ("rt39/p7/prob.py", "rt39/p7/cand_alibi_and_pad.py"),
+    "a bool causal mask and an additive padding mask at once": ("rt39/p8/prob.py",
+                                                               "rt39/p8/cand_boolcausal_addpad.py"),
+    "token type ids of a sentence pair": ("rt39/p9/prob.py", "rt39/p9/cand_pair_types.py"),
+    "void 255 pixels on boundaries": ("rt39/p10/prob.py", "rt39/p10/cand_void_boundary.py"),
 }
 
 
@@ -175,9 +186,9 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     assert all(lab.startswith(PROBE) for lab in labels)
     by_input = {k: [lab for lab in labels if f"floating input {k} of 3 " in lab] for k in (1, 2, 3)}
     # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix and suffix, four additive paddings, ones, zeros
-    assert len(by_input[1]) == 12
-    assert len(by_input[2]) == 19  # 4-D with square last dims: every structure
-    assert len(by_input[3]) == 18  # 2-D square: all but dim 1
+    assert len(by_input[1]) == 13  # (and arithmetic-progression rows)
+    assert len(by_input[2]) == 21  # 4-D with square last dims: every structure
+    assert len(by_input[3]) == 20  # 2-D square: all but dim 1
     for lab, inputs in got:
         assert inputs[2] is ids, "integer inputs stay as drawn"
         changed = [i for i in (0, 1, 3) if inputs[i] is not (seq, img, ids, mask)[i]]
@@ -218,6 +229,13 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
                 assert bool(allowed.diagonal().all()) and bool((~allowed[d > 0]).any()), "two documents or more"
                 starts = [i for i in range(t) if not bool(allowed[i, i - 1])] if t > 1 else []
                 assert all(b - a >= 2 for a, b in zip([0, *starts], [*starts, t]) if b > a), starts
+        elif "arithmetic-progression" in lab:
+            steps = y.reshape(-1, t).diff(dim=-1)
+            assert torch.allclose(steps, steps[:, :1].expand_as(steps)) and bool((steps > 0).all())
+        elif "ALiBi bias with no mask" in lab:
+            for m in y.reshape(-1, t, t):
+                assert bool((m.diagonal() == 0).all()) and bool(torch.isfinite(m).all())
+                assert torch.allclose(m + m.T, torch.zeros_like(m))
         elif "ALiBi" in lab:
             for m in y.reshape(-1, t, t):
                 assert bool(torch.isinf(m[d < 0]).all()) and bool((m.diagonal() == 0).all())
@@ -233,7 +251,7 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y == (1.0 if "ones" in lab else 0.0)).all())
         else:
             assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
-    assert len(STRUCTURES) == 19
+    assert len(STRUCTURES) == 21
     again = [inputs for _, inputs, _ in probes((seq, img, ids, mask), seed=5)]
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
 
@@ -296,8 +314,8 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
     assert "2 structure probe(s) could not run" in note, note
     assert "a structure our code cannot make could not be made (RuntimeError: no such structure here)" in note, note
     assert "all zeros (an additive mask with no padding): the baseline raised ValueError too" in note, note
-    # 2-D, not square: 12 structures apply (see the probes' own test), and ours; two of the thirteen could not run
-    assert numbers["structure_probes_compared"] == 11, numbers
+    # 2-D, not square: 13 structures apply (see the probes' own test), and ours; two of the fourteen could not run
+    assert numbers["structure_probes_compared"] == 12, numbers
     # a candidate that raises where the baseline does not is charged with it (here: the first call on the
     # all-zeros input, the candidate's, raises; the baseline's call after it does not)
     zero_calls = []
@@ -344,24 +362,33 @@ def test_joint_probes_give_label_rows_to_one_input_and_a_padding_mask_over_its_r
 
 
 def test_joint_probes_give_a_square_mask_causal_structure_and_a_key_padding_mask_right_padding_at_once():
-    """Red team 38 p5: attention that leaks the next token when attn_mask is causal and key_padding_mask is right
-    padding (``nn.MultiheadAttention``'s two masks)."""
-    from pytest_kernelopt.gates.structure_probes import JOINT_CAUSAL, joint_probes
+    """Red team 38 p5 and 39 p5, p8: attention that leaks when attn_mask is causal (or a sliding window, or a bool
+    causal mask) and the key-padding mask is right padding (``nn.MultiheadAttention``'s two masks)."""
+    from pytest_kernelopt.gates.structure_probes import JOINT_KEYS, JOINT_SQUARE, joint_probes
 
     scores, attn, pad = torch.randn(2, 2, 6, 6), torch.randn(6, 6), (torch.rand(2, 6) < 0.8).float()
     every = list(joint_probes((scores, attn, pad), seed=1))
-    # scores and attn are both square over 6: each pairs with the padding mask, and with the other as its padding
-    assert len(every) == 4 * len(JOINT_CAUSAL) and all("(key padding)" in lab for lab, _, _ in every)
-    got = [(lab, inputs) for lab, inputs, _ in every if "input 3 (key padding)" in lab]
-    assert len(got) == 2 * len(JOINT_CAUSAL)
+    # scores and attn are both square over 6: each pairs with the padding mask (not with each other: square)
+    assert len(every) == 2 * len(JOINT_SQUARE["float"]) * len(JOINT_KEYS["float"])
+    assert all("input 3 (key padding)" in lab and not why for lab, _, why in every)
     d = torch.arange(6).unsqueeze(1) - torch.arange(6).unsqueeze(0)
-    for lab, inputs in got:
+    for lab, inputs, _ in every:
         which = 0 if lab.startswith("structure probe: input 1 ") else 1
         c, m = inputs[which], inputs[2]
-        lo = float("-inf") if "-inf" in lab else torch.finfo(torch.float32).min
-        assert bool((c[..., d < 0] == lo).all()) and bool((c[..., d >= 0] == 0).all()), lab
-        assert bool((m[:, 0] == 1).all()) and bool((m[:, 1:] <= m[:, :-1]).all()), lab
         assert inputs[1 - which] is (scores, attn)[1 - which]
+        if "an additive causal mask" in lab:
+            lo = float("-inf") if "-inf above" in lab else torch.finfo(torch.float32).min
+            assert bool((c[..., d < 0] == lo).all()) and bool((c[..., d >= 0] == 0).all()), lab
+        keep = m == 0 if "additive" in lab.split("(key padding)")[1] else m == 1
+        assert bool(keep[:, 0].all()) and bool((keep[:, 1:].int() <= keep[:, :-1].int()).all()), lab
+    # a bool causal mask beside an additive (B, 1, 1, T) padding mask (red team 39 p8)
+    bool_causal, add_pad = torch.rand(6, 6) < 0.5, torch.randn(2, 1, 1, 6)
+    got = list(joint_probes((scores, bool_causal, add_pad), seed=1))
+    pairs = [lab for lab, _, _ in got if lab.startswith("structure probe: input 2 ")]
+    assert len(pairs) == len(JOINT_SQUARE["mask"]) * len(JOINT_KEYS["float"])
+    for lab, inputs, _ in got:
+        if lab.startswith("structure probe: input 2 "):
+            assert torch.equal(inputs[1], torch.tril(torch.ones(6, 6)).bool())
 
 
 def test_bool_and_zero_one_integer_masks_are_probed_and_other_integers_are_not():
@@ -380,26 +407,45 @@ def test_bool_and_zero_one_integer_masks_are_probed_and_other_integers_are_not()
         assert set(y.long().unique().tolist()) <= {0, 1}, "only values the mask holds"
 
 
-def test_integer_labels_get_the_ignore_index_the_modules_own_kernels_compare_with():
-    """Red team 38 p3: cross-entropy with ``ignore_index=-100`` smoothed its labels whenever one was -100; no
-    integer input had been given a structure.  The ignore index is read from the baseline's kernels (Inductor's
-    own ``tl.full([1, 1], -100, tl.int64)``), and label inputs get it on right padding and at each row's start."""
-    from pytest_kernelopt.gates.structure_probes import ignore_probes, ignore_values
+def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_positions_and_sorted_lengths():
+    """Red team 38 p3 and 39 p1, p10: cross-entropy smoothed its labels whenever one was the ignore index (-100,
+    or a segmentation's void 255), on right padding or scattered in a row; 39 p6: mean pooling by ``input_ids !=
+    0`` wrong on pad id 0 right padding; 39 p2: position ids ``arange(T)``; 39 p4: lengths sorted descending.
+    The compared values are read from the baseline's kernels (Inductor's own ``tl.full([1, 1], -100, tl.int64)``
+    and a comparison with it)."""
+    from pytest_kernelopt.gates.structure_probes import compared_values, integer_probes
 
     src = (REPROS / "rt38" / "p3" / "dump" / "prob" / "triton_per_fused__log_softmax_nll_loss_forward_view_0.py")
-    assert ignore_values([src.read_text()]) == [-100]
-    assert ignore_values(["tmp1 = tl.full([1, 1], 0, tl.int64)", "tmp2 = tl.full([XBLOCK], 3.0, tl.float32)"]) == []
-    logits, labels, mask = torch.randn(3, 6, 5), torch.randint(0, 5, (3, 6)), (torch.rand(3, 6) < 0.5).long()
+    assert compared_values([src.read_text()]) == [-100]
+    assert compared_values(["tmp1 = tl.full([1, 1], 0, tl.int64)\n    tmp3 = tl.where(tmp2, tmp0, tmp1)"]) == [], \
+        "a constant no comparison reads"
+    assert compared_values(["tmp1 = tl.full([1], 255, tl.int64)\n    tmp2 = tmp0 != tmp1",
+                            "tmp5 = tmp4 == 7"]) == [255, 7]
+    logits, labels, mask = torch.randn(3, 6, 5), torch.randint(0, 9, (3, 6)), (torch.rand(3, 6) < 0.5).long()
     mask[0, :2] = torch.tensor([0, 1])
-    got = list(ignore_probes((logits, labels, mask), seed=3, values=[-100]))
-    assert len(got) == 2, "the 0/1 mask is a mask, not labels"
+    got = list(integer_probes((logits, labels, mask), seed=3, values=[-100]))
+    assert all(not why for _, _, why in got)
+    names = [lab for lab, _, _ in got]
+    fits = int(labels.min()) + 5 <= int(labels.max())
+    assert len(names) == fits + 1 + 3, names  # positions, sorted, the compared value three ways: not the 0/1 mask
+    assert not any("position ids" in lab for lab, _, _ in integer_probes((torch.tensor([[0, 2, 1, 0]]),), 1, []))
     for lab, inputs, why in got:
-        assert not why and inputs[0] is logits and inputs[2] is mask
+        if why:
+            continue
+        assert inputs[0] is logits and inputs[2] is mask
         y = inputs[1]
+        if "sorted" in lab:
+            assert torch.equal(y, labels.sort(-1, descending=True).values)
+            continue
+        if "position ids" in lab:
+            assert torch.equal(y, (torch.arange(6) + labels.min()).expand(3, 6))
+            continue
         ignored = y == -100
-        assert bool((y[~ignored] == labels[~ignored]).all())
+        assert bool((y[~ignored] == labels[~ignored]).all()) and bool(ignored.any())
         if "first position" in lab:
             assert bool(ignored[:, 0].all()) and not bool(ignored[:, 1:].any())
-        else:
+        elif "right-padded" in lab:
             assert bool((ignored[:, 1:].int() >= ignored[:, :-1].int()).all()) and not bool(ignored[:, 0].any())
-    assert list(ignore_probes((logits, labels, mask), seed=3, values=[])) == [], "no ignore index: no probe"
+        else:
+            assert "drawn half" in lab
+    assert len(list(integer_probes((logits, labels, mask), seed=3, values=[]))) == fits + 1, "no compared value"

@@ -13,7 +13,11 @@ Face's 4-D masks), label smoothing 0.2.  Those are in the list now, with additiv
 now (a sliding-window causal band, packed documents' block-diagonal causal mask, an ALiBi bias), and the fourth,
 structure on two inputs at once (one-hot targets and a right-padding mask over their rows), by a joint probe
 (:func:`joint_probes`: label rows in one input and a padding mask in another that holds one value per row of it).
-Other conjunctions of two structures are not probed: each other probe changes one input.
+Red teams 38 and 39 found masks that are not floating (an int64 attention_mask, a bool key mask, token type
+ids), integer inputs with structure (ignore indices on padding or scattered, pad ids, position ids, sorted
+lengths), an ALiBi bias with no mask, and two masks at once (a causal, sliding-window or ALiBi square mask beside
+a key-padding mask): :func:`mask_probes`, :func:`integer_probes` and the second form of :func:`joint_probes`.
+Other conjunctions of two structures are not probed.
 
 Here, after the first seed's calls, every floating input is given each structure of
 :data:`STRUCTURES` in turn, the other inputs as the plain seed draws them (the problem's own ``get_inputs()``),
@@ -73,11 +77,17 @@ def _smoothing(eps: float | None) -> Callable[[Any, Any], None]:
 
 
 def _lengths(n: int, width: int, gen: Any) -> Any:
-    """Lengths 1..width for ``n`` rows, a quarter of them whole (a batch's longest sequence has no padding)."""
+    """Lengths 1..width for ``n`` rows, a quarter of them whole; of two rows or more, one whole (a batch padded to
+    its longest sequence) and one padded (else the probe would be no padding at all)."""
     import torch
 
     lengths = torch.randint(1, width + 1, (n, 1), generator=gen)
     lengths[torch.rand(n, generator=gen) < 0.25] = width
+    if n >= 2:
+        whole, padded = torch.randperm(n, generator=gen)[:2].tolist()
+        lengths[whole] = width
+        if bool((lengths == width).all()):
+            lengths[padded] = int(torch.randint(1, width, (), generator=gen))
     return lengths
 
 
@@ -189,6 +199,37 @@ def _alibi(y: Any, gen: Any) -> None:
     y.copy_(bias.reshape(y.shape).to(y.device, y.dtype))
 
 
+def _alibi_rows(form: str) -> Callable[[Any, Any], None]:
+    """An ALiBi bias with no mask in it (BLOOM and MPT add the causal mask apart): each row an arithmetic
+    progression, slope_h * j along the row (``form`` "j"), or -slope_h * (i - j) over a square matrix ("i-j"); the
+    rows (or matrices) in turn take the geometric slopes 2^(-8 h / H) of H = 8 heads."""
+    def make(y: Any, gen: Any) -> None:
+        import torch
+
+        t = y.shape[-1]
+        if form == "j":
+            rows = y.reshape(-1, t)
+            slopes = 2.0 ** (-8.0 * (torch.arange(rows.shape[0], dtype=torch.float64) % 8 + 1) / 8)
+            rows.copy_((slopes.view(-1, 1) * torch.arange(t, dtype=torch.float64)).to(y.device, y.dtype))
+            return
+        mats = y.numel() // (t * t)
+        slopes = 2.0 ** (-8.0 * (torch.arange(mats, dtype=torch.float64) % 8 + 1) / 8)
+        y.copy_((-slopes.view(-1, 1, 1) * _offsets(t).to(torch.float64)).reshape(y.shape).to(y.device, y.dtype))
+    return make
+
+
+def _segments(y: Any, gen: Any) -> None:
+    """0/1 rows 0...0 1...1 0...0: two segments, then padding (BERT's ``token_type_ids`` for a sentence pair)."""
+    import torch
+
+    rows = _rows_of(y)
+    n, width = rows.shape
+    a = torch.randint(1, width, (n, 1), generator=gen)  # the first segment, at least one token
+    b = (a + 1 + (torch.rand(n, 1, generator=gen) * (width - a)).long()).clamp(max=width)  # the second's end
+    j = torch.arange(width).unsqueeze(0)
+    rows.copy_(((j >= a) & (j < b)).to(rows.device, rows.dtype))
+
+
 def _whole(value: float) -> Callable[[Any, Any], None]:
     def make(y: Any, gen: Any) -> None:
         y.fill_(value)
@@ -229,6 +270,8 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
     ("a block-diagonal causal mask at -inf (packed documents)", lambda y: _square(y) and y.shape[-1] >= 4,
      _documents(float("-inf"))),
     ("an ALiBi bias with a causal -inf mask", _square, _alibi),
+    ("arithmetic-progression rows (an ALiBi bias with no mask, slope_h * j)", _last, _alibi_rows("j")),
+    ("an ALiBi bias with no mask (-slope_h * (i - j) everywhere)", _square, _alibi_rows("i-j")),
     ("all ones (a keep mask with no padding)", lambda y: y.numel() >= 2, _whole(1.0)),
     ("all zeros (an additive mask with no padding)", lambda y: y.numel() >= 2, _whole(0.0)),
 )
@@ -242,6 +285,7 @@ MASK_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], No
     ("0/1 suffix rows (left padding)", _last, _suffix),
     ("a lower-triangular (causal) mask", _square, _triangle(0.0)),
     ("all ones (no padding)", lambda y: y.numel() >= 2, _whole(1)),
+    ("0...0 1...1 0...0 rows (a sentence pair, then padding: token type ids)", _last, _segments),
 )
 
 
@@ -283,70 +327,118 @@ def mask_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, s
             del y
 
 
-#: an ignore index in the module's own kernels: a negative integer constant Inductor compares loaded values with
-#: (``F.cross_entropy``'s ``ignore_index=-100``: ``tmp13 = tl.full([1, 1], -100, tl.int64)``)
-_IGNORE_CONSTANT = r"tl\.full\(\[[0-9, ]*\], (-[0-9]+), tl\.int(?:64|32)\)"
-#: at most this many of them probed
-IGNORE_VALUES = 2
+#: an integer constant of the module's own kernels (``tmp13 = tl.full([1, 1], -100, tl.int64)``), and a comparison
+_INT_CONSTANT = r"(tmp[0-9]+) = tl\.full\(\[[0-9, ]*\], (-?[0-9]+), tl\.u?int(?:8|16|32|64)\)"
+_COMPARISON = r"(tmp[0-9]+) (?:!=|==) (tmp[0-9]+|-?[0-9]+)\b"
+#: at most this many compared values probed
+COMPARED_VALUES = 3
 
 
-def ignore_values(sources: Iterator[str]) -> list[int]:
-    """The negative integer constants of the baseline's kernels (Inductor's own sources, not a proposer's): the
-    ignore indices the module's labels may hold."""
+def compared_values(sources: Iterator[str]) -> list[int]:
+    """The integer constants the baseline's kernels (Inductor's own sources, not a proposer's) compare loaded values
+    with, ``!=`` or ``==``: an ignore index (``F.cross_entropy``'s -100, a segmentation's void 255) or a pad id
+    (``input_ids != 0``), values the module's integer inputs may hold that it treats apart."""
     import re
 
     found: list[int] = []
     for src in sources:
-        for v in re.findall(_IGNORE_CONSTANT, src):
-            if int(v) not in found:
-                found.append(int(v))
-    return found[:IGNORE_VALUES]
+        consts = dict(re.findall(_INT_CONSTANT, src))
+        for a, b in re.findall(_COMPARISON, src):
+            for side in (a, b):
+                v = consts.get(side, side if re.fullmatch(r"-?[0-9]+", side) else None)
+                if v is not None and int(v) not in found:
+                    found.append(int(v))
+    return found[:COMPARED_VALUES]
 
 
-def _ignored(value: int, where: str) -> Callable[[Any, Any], None]:
-    """Label rows with ``value`` (an ignore index) on the padding at their end (``where`` "suffix"), or at each
-    row's first position (``where`` "first": a [CLS] token's label)."""
+def _rows_of(y: Any) -> Any:
+    return y.reshape(-1, y.shape[-1]) if y.dim() >= 1 else y.reshape(1, 1)
+
+
+def _with_value(value: int, where: str) -> Callable[[Any, Any], None]:
+    """Integer rows with ``value`` (an ignore index, a pad id): on the padding at their end (``where`` "suffix"), at
+    each row's first position ("first": a [CLS] token's label), or at a drawn half of the positions ("scattered":
+    masked-language-model labels, void pixels on object boundaries)."""
     def make(y: Any, gen: Any) -> None:
         import torch
 
-        rows = y.reshape(-1, y.shape[-1]) if y.dim() >= 1 else y.reshape(1, 1)
+        rows = _rows_of(y)
+        n, width = rows.shape
         if where == "first":
             rows[:, 0] = value
-            return
-        n, width = rows.shape
-        keep = (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen)).to(rows.device)
-        rows.masked_fill_(~keep, value)
+        elif where == "scattered":
+            rows.masked_fill_((torch.rand(n, width, generator=gen) < 0.5).to(rows.device), value)
+        else:
+            keep = (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen)).to(rows.device)
+            rows.masked_fill_(~keep, value)
     return make
 
 
-def ignore_probes(inputs: tuple, seed: int, values: list[int]) -> Iterator[tuple[str, tuple | None, str]]:
+def _arange_fits(y: Any) -> bool:
+    """Rows of ``y``'s width of consecutive values fit the range its drawn values span (no value leaves it)."""
+    return _last(y) and int(y.min()) + y.shape[-1] - 1 <= int(y.max())
+
+
+def _arange_rows(y: Any, gen: Any) -> None:
+    """Each row 0, 1, ..., width - 1 shifted to start at the input's least drawn value (position ids)."""
+    import torch
+
+    rows = _rows_of(y)
+    lo = int(rows.min())
+    rows.copy_((torch.arange(rows.shape[1]) + lo).to(rows.device, rows.dtype).expand_as(rows))
+
+
+def _sorted_desc(y: Any, gen: Any) -> None:
+    """The drawn values sorted descending along the last dimension (lengths in ``pack_padded_sequence``'s order)."""
+    rows = _rows_of(y)
+    rows.copy_(rows.sort(dim=-1, descending=True).values)
+
+
+#: structures for integer inputs that are not 0/1 masks and hold no negative value as drawn (ids, labels,
+#: positions, lengths), written with the input's own drawn values only: position ids and sorted lengths
+INTEGER_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
+    ("rows 0, 1, ..., T-1 from its least value (position ids)", _arange_fits, _arange_rows),
+    ("sorted descending along its last dimension (lengths, sorted)", lambda y: y.shape[-1] >= 2 if y.dim() else False,
+     _sorted_desc),
+)
+
+
+def integer_probes(inputs: tuple, seed: int, values: list[int]) -> Iterator[tuple[str, tuple | None, str]]:
     """As :func:`probes`, for the integer inputs that hold no negative value as drawn and are not 0/1 masks
-    (labels, indices), where the module's own kernels compare with an ignore index (:func:`ignore_values`):
-    rows right-padded with it, and it at each row's first position (Hugging Face's -100 labels; red team 38 p3).
-    An input the module also indexes with unguarded makes the baseline raise there (a probe that could not run;
-    on a GPU a device-side assert, which ends the worker)."""
+    (labels, ids, positions, lengths): each of :data:`INTEGER_STRUCTURES`, and each value the module's own kernels
+    compare with (:func:`compared_values`) on right padding, at each row's first position and at a drawn half of
+    the positions (Hugging Face's -100 labels, a void 255, a pad id; red teams 38 and 39).  A compared value the
+    module also indexes with unguarded makes the baseline raise there (a probe that could not run; on a GPU a
+    device-side assert, which ends the worker)."""
     import torch
 
     masks = set(_zero_one(inputs))
-    labels = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and not x.is_floating_point()
-              and not x.is_complex() and x.dtype != torch.bool and x.numel() >= 2 and i not in masks
-              and bool((x >= 0).all())]
-    for k, i in enumerate(labels):
+    ints = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and not x.is_floating_point()
+            and not x.is_complex() and x.dtype != torch.bool and x.numel() >= 2 and i not in masks
+            and bool((x >= 0).all())]
+    for k, i in enumerate(ints):
+        made = [(name, applies, make) for name, applies, make in INTEGER_STRUCTURES]
         for v in values:
-            for n, (name, where) in enumerate((("rows right-padded with", "suffix"),
-                                               ("at each row's first position", "first"))):
-                label = (f"{PROBE}integer input {k + 1} of {len(labels)} "
-                         + (f"{name} {v}" if where == "suffix" else f"{v} {name}")
-                         + " (an ignore index of the module's kernels), the others as drawn")
-                gen = torch.Generator().manual_seed((seed * 6007 + 41 * k + 7 * n + v) % (1 << 62))
-                try:
-                    y = inputs[i].detach().clone(memory_format=torch.contiguous_format)
-                    _ignored(v, where)(y, gen)
-                except Exception as e:  # noqa: BLE001 -- ours, as in probes()
-                    yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
-                    continue
-                yield label, (*inputs[:i], y, *inputs[i + 1:]), ""
-                del y
+            made += [(f"rows right-padded with {v} (a value the module's kernels compare with)", _last,
+                      _with_value(v, "suffix")),
+                     (f"{v} at each row's first position (a value the module's kernels compare with)", _last,
+                      _with_value(v, "first")),
+                     (f"{v} at a drawn half of its positions (a value the module's kernels compare with)",
+                      lambda y: y.numel() >= 2, _with_value(v, "scattered"))]
+        for n, (name, applies, make) in enumerate(made):
+            x = inputs[i]
+            if not applies(x):
+                continue
+            label = f"{PROBE}integer input {k + 1} of {len(ints)} {name}, the others as drawn"
+            gen = torch.Generator().manual_seed((seed * 6007 + 41 * k + 7 * n) % (1 << 62))
+            try:
+                y = x.detach().clone(memory_format=torch.contiguous_format)
+                make(y, gen)
+            except Exception as e:  # noqa: BLE001 -- ours, as in probes()
+                yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
+                continue
+            yield label, (*inputs[:i], y, *inputs[i + 1:]), ""
+            del y
 
 
 def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
@@ -387,12 +479,24 @@ JOINT_PADDING: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
     ("0/1 prefix rows (right padding)", _prefix(None)),
     ("0/1 suffix rows (left padding)", _suffix),
 )
-#: (name, makes it in place) for the square mask of a two-mask joint probe: a causal mask beside a key-padding
-#: mask (``nn.MultiheadAttention``'s attn_mask and key_padding_mask; red team 38 p5)
-JOINT_CAUSAL: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
-    ("an additive causal mask (-inf above the diagonal)", _triangle(float("-inf"))),
-    ("an additive causal mask at finfo.min", _triangle("finfo.min")),
-)
+#: (name, makes it in place) for the square mask of a two-mask joint probe, by its kind ("float", or "mask": bool or
+#: 0/1 integer), beside a key-padding mask (``nn.MultiheadAttention``'s attn_mask and key_padding_mask; red team 38
+#: p5, red team 39 p5 and p8)
+JOINT_SQUARE: dict[str, tuple[tuple[str, Callable[[Any, Any], None]], ...]] = {
+    "float": (("an additive causal mask (-inf above the diagonal)", _triangle(float("-inf"))),
+              ("an additive causal mask at finfo.min", _triangle("finfo.min")),
+              ("a sliding-window causal mask at finfo.min", _band("finfo.min")),
+              ("an ALiBi bias with a causal -inf mask", _alibi),
+              ("an ALiBi bias with no mask", _alibi_rows("i-j"))),
+    "mask": (("a lower-triangular (causal) mask", _triangle(0.0)),),
+}
+#: (name, makes it in place) for the key-padding mask beside it, by its kind
+JOINT_KEYS: dict[str, tuple[tuple[str, Callable[[Any, Any], None]], ...]] = {
+    "float": (("0/1 prefix rows (right padding)", _prefix(None)),
+              ("additive padding rows at finfo.min", _prefix("finfo.min")),
+              ("additive padding rows at -inf", _prefix(float("-inf")))),
+    "mask": (("0/1 prefix rows (right padding)", _prefix(None)),),
+}
 
 
 def _masks_rows(x: Any, m: Any) -> bool:
@@ -401,8 +505,10 @@ def _masks_rows(x: Any, m: Any) -> bool:
 
 
 def _pads_keys(x: Any, m: Any) -> bool:
-    """``x`` a square mask over T x T and ``m`` rows of T (a key-padding mask beside it)."""
-    return _square(x) and m.dim() >= 1 and m.shape[-1] == x.shape[-1] and m.numel() >= 2
+    """``x`` a square mask over T x T (3 or more keys) and ``m`` rows of T that are not square (a key-padding mask
+    beside it: ``(B, T)``, ``(B, 1, 1, T)``)."""
+    return (_square(x) and x.shape[-1] >= 3 and m.dim() >= 1 and m.shape[-1] == x.shape[-1] and m.numel() >= 2
+            and (m.dim() == 1 or m.shape[-2] != m.shape[-1]))
 
 
 def _joint(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, first: tuple, second: tuple,
@@ -431,28 +537,29 @@ def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, 
     """Structure on two inputs at once, as :func:`probes` yields, the others as drawn: (1) for each floating input
     and each mask input (floating, bool or 0/1 integer) that holds one value per row of it
     (:func:`_masks_rows`), label rows (:data:`JOINT_LABELS`) in the first and a padding mask over those rows
-    (:data:`JOINT_PADDING`) in the second; (2) for each floating square mask and each other mask input of rows of
-    its width (:func:`_pads_keys`), a causal mask (:data:`JOINT_CAUSAL`) in the first and right-padding rows in
-    the second."""
+    (:data:`JOINT_PADDING`) in the second; (2) for each square mask (floating, bool or 0/1 integer) and each other
+    mask input of rows of its width that is not square (:func:`_pads_keys`), each of :data:`JOINT_SQUARE` in the
+    first with each of :data:`JOINT_KEYS` in the second, by their kinds."""
     floating, masks = _floating(inputs), _zero_one(inputs)
+    kind = {**{i: "float" for i in floating}, **{i: "mask" for i in masks}}
     name = {i: f"input {i + 1}" for i in range(len(inputs))}
     n = 0
     for i in floating:
         for j in (*floating, *masks):
-            if i == j:
-                continue
-            if _masks_rows(inputs[i], inputs[j]):
+            if i != j and _masks_rows(inputs[i], inputs[j]):
                 shape = inputs[i].shape[:-1]
                 for lab in JOINT_LABELS:
                     for pad_name, pad in JOINT_PADDING:
                         n += 1
                         yield _joint(inputs, seed, i, j, name[i], f"{name[j]} (over its rows)", lab,
                                      (pad_name, lambda m, g, pad=pad, shape=shape: pad(m.view(shape), g)), n)
-            if _pads_keys(inputs[i], inputs[j]):
-                for causal in JOINT_CAUSAL:
-                    n += 1
-                    yield _joint(inputs, seed, i, j, name[i], f"{name[j]} (key padding)", causal,
-                                 JOINT_PADDING[0], n)
+    for i in kind:
+        for j in kind:
+            if i != j and _pads_keys(inputs[i], inputs[j]):
+                for square in JOINT_SQUARE[kind[i]]:
+                    for keys in JOINT_KEYS[kind[j]]:
+                        n += 1
+                        yield _joint(inputs, seed, i, j, name[i], f"{name[j]} (key padding)", square, keys, n)
 
 
 def _device_fault(e: BaseException) -> bool:
@@ -474,9 +581,9 @@ def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     plain = next((sd for sd in plan.seeds if plan.plain(sd)), seed)
     not_run: list[str] = []
     drawn = session.inputs(plain)
-    ignore = ignore_values(k.source for g in session.captured.graphs for k in g.kernels.values())
+    compared = compared_values(k.source for g in session.captured.graphs for k in g.kernels.values())
     for label, inputs, why in itertools.chain(probes(drawn, plain), mask_probes(drawn, plain),
-                                              ignore_probes(drawn, plain, ignore), joint_probes(drawn, plain)):
+                                              integer_probes(drawn, plain, compared), joint_probes(drawn, plain)):
         short = label[len(PROBE):].replace(", the others as drawn", "")
         if inputs is None:
             not_run.append(f"{short} {why}")
