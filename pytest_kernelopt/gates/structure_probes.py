@@ -304,27 +304,42 @@ def _zero_one(inputs: tuple) -> list[int]:
             and (x.dtype == torch.bool or bool(((x == 0) | (x == 1)).all()))]
 
 
+def _one_at_a_time(inputs: tuple, which: list[int], structures: Callable[[Any], Any], seed: int,
+                   mix: tuple[int, int], describe: Callable[[int, Any], str]) -> Iterator[tuple[str, tuple | None, str]]:
+    """(label, inputs, "") for each input at the positions ``which`` and each structure ``(name, applies, make)`` of
+    ``structures(input)`` that applies to it: a copy of that input made so from a generator of its own, the others
+    the same objects, one at a time; (label, None, why) where a structure cannot be made (our failure, not the
+    candidate's: said, not charged).  ``describe(k, x)`` names the k-th such input."""
+    import torch
+
+    for k, i in enumerate(which):
+        x = inputs[i]
+        for n, (name, applies, make) in enumerate(structures(x)):
+            if not applies(x):
+                continue
+            gen = torch.Generator().manual_seed((seed * mix[0] + mix[1] * k + n) % (1 << 62))
+            label = f"{PROBE}{describe(k, x)} {name}, the others as drawn"
+            try:
+                y = x.detach().clone(memory_format=torch.contiguous_format)
+                with torch.no_grad():
+                    make(y, gen)
+            except Exception as e:  # noqa: BLE001 -- our probe's failure, not the candidate's
+                yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
+                continue
+            if y.is_floating_point():
+                y = y.requires_grad_(x.requires_grad)
+            yield label, (*inputs[:i], y, *inputs[i + 1:]), ""
+            del y
+
+
 def mask_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
     """As :func:`probes`, for the bool and 0/1 integer inputs (:func:`_zero_one`) and :data:`MASK_STRUCTURES`."""
     import torch
 
     masks = _zero_one(inputs)
-    for k, i in enumerate(masks):
-        x = inputs[i]
-        kind = "bool" if x.dtype == torch.bool else "0/1 integer"
-        for n, (name, applies, make) in enumerate(MASK_STRUCTURES):
-            if not applies(x):
-                continue
-            gen = torch.Generator().manual_seed((seed * 4001 + 37 * k + n) % (1 << 62))
-            label = f"{PROBE}{kind} mask input {k + 1} of {len(masks)} {name}, the others as drawn"
-            try:
-                y = x.detach().clone(memory_format=torch.contiguous_format)
-                make(y, gen)
-            except Exception as e:  # noqa: BLE001 -- ours, as in probes()
-                yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
-                continue
-            yield label, (*inputs[:i], y, *inputs[i + 1:]), ""
-            del y
+    yield from _one_at_a_time(
+        inputs, masks, lambda x: MASK_STRUCTURES, seed, (4001, 37),
+        lambda k, x: f"{'bool' if x.dtype == torch.bool else '0/1 integer'} mask input {k + 1} of {len(masks)}")
 
 
 #: an integer constant of the module's own kernels (``tmp13 = tl.full([1, 1], -100, tl.int64)``), and a comparison
@@ -416,56 +431,25 @@ def integer_probes(inputs: tuple, seed: int, values: list[int]) -> Iterator[tupl
     ints = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and not x.is_floating_point()
             and not x.is_complex() and x.dtype != torch.bool and x.numel() >= 2 and i not in masks
             and bool((x >= 0).all())]
-    for k, i in enumerate(ints):
-        made = [(name, applies, make) for name, applies, make in INTEGER_STRUCTURES]
-        for v in values:
-            made += [(f"rows right-padded with {v} (a value the module's kernels compare with)", _last,
-                      _with_value(v, "suffix")),
-                     (f"{v} at each row's first position (a value the module's kernels compare with)", _last,
-                      _with_value(v, "first")),
-                     (f"{v} at a drawn half of its positions (a value the module's kernels compare with)",
-                      lambda y: y.numel() >= 2, _with_value(v, "scattered"))]
-        for n, (name, applies, make) in enumerate(made):
-            x = inputs[i]
-            if not applies(x):
-                continue
-            label = f"{PROBE}integer input {k + 1} of {len(ints)} {name}, the others as drawn"
-            gen = torch.Generator().manual_seed((seed * 6007 + 41 * k + 7 * n) % (1 << 62))
-            try:
-                y = x.detach().clone(memory_format=torch.contiguous_format)
-                make(y, gen)
-            except Exception as e:  # noqa: BLE001 -- ours, as in probes()
-                yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
-                continue
-            yield label, (*inputs[:i], y, *inputs[i + 1:]), ""
-            del y
+    made = list(INTEGER_STRUCTURES)
+    for v in values:
+        made += [(f"rows right-padded with {v} (a value the module's kernels compare with)", _last,
+                  _with_value(v, "suffix")),
+                 (f"{v} at each row's first position (a value the module's kernels compare with)", _last,
+                  _with_value(v, "first")),
+                 (f"{v} at a drawn half of its positions (a value the module's kernels compare with)",
+                  lambda y: y.numel() >= 2, _with_value(v, "scattered"))]
+    yield from _one_at_a_time(inputs, ints, lambda x: made, seed, (6007, 41),
+                              lambda k, x: f"integer input {k + 1} of {len(ints)}")
 
 
 def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
     """(label, inputs, "") for each floating input of ``inputs`` and each structure that applies to it: a copy of
     that input made so, the others the same objects; one at a time (each copy is dropped before the next is made).
     A structure that cannot be made in that input: (label, None, why)."""
-    import torch
-
-    floating = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.is_floating_point()
-                and x.numel()]
-    for k, i in enumerate(floating):
-        for n, (name, applies, make) in enumerate(STRUCTURES):
-            x = inputs[i]
-            if not applies(x):
-                continue
-            gen = torch.Generator().manual_seed((seed * 1009 + 31 * k + n) % (1 << 62))
-            label = f"{PROBE}floating input {k + 1} of {len(floating)} {name}, the others as drawn"
-            try:
-                y = x.detach().clone(memory_format=torch.contiguous_format)
-                with torch.no_grad():
-                    make(y, gen)
-            except Exception as e:  # noqa: BLE001 -- our probe's failure, not the candidate's: said, not charged
-                yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
-                continue
-            y = y.requires_grad_(x.requires_grad)
-            yield label, (*inputs[:i], y, *inputs[i + 1:]), ""
-            del y
+    floating = _floating(inputs)
+    yield from _one_at_a_time(inputs, floating, lambda x: STRUCTURES, seed, (1009, 31),
+                              lambda k, x: f"floating input {k + 1} of {len(floating)}")
 
 
 #: (name, makes it in place) for the labels of a joint probe: one input's rows labels, another a padding mask over
