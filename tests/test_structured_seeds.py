@@ -73,6 +73,9 @@ CASES = {  # name: (problem, candidate)
     "a bool causal mask and an additive padding mask at once": ("rt39/p8/prob.py",
                                                                "rt39/p8/cand_boolcausal_addpad.py"),
     "token type ids of a sentence pair": ("rt39/p9/prob.py", "rt39/p9/cand_pair_types.py"),
+    # red team 40: time-major padding, causal with right padding merged
+    "a time-major (T, B) bool padding mask": ("rt40/p1/prob.py", "rt40/p1/cand_timemajor_pad.py"),
+    "a causal mask with right padding merged in": ("rt40/p2/prob.py", "rt40/p2/cand_causal_rightpad.py"),
     "void 255 pixels on boundaries": ("rt39/p10/prob.py", "rt39/p10/cand_void_boundary.py"),
 }
 
@@ -186,9 +189,9 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     assert all(lab.startswith(PROBE) for lab in labels)
     by_input = {k: [lab for lab in labels if f"floating input {k} of 3 " in lab] for k in (1, 2, 3)}
     # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix and suffix, four additive paddings, ones, zeros
-    assert len(by_input[1]) == 13  # (and arithmetic-progression rows)
-    assert len(by_input[2]) == 21  # 4-D with square last dims: every structure
-    assert len(by_input[3]) == 20  # 2-D square: all but dim 1
+    assert len(by_input[1]) == 14  # (and arithmetic-progression rows, time-major padding)
+    assert len(by_input[2]) == 23  # 4-D with square last dims: every structure
+    assert len(by_input[3]) == 22  # 2-D square: all but dim 1
     for lab, inputs in got:
         assert inputs[2] is ids, "integer inputs stay as drawn"
         changed = [i for i in (0, 1, 3) if inputs[i] is not (seq, img, ids, mask)[i]]
@@ -206,6 +209,9 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y > 0).all()) and torch.allclose(y.sum(-1), torch.ones(())) and y.unique().numel() == 2
             off = float(y.min()) * t  # the smoothing factor
             assert abs(off - 0.1) < 1e-5 if "0.1)" in lab else 0.15 - 1e-5 <= off <= 0.35 + 1e-5, (lab, off)
+        elif "time-major" in lab:
+            cols = y.movedim(0, -1).reshape(-1, y.shape[0])
+            assert bool((cols[:, 0] == 1).all()) and bool((cols[:, 1:] <= cols[:, :-1]).all()), lab
         elif "0/1 prefix" in lab or "0/1 suffix" in lab:
             r = y.reshape(-1, t)
             r = r if "prefix" in lab else r.flip(-1)
@@ -251,7 +257,7 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y == (1.0 if "ones" in lab else 0.0)).all())
         else:
             assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
-    assert len(STRUCTURES) == 21
+    assert len(STRUCTURES) == 23
     again = [inputs for _, inputs, _ in probes((seq, img, ids, mask), seed=5)]
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
 
@@ -314,8 +320,8 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
     assert "2 structure probe(s) could not run" in note, note
     assert "a structure our code cannot make could not be made (RuntimeError: no such structure here)" in note, note
     assert "all zeros (an additive mask with no padding): the baseline raised ValueError too" in note, note
-    # 2-D, not square: 13 structures apply (see the probes' own test), and ours; two of the fourteen could not run
-    assert numbers["structure_probes_compared"] == 12, numbers
+    # 2-D, not square: 14 structures apply (see the probes' own test), and ours; two of the fifteen could not run
+    assert numbers["structure_probes_compared"] == 13, numbers
     # a candidate that raises where the baseline does not is charged with it (here: the first call on the
     # all-zeros input, the candidate's, raises; the baseline's call after it does not)
     zero_calls = []
@@ -427,7 +433,7 @@ def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_
     assert all(not why for _, _, why in got)
     names = [lab for lab, _, _ in got]
     fits = int(labels.min()) + 5 <= int(labels.max())
-    assert len(names) == fits + 1 + 3, names  # positions, sorted, the compared value three ways: not the 0/1 mask
+    assert len(names) == 2 * fits + 1 + 3, names  # positions, a shuffle, sorted, the compared value three ways
     assert not any("position ids" in lab for lab, _, _ in integer_probes((torch.tensor([[0, 2, 1, 0]]),), 1, []))
     for lab, inputs, why in got:
         if why:
@@ -440,6 +446,9 @@ def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_
         if "position ids" in lab:
             assert torch.equal(y, (torch.arange(6) + labels.min()).expand(3, 6))
             continue
+        if "a shuffle" in lab:
+            assert torch.equal(y.sort(-1).values, (torch.arange(6) + labels.min()).expand(3, 6))
+            continue
         ignored = y == -100
         assert bool((y[~ignored] == labels[~ignored]).all()) and bool(ignored.any())
         if "first position" in lab:
@@ -448,4 +457,4 @@ def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_
             assert bool((ignored[:, 1:].int() >= ignored[:, :-1].int()).all()) and not bool(ignored[:, 0].any())
         else:
             assert "drawn half" in lab
-    assert len(list(integer_probes((logits, labels, mask), seed=3, values=[]))) == fits + 1, "no compared value"
+    assert len(list(integer_probes((logits, labels, mask), seed=3, values=[]))) == 2 * fits + 1, "no compared value"

