@@ -49,7 +49,8 @@ ADDITIVE_MASKED = (float("-inf"), "finfo.min", -1e9, -1e4)
 
 
 def _rows(y: Any) -> Any:
-    return y.reshape(-1, y.shape[-1])
+    """``y`` as rows of its last dimension (a view of a contiguous tensor; a 0-dim one as one row of one)."""
+    return y.reshape(-1, y.shape[-1]) if y.dim() >= 1 else y.reshape(1, 1)
 
 
 def _hot(dim: Any) -> Callable[[Any, Any], None]:
@@ -91,6 +92,14 @@ def _lengths(n: int, width: int, gen: Any) -> Any:
     return lengths
 
 
+def _kept(rows: Any, gen: Any) -> Any:
+    """Where right-padded ``rows`` hold real tokens (:func:`_lengths` of them a row), on their device."""
+    import torch
+
+    n, width = rows.shape
+    return (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen)).to(rows.device)
+
+
 def _fill(y: Any, value: str | float) -> float:
     """What a mask of ``y``'s dtype holds for ``value``: "finfo.min" is the dtype's most negative value, and so is a
     finite value below it (-1e9 in float16: torch refuses to write it, and no float16 mask holds it)."""
@@ -104,11 +113,8 @@ def _fill(y: Any, value: str | float) -> float:
 def _prefix(masked: str | float | None) -> Callable[[Any, Any], None]:
     """Right-padding rows: 1 then 0 (``masked`` None: a keep mask), or an additive mask, 0 then ``masked``."""
     def make(y: Any, gen: Any) -> None:
-        import torch
-
         rows = _rows(y)
-        n, width = rows.shape
-        keep = (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen)).to(rows.device)
+        keep = _kept(rows, gen)
         if masked is None:
             rows.copy_(keep.to(rows.dtype))
         else:
@@ -199,13 +205,24 @@ def _documents(value: str | float) -> Callable[[Any, Any], None]:
 def _alibi(y: Any, gen: Any) -> None:
     """An ALiBi bias (BLOOM, MPT): -slope_h * (i - j) on and below the diagonal, -inf above; the matrices in turn
     take the geometric slopes 2^(-8 h / H) of H = 8 heads."""
+    d = _offsets(y.shape[-1])
+    y.copy_((_alibi_bias(y) + 0.0).masked_fill_(d < 0, float("-inf")).reshape(y.shape).to(y.device, y.dtype))
+
+
+def _slopes(n: int) -> Any:
+    """ALiBi's geometric slopes 2^(-8 h / H) of H = 8 heads, for ``n`` rows or matrices in turn (float64)."""
+    import torch
+
+    return 2.0 ** (-8.0 * (torch.arange(n, dtype=torch.float64) % 8 + 1) / 8)
+
+
+def _alibi_bias(y: Any) -> Any:
+    """-slope_h * (i - j) over each T x T matrix of ``y``, the matrices in turn taking :func:`_slopes` (float64, on
+    the host, shaped (matrices, T, T); its diagonal -0.0)."""
     import torch
 
     t = y.shape[-1]
-    d = _offsets(t).to(torch.float64)
-    slopes = 2.0 ** (-8.0 * (torch.arange(y.numel() // (t * t), dtype=torch.float64) % 8 + 1) / 8)
-    bias = (-slopes.view(-1, 1, 1) * d + 0.0).masked_fill_(d < 0, float("-inf"))
-    y.copy_(bias.reshape(y.shape).to(y.device, y.dtype))
+    return -_slopes(y.numel() // (t * t)).view(-1, 1, 1) * _offsets(t).to(torch.float64)
 
 
 def _alibi_rows(form: str) -> Callable[[Any, Any], None]:
@@ -215,15 +232,13 @@ def _alibi_rows(form: str) -> Callable[[Any, Any], None]:
     def make(y: Any, gen: Any) -> None:
         import torch
 
-        t = y.shape[-1]
         if form == "j":
-            rows = y.reshape(-1, t)
-            slopes = 2.0 ** (-8.0 * (torch.arange(rows.shape[0], dtype=torch.float64) % 8 + 1) / 8)
-            rows.copy_((slopes.view(-1, 1) * torch.arange(t, dtype=torch.float64)).to(y.device, y.dtype))
+            rows = _rows(y)
+            t = rows.shape[1]
+            rows.copy_((_slopes(rows.shape[0]).view(-1, 1) * torch.arange(t, dtype=torch.float64)).to(y.device,
+                                                                                                       y.dtype))
             return
-        mats = y.numel() // (t * t)
-        slopes = 2.0 ** (-8.0 * (torch.arange(mats, dtype=torch.float64) % 8 + 1) / 8)
-        y.copy_((-slopes.view(-1, 1, 1) * _offsets(t).to(torch.float64)).reshape(y.shape).to(y.device, y.dtype))
+        y.copy_(_alibi_bias(y).reshape(y.shape).to(y.device, y.dtype))
     return make
 
 
@@ -231,7 +246,7 @@ def _segments(y: Any, gen: Any) -> None:
     """0/1 rows 0...0 1...1 0...0: two segments, then padding (BERT's ``token_type_ids`` for a sentence pair)."""
     import torch
 
-    rows = _rows_of(y)
+    rows = _rows(y)
     n, width = rows.shape
     a = torch.randint(1, width, (n, 1), generator=gen)  # the first segment, at least one token
     b = (a + 1 + (torch.rand(n, 1, generator=gen) * (width - a)).long()).clamp(max=width)  # the second's end
@@ -378,10 +393,6 @@ def compared_values(sources: Iterator[str]) -> list[int]:
     return found[:COMPARED_VALUES]
 
 
-def _rows_of(y: Any) -> Any:
-    return y.reshape(-1, y.shape[-1]) if y.dim() >= 1 else y.reshape(1, 1)
-
-
 def _with_value(value: int, where: str) -> Callable[[Any, Any], None]:
     """Integer rows with ``value`` (an ignore index, a pad id): on the padding at their end (``where`` "suffix"), at
     each row's first position ("first": a [CLS] token's label), or at a drawn half of the positions ("scattered":
@@ -389,15 +400,14 @@ def _with_value(value: int, where: str) -> Callable[[Any, Any], None]:
     def make(y: Any, gen: Any) -> None:
         import torch
 
-        rows = _rows_of(y)
+        rows = _rows(y)
         n, width = rows.shape
         if where == "first":
             rows[:, 0] = value
         elif where == "scattered":
             rows.masked_fill_((torch.rand(n, width, generator=gen) < 0.5).to(rows.device), value)
         else:
-            keep = (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen)).to(rows.device)
-            rows.masked_fill_(~keep, value)
+            rows.masked_fill_(~_kept(rows, gen), value)
     return make
 
 
@@ -410,7 +420,7 @@ def _arange_rows(y: Any, gen: Any) -> None:
     """Each row 0, 1, ..., width - 1 shifted to start at the input's least drawn value (position ids)."""
     import torch
 
-    rows = _rows_of(y)
+    rows = _rows(y)
     lo = int(rows.min())
     rows.copy_((torch.arange(rows.shape[1]) + lo).to(rows.device, rows.dtype).expand_as(rows))
 
@@ -420,7 +430,7 @@ def _permuted_rows(y: Any, gen: Any) -> None:
     ``PackedSequence.unsorted_indices``, a mixture of experts' un-permute)."""
     import torch
 
-    rows = _rows_of(y)
+    rows = _rows(y)
     lo, (n, width) = int(rows.min()), rows.shape
     perms = torch.rand(n, width, generator=gen).argsort(dim=-1) + lo
     rows.copy_(perms.to(rows.device, rows.dtype))
@@ -428,7 +438,7 @@ def _permuted_rows(y: Any, gen: Any) -> None:
 
 def _sorted_desc(y: Any, gen: Any) -> None:
     """The drawn values sorted descending along the last dimension (lengths in ``pack_padded_sequence``'s order)."""
-    rows = _rows_of(y)
+    rows = _rows(y)
     rows.copy_(rows.sort(dim=-1, descending=True).values)
 
 
@@ -570,18 +580,13 @@ def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, 
                         yield _joint(inputs, seed, i, j, name[i], f"{name[j]} (key padding)", square, keys, n)
 
 
-def _device_fault(e: BaseException) -> bool:
-    """An error that ends the device's context (the candidate's: it leaves nothing to ask the baseline)."""
-    return any(w in str(e) for w in ("CUDA", "device-side", "illegal memory", "AcceleratorError"))
-
-
 def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     """Each probe of the plain seed's inputs (:func:`probes`): the candidate's call and the baseline's from the
     state as found, appended to ``rec.carried``.  A probe the module itself cannot run (the baseline raises on it,
     whatever the candidate did) or that cannot be made is not judged, and ``rec.carried_note`` says which: the
     candidate is charged only with its own errors."""
-    from .module_state import copies, put, target_for
-    from .trials import _beside_baseline, _run
+    from .module_state import copies, target_for
+    from .trials import _beside_baseline, _run, baseline_raises, device_fault
 
     if getattr(swap, "inductor_sources", False) or not ENABLED:  # launch configs of Inductor's own code test
         return  # no input
@@ -601,23 +606,18 @@ def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
         try:
             cand = _run(session, fn, plain, carry=True, inputs=inputs)
         except Exception as e:
-            if _device_fault(e):
+            if device_fault(e):
                 raise
-            put(session.state.items, before)
-            swap.off()
-            try:
-                _run(session, fn, plain, carry=True, inputs=inputs)
-            except Exception as e2:  # noqa: BLE001 -- the module cannot run this probe: not the candidate's doing
-                not_run.append(f"{short}: the baseline raised {type(e2).__name__} too")
+            failed = baseline_raises(session, swap, fn, plain, inputs, before)
+            if failed:  # the module cannot run this probe: not the candidate's doing
+                not_run.append(f"{short}: the baseline raised {failed} too")
                 continue
-            finally:
-                swap.on()
             raise
         try:
             _beside_baseline(session, swap, fn, plain, inputs, before, cand, rec,
                              label + " against the baseline's call on the same inputs")
         except Exception as e:
-            if _device_fault(e):
+            if device_fault(e):
                 raise
             not_run.append(f"{short}: the baseline raised {type(e).__name__}")
         del before, cand

@@ -676,7 +676,7 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
     state the candidate wrote).  In the first, every launch that writes module state through a pointer the
     replaced kernel only writes is checked for depending on what that state held (:attr:`KernelSwap.carry`).
     Only where some call changed the module's state."""
-    from .module_state import copies, put
+    from .module_state import copies
 
     if not session.state.known:
         return
@@ -700,17 +700,12 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
         except Exception as e:
             # the candidate's error, unless the module itself cannot make this call (the loop went past what it
             # supports): then the loop ends here.  A device fault is the candidate's (and leaves nothing to ask)
-            if any(w in str(e) for w in ("CUDA", "device-side", "illegal memory", "AcceleratorError")):
+            if device_fault(e):
                 raise
-            put(items, before)
-            swap.off()
-            try:
-                _run(session, fn, seed, carry=True)
-            except Exception as e2:  # noqa: BLE001 -- the baseline fails too: not the candidate's doing
-                rec.carried_note = f"the loop of calls stopped at call {step + 2}: the baseline raised {type(e2).__name__}"
+            failed = baseline_raises(session, swap, fn, seed, None, before)
+            if failed:
+                rec.carried_note = f"the loop of calls stopped at call {step + 2}: the baseline raised {failed}"
                 return
-            finally:
-                swap.on()
             raise
         finally:
             swap.carry = set()
@@ -772,6 +767,28 @@ def _pair(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, rec
     before = copies(session.state.items)
     cand = _run(session, fn, seed, carry=True, inputs=inputs)
     _beside_baseline(session, swap, fn, seed, inputs, before, cand, rec, where)
+
+
+def device_fault(e: BaseException) -> bool:
+    """An error that ends the device's context: the candidate's, and it leaves nothing to ask the baseline."""
+    return any(w in str(e) for w in ("CUDA", "device-side", "illegal memory", "AcceleratorError"))
+
+
+def baseline_raises(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, before: dict[str, Any]) -> str:
+    """After the candidate's call raised: the baseline's call on the same inputs (``seed``'s, or ``inputs``) from
+    the state ``before`` (:func:`.module_state.copies`): the name of its error where it raises too (the module
+    cannot make this call: not the candidate's doing), else "" (the error is the candidate's)."""
+    from .module_state import put
+
+    put(session.state.items, before)
+    swap.off()
+    try:
+        _run(session, fn, seed, carry=True, inputs=inputs)
+    except Exception as e:  # noqa: BLE001 -- the baseline fails too
+        return type(e).__name__
+    finally:
+        swap.on()
+    return ""
 
 
 def _beside_baseline(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, before: dict[str, Any],
