@@ -188,10 +188,11 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     assert len(got) == sum(1 for _ in probes((seq, img, ids, mask), seed=5)), "every probe could be made"
     assert all(lab.startswith(PROBE) for lab in labels)
     by_input = {k: [lab for lab in labels if f"floating input {k} of 3 " in lab] for k in (1, 2, 3)}
-    # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix and suffix, four additive paddings, ones, zeros
-    assert len(by_input[1]) == 14  # (and arithmetic-progression rows, time-major padding)
-    assert len(by_input[2]) == 23  # 4-D with square last dims: every structure
-    assert len(by_input[3]) == 22  # 2-D square: all but dim 1
+    # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix and suffix (each twice: a row of one token),
+    # four additive paddings, ones, zeros
+    assert len(by_input[1]) == 16  # (and arithmetic-progression rows, time-major padding)
+    assert len(by_input[2]) == 25  # 4-D with square last dims: every structure
+    assert len(by_input[3]) == 24  # 2-D square: all but dim 1
     for lab, inputs in got:
         assert inputs[2] is ids, "integer inputs stay as drawn"
         changed = [i for i in (0, 1, 3) if inputs[i] is not (seq, img, ids, mask)[i]]
@@ -216,6 +217,12 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             r = y.reshape(-1, t)
             r = r if "prefix" in lab else r.flip(-1)
             assert bool((r[:, 0] == 1).all()) and bool((r[:, 1:] <= r[:, :-1]).all()), "1...1 0...0 rows"
+            lengths = r.sum(-1)
+            assert bool((lengths == t).any()) and bool((lengths < t).any()), "one row whole, one padded"
+            if "one token" in lab:
+                assert bool((lengths == 1).any()), lab
+            else:  # as a real batch: every row at least half the width (red team 38 p4: every row two tokens or more)
+                assert bool((lengths >= (t + 1) // 2).all()), (lab, lengths)
         elif "additive padding" in lab:
             r = y.reshape(-1, t)
             masked = r != 0
@@ -257,7 +264,7 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y == (1.0 if "ones" in lab else 0.0)).all())
         else:
             assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
-    assert len(STRUCTURES) == 23
+    assert len(STRUCTURES) == 25
     again = [inputs for _, inputs, _ in probes((seq, img, ids, mask), seed=5)]
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
 
@@ -320,8 +327,8 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
     assert "2 structure probe(s) could not run" in note, note
     assert "a structure our code cannot make could not be made (RuntimeError: no such structure here)" in note, note
     assert "all zeros (an additive mask with no padding): the baseline raised ValueError too" in note, note
-    # 2-D, not square: 14 structures apply (see the probes' own test), and ours; two of the fifteen could not run
-    assert numbers["structure_probes_compared"] == 13, numbers
+    # 2-D, not square: 16 structures apply (see the probes' own test), and ours; two of the seventeen could not run
+    assert numbers["structure_probes_compared"] == 15, numbers
     # a candidate that raises where the baseline does not is charged with it (here: the first call on the
     # all-zeros input, the candidate's, raises; the baseline's call after it does not)
     zero_calls = []

@@ -16,6 +16,10 @@ PyPI triton needs five patches for that to work reliably:
 5. ``triton.language`` is snapshotted and restored around each outermost
    launch, so a later real ``triton.compile`` in the same process works.
 
+Not a fix but a third of the time: the integer-overflow check that ``debug=False``
+throws away is not computed (:func:`_skip_dead_overflow_checks`), and numpy dtypes
+are looked up in a table built once (:func:`_cache_numpy_dtypes`).
+
 Everything here touches private triton/torch internals; it was written
 against triton 3.3-3.7 and torch 2.7-2.13.  :func:`install` is idempotent.
 """
@@ -90,7 +94,59 @@ def install() -> None:
     _patch_nested_calls()
     _patch_bounds_checks()
     _patch_program_order()
+    _skip_dead_overflow_checks()
+    _cache_numpy_dtypes()
     _INSTALLED = True
+
+
+def _cache_numpy_dtypes() -> None:
+    """The interpreter's ``_get_np_dtype`` builds a 20-entry dict on every call (a million calls a red-team case
+    here); look scalar types up in one built once, from the function itself, and leave anything else to it."""
+    import triton.language as tl
+    from triton.runtime import interpreter as interp
+
+    orig = getattr(interp, "_get_np_dtype", None)
+    if orig is None or getattr(orig, "_kernelopt_cached", False):
+        return
+    table = {}
+    for name in ("int1", "float16", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+                 "int64", "uint64", "bfloat16", "float8e5", "float8e5b16", "float8e4nv", "float8e4b8",
+                 "float8e4b15"):
+        ty = getattr(tl, name, None)
+        if ty is not None:
+            with contextlib.suppress(Exception):
+                table[ty] = orig(ty)
+    block, pointer = tl.block_type, tl.pointer_type
+
+    def _get_np_dtype(tt_dtype):
+        ty = tt_dtype.element_ty if isinstance(tt_dtype, block) else tt_dtype
+        if not isinstance(ty, pointer):
+            found = table.get(ty)
+            if found is not None:
+                return found
+        return orig(tt_dtype)
+
+    _get_np_dtype._kernelopt_cached = True
+    interp._get_np_dtype = _get_np_dtype
+
+
+def _skip_dead_overflow_checks() -> None:
+    """Turn off the interpreter's integer-overflow sanitizer where its check is thrown away anyway.
+
+    Triton builds that check (widen to int64, compare with the type's bounds) for every 32-bit integer add, sub and
+    mul, then hands it to ``device_assert``, which does nothing unless ``debug`` is on.  On a GPU the compiler drops
+    the unused check; the interpreter computes it in numpy, a third of an index-heavy kernel's time here.  Kernels
+    run exactly as before (integer arithmetic still wraps as it does on a GPU); with ``debug`` on it stays.
+    """
+    from triton.runtime import interpreter as interp
+
+    import dataclasses
+
+    builder = interp.interpreter_builder
+    options = getattr(builder, "options", None)
+    if (dataclasses.is_dataclass(options) and not getattr(options, "debug", True)
+            and getattr(options, "sanitize_overflow", False)):
+        builder.options = dataclasses.replace(options, sanitize_overflow=False)
 
 
 def _patch_program_order() -> None:

@@ -77,27 +77,33 @@ def _smoothing(eps: float | None) -> Callable[[Any, Any], None]:
     return make
 
 
-def _lengths(n: int, width: int, gen: Any) -> Any:
-    """Lengths 1..width for ``n`` rows, a quarter of them whole; of two rows or more, one whole (a batch padded to
-    its longest sequence) and one padded (else the probe would be no padding at all)."""
+def _lengths(n: int, width: int, gen: Any, short: bool = False) -> Any:
+    """Lengths for ``n`` rows of ``width``, a quarter of them whole; of two rows or more, one whole (a batch padded
+    to its longest sequence) and one padded (else the probe would be no padding at all).  As real batches are, all
+    between half the width and the width (a kernel wrong only while every row holds two tokens or more was verified
+    on the draws of 1..width that left one row of one token, one time in five: red team 38 p4); ``short``: 1..width,
+    and the padded row one token (a kernel wrong only beside a very short row)."""
     import torch
 
-    lengths = torch.randint(1, width + 1, (n, 1), generator=gen)
+    lo = 1 if short else max(1, (width + 1) // 2)
+    lengths = torch.randint(lo, width + 1, (n, 1), generator=gen)
     lengths[torch.rand(n, generator=gen) < 0.25] = width
     if n >= 2:
         whole, padded = torch.randperm(n, generator=gen)[:2].tolist()
         lengths[whole] = width
-        if bool((lengths == width).all()):
-            lengths[padded] = int(torch.randint(1, width, (), generator=gen))
+        if short:
+            lengths[padded] = 1
+        elif bool((lengths == width).all()):
+            lengths[padded] = int(torch.randint(lo, width, (), generator=gen)) if lo < width else width - 1
     return lengths
 
 
-def _kept(rows: Any, gen: Any) -> Any:
+def _kept(rows: Any, gen: Any, short: bool = False) -> Any:
     """Where right-padded ``rows`` hold real tokens (:func:`_lengths` of them a row), on their device."""
     import torch
 
     n, width = rows.shape
-    return (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen)).to(rows.device)
+    return (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen, short)).to(rows.device)
 
 
 def _fill(y: Any, value: str | float) -> float:
@@ -110,11 +116,12 @@ def _fill(y: Any, value: str | float) -> float:
     return v if v == float("-inf") else max(v, lo)
 
 
-def _prefix(masked: str | float | None) -> Callable[[Any, Any], None]:
-    """Right-padding rows: 1 then 0 (``masked`` None: a keep mask), or an additive mask, 0 then ``masked``."""
+def _prefix(masked: str | float | None, short: bool = False) -> Callable[[Any, Any], None]:
+    """Right-padding rows: 1 then 0 (``masked`` None: a keep mask), or an additive mask, 0 then ``masked``;
+    ``short``: one row of one token (:func:`_lengths`)."""
     def make(y: Any, gen: Any) -> None:
         rows = _rows(y)
-        keep = _kept(rows, gen)
+        keep = _kept(rows, gen, short)
         if masked is None:
             rows.copy_(keep.to(rows.dtype))
         else:
@@ -122,11 +129,14 @@ def _prefix(masked: str | float | None) -> Callable[[Any, Any], None]:
     return make
 
 
-def _suffix(y: Any, gen: Any) -> None:
-    """Left-padding rows: 0 then 1 (``padding_side="left"``, as decoder-only models batch prompts)."""
-    _prefix(None)(y, gen)
-    rows = _rows(y)
-    rows.copy_(rows.flip(-1))
+def _suffix(short: bool = False) -> Callable[[Any, Any], None]:
+    """Left-padding rows: 0 then 1 (``padding_side="left"``, as decoder-only models batch prompts); ``short``: one
+    row of one token."""
+    def make(y: Any, gen: Any) -> None:
+        _prefix(None, short)(y, gen)
+        rows = _rows(y)
+        rows.copy_(rows.flip(-1))
+    return make
 
 
 def _time_major(y: Any, gen: Any) -> None:
@@ -283,7 +293,9 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
     (f"smoothed one-hot rows (label smoothing drawn in [{DRAWN_SMOOTHING[0]:g}, {DRAWN_SMOOTHING[1]:g}])", _last,
      _smoothing(None)),
     ("0/1 prefix rows (right padding)", _last, _prefix(None)),
-    ("0/1 suffix rows (left padding)", _last, _suffix),
+    ("0/1 suffix rows (left padding)", _last, _suffix()),
+    ("0/1 prefix rows (right padding) with a row of one token", _last, _prefix(None, short=True)),
+    ("0/1 suffix rows (left padding) with a row of one token", _last, _suffix(short=True)),
     ("0/1 prefix columns along dim 0 (time-major padding)", lambda y: y.dim() >= 2 and y.shape[0] >= 2, _time_major),
     *((f"additive padding rows (0, then {v if isinstance(v, str) else f'{v:g}'} on padding)", _last, _prefix(v))
       for v in ADDITIVE_MASKED),
@@ -308,7 +320,9 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
 #: written, values the input already holds, so no index the module takes from it leaves its range
 MASK_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
     ("0/1 prefix rows (right padding)", _last, _prefix(None)),
-    ("0/1 suffix rows (left padding)", _last, _suffix),
+    ("0/1 suffix rows (left padding)", _last, _suffix()),
+    ("0/1 prefix rows (right padding) with a row of one token", _last, _prefix(None, short=True)),
+    ("0/1 suffix rows (left padding) with a row of one token", _last, _suffix(short=True)),
     ("0/1 prefix columns along dim 0 (time-major padding)", lambda y: y.dim() >= 2 and y.shape[0] >= 2, _time_major),
     ("a lower-triangular (causal) mask", _square, _triangle(0.0)),
     ("all ones (no padding)", lambda y: y.numel() >= 2, _whole(1)),
@@ -495,7 +509,7 @@ JOINT_LABELS: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
 #: (name, makes it in place) for the padding mask of a joint probe (in the mask's own dtype)
 JOINT_PADDING: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
     ("0/1 prefix rows (right padding)", _prefix(None)),
-    ("0/1 suffix rows (left padding)", _suffix),
+    ("0/1 suffix rows (left padding)", _suffix()),
 )
 #: (name, makes it in place) for the square mask of a two-mask joint probe, by its kind ("float", or "mask": bool or
 #: 0/1 integer), beside a key-padding mask (``nn.MultiheadAttention``'s attn_mask and key_padding_mask; red team 38
