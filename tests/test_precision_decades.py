@@ -51,7 +51,8 @@ def _session(backend, small: float) -> EvaluationSession:
     (1e-3, "tl.floor(v * 16000.0 + 0.5) / 16000.0"),     # tanh quantised to multiples of 1/16
     (1e-5, "v * 0.0"),                                   # zeroed
 ], ids=["bfloat16", "sixteenths", "zeroed"])
-def test_a_downgrade_of_the_small_part_of_a_mixed_scale_output_is_rejected(backend, small, expr):
+def test_a_downgrade_of_the_small_part_of_a_mixed_scale_output_is_rejected(backend, small, expr, no_structure_probes):
+    # (the float64 gate's own test: a structure probe may refuse the zeroed part first, as padding rows did in CI)
     session = _session(backend, small)
     ((graph, name),) = session.captured.triton_kernels
     kernel = graph.kernels[name]

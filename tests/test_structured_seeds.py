@@ -77,6 +77,12 @@ CASES = {  # name: (problem, candidate)
     "a time-major (T, B) bool padding mask": ("rt40/p1/prob.py", "rt40/p1/cand_timemajor_pad.py"),
     "a causal mask with right padding merged in": ("rt40/p2/prob.py", "rt40/p2/cand_causal_rightpad.py"),
     "void 255 pixels on boundaries": ("rt39/p10/prob.py", "rt39/p10/cand_void_boundary.py"),
+    # values tied to another input's shape or values (session 26): lengths of x's rows, an index into x's rows, a
+    # threshold equal to one of its row's scores
+    "lengths sorted descending from T": ("rt39/p4/prob.py", "rt39/p4/cand_sorted_lengths.py"),
+    "a permutation index": ("rt40/p3/prob.py", "rt40/p3/cand_perm_skip.py"),
+    "a top-k threshold equal to a score": ("rt40/p4/prob.py", "rt40/p4/cand_le_topk.py"),
+    "an ALiBi bias, a causal mask and key padding kept apart, at once": ("rt40/p6/prob.py", "rt40/p6/cand_three.py"),
 }
 
 
@@ -100,7 +106,7 @@ def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, ba
     res = session.evaluate(candidate, perf=False)
     assert res.decision == "rejected" and res.failed_gate.gate in ("correctness", "fp64"), res.reason
     assert ("beyond tolerance" in res.reason or "farther from the float64 truth" in res.reason
-            or "structure probe: " in res.reason), res.reason
+            or "structure probe: " in res.reason or "Inf positions or signs differ" in res.reason), res.reason
     if "at once" in case:  # refused by a joint probe: no probe of one input sees it
         assert "(over its rows)" in res.reason or "(key padding)" in res.reason, res.reason
 
@@ -465,3 +471,86 @@ def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_
         else:
             assert "drawn half" in lab
     assert len(list(integer_probes((logits, labels, mask), seed=3, values=[]))) == 2 * fits + 1, "no compared value"
+
+
+def test_integer_inputs_get_values_tied_to_another_inputs_shape_within_the_baselines_index_bounds():
+    """Red team 39 p4: lengths (B,) sorted descending whose first is T, the width of x (B, T, D); red team 40 p3:
+    ``x[idx]`` with idx a permutation of 0..N-1, N the rows of x.  Neither probe could be made from the drawn values
+    alone.  A value past the drawn maximum is written only below every index bound the baseline's kernels assert
+    (a cross-entropy target given lengths up to C would make the baseline raise; on a GPU, end the worker)."""
+    from types import SimpleNamespace as NS
+
+    from pytest_kernelopt.gates.structure_probes import index_bound, integer_probes
+
+    x, lengths = torch.randn(4, 32, 8), torch.tensor([3, 9, 1, 20])
+    got = {lab: inputs for lab, inputs, why in integer_probes((x, lengths), seed=2, values=[]) if not why}
+    desc = [v for k, v in got.items() if "lengths of another input's rows of 32, sorted descending" in k]
+    drawn = [v for k, v in got.items() if "lengths of another input's rows of 32, one whole, in drawn order" in k]
+    assert len(desc) == 1 and len(drawn) == 1, list(got)
+    (_, ld), (_, lo) = desc[0], drawn[0]
+    assert int(ld[0]) == 32 and bool((ld[:-1] >= ld[1:]).all()) and bool((ld >= 16).all()) and int(ld.min()) < 32
+    assert int(lo.max()) == 32 and int(lo.min()) < 32 and bool((lo >= 16).all())
+    assert desc[0][0] is x, "the other input as drawn"
+    # an index bound below T: no length past the drawn maximum (20) is written
+    assert not any("lengths of another" in lab for lab, _, _ in integer_probes((x, lengths), 2, [], bound=32))
+    assert any("lengths of another" in lab for lab, _, _ in integer_probes((x, lengths), 2, [], bound=33))
+
+    rows, idx, y = torch.randn(16, 32), torch.tensor([3, 1, 0, 7, 7, 2, 9, 11, 4, 4, 5, 6, 8, 12, 10, 13]), \
+        torch.randn(16, 32)
+    perm = [inp for lab, inp, _ in integer_probes((rows, idx, y), 5, [], bound=16) if "permutation of 0..15" in lab]
+    assert len(perm) == 1 and torch.equal(perm[0][1].sort().values, torch.arange(16)), perm
+    assert not any("permutation of 0..15" in lab for lab, _, _ in integer_probes((rows, idx, y), 5, [], bound=15))
+
+    def graph(sources, externs=(), others=()):
+        return NS(kernels={f"k{i}": NS(source=s) for i, s in enumerate(sources)},
+                  extern_calls=[NS(target=t) for t in externs], other_kernels=tuple(others))
+
+    assertion = 'tl.device_assert(((0 <= tmp4) & (tmp4 < {})) | ~(xmask), "index out of bounds: 0 <= tmp4 < {}")'
+    assert index_bound([graph(["tmp0 = tl.load(in_ptr0 + x0)"])]) == float("inf"), "nothing indexes"
+    assert index_bound([graph([assertion.format(16, 16), assertion.format(1000, 1000)])]) == 16
+    assert index_bound([graph([assertion.format("ks0", "ks0")])]) == 0, "a bound that is not a number"
+    assert index_bound([graph([], externs=["extern_kernels.mm", "extern_kernels.bmm"])]) == float("inf")
+    assert index_bound([graph([], externs=["aten.embedding_dense_backward"])]) == 0, "an ATen call may index"
+    assert index_bound([graph([], others=["cpp_fused_0"])]) == 0
+
+
+def test_a_threshold_input_is_given_the_k_th_largest_value_of_each_row_of_another():
+    """Red team 40 p4: ``scores.masked_fill(scores < kth, -inf)`` with kth = topk(scores, k).values[..., -1:], so
+    the threshold equals one element of its row; a kernel using ``<=`` drops the k-th token.  Drawn apart, no
+    threshold ever equals a score."""
+    from pytest_kernelopt.gates.structure_probes import joint_probes
+
+    scores, kth = torch.randn(4, 64), torch.randn(4, 1)
+    got = [(lab, inp) for lab, inp, why in joint_probes((scores, kth), seed=9) if "top-k" in lab]
+    assert len(got) == 1, [lab for lab, _, _ in joint_probes((scores, kth), seed=9)]
+    lab, (s, t) = got[0]
+    assert s is scores and t.shape == kth.shape and "input 2 the k-th largest value of each row of input 1" in lab
+    assert bool(((scores == t).sum(-1) == 1).all()), "each threshold one of its row's values"
+    k = int((scores >= t).sum(-1)[0])
+    assert bool(((scores >= t).sum(-1) == k).all()) and 1 <= k <= 64, "the same k in every row"
+    flat = [lab for lab, _, _ in joint_probes((scores, torch.randn(4)), seed=9) if "top-k" in lab]
+    assert not flat, "a (B,) input is a mask over rows (the labels-and-mask form), not a threshold column"
+    assert not [lab for lab, _, _ in joint_probes((scores, torch.randn(4, 2)), seed=9) if "top-k" in lab]
+
+
+def test_an_alibi_bias_a_causal_mask_and_key_padding_kept_apart_are_probed_at_once():
+    """Red team 40 p6: BLOOM/MPT keep an ALiBi bias (H, T, T), a causal mask (T, T) and the key-padding mask (B, T)
+    apart; a kernel wrong only when all three are as real models build them passed every two-input probe."""
+    from pytest_kernelopt.gates.structure_probes import joint_probes
+
+    scores, alibi, causal, pad = torch.randn(2, 2, 6, 6), torch.randn(2, 6, 6), torch.randn(6, 6), torch.rand(2, 6)
+    got = [(lab, inp) for lab, inp, why in joint_probes((scores, alibi, causal, pad), seed=4)
+           if lab.count(" and ") == 2]
+    assert len(got) == 2, [lab for lab, _ in got]  # each way round; the scores (the largest) as drawn
+    d = torch.arange(6).unsqueeze(1) - torch.arange(6).unsqueeze(0)
+    for lab, (s, a, c, p) in got:
+        assert s is scores and "input 4 (key padding) 0/1 prefix rows" in lab
+        bias, mask = (a, c) if lab.startswith("structure probe: input 2 an ALiBi") else (c, a)
+        mats = mask.reshape(-1, 6, 6)
+        assert bool(torch.isinf(mats[:, d < 0]).all()) and bool((mats[:, d >= 0] == 0).all())
+        steps = bias.reshape(-1, 6).diff(dim=-1)
+        assert torch.allclose(steps, steps[:, :1].expand_as(steps)) and bool((steps != 0).all()), "AP rows"
+        lengths = p.sum(-1)
+        assert bool((lengths == 6).any()) and bool((lengths < 6).any())
+    assert not [lab for lab, _, _ in joint_probes((scores, alibi, pad), seed=4) if lab.count(" and ") == 2], \
+        "one mask beside the scores: the two-input forms"

@@ -33,6 +33,8 @@ an input for a structure).  Every pair reaches the judge: past :data:`.trials.CA
 from __future__ import annotations
 
 import itertools
+import math
+import re
 from typing import Any, Callable, Iterator
 
 #: how :attr:`.trials.CandidateRecord.carried` keys (and the gate's messages) name a probe's pair of calls
@@ -426,8 +428,9 @@ def _with_value(value: int, where: str) -> Callable[[Any, Any], None]:
 
 
 def _arange_fits(y: Any) -> bool:
-    """Rows of ``y``'s width of consecutive values fit the range its drawn values span (no value leaves it)."""
-    return _last(y) and int(y.min()) + y.shape[-1] - 1 <= int(y.max())
+    """Rows of ``y``'s width of consecutive values fit the range its drawn values span (no value leaves it); a 1-D
+    input is one row."""
+    return y.dim() >= 1 and y.shape[-1] >= 2 and int(y.min()) + y.shape[-1] - 1 <= int(y.max())
 
 
 def _arange_rows(y: Any, gen: Any) -> None:
@@ -450,6 +453,83 @@ def _permuted_rows(y: Any, gen: Any) -> None:
     rows.copy_(perms.to(rows.device, rows.dtype))
 
 
+def _permutations_from_zero(y: Any, gen: Any) -> None:
+    """Each row a random permutation of 0 .. width - 1 (indices into another input's dim of that size)."""
+    import torch
+
+    rows = _rows(y)
+    rows.copy_(torch.rand(rows.shape, generator=gen).argsort(dim=-1).to(rows.device, rows.dtype))
+
+
+def _lengths_of(width: int, descending: bool) -> Callable[[Any, Any], None]:
+    """Each entry a length of a row of ``width`` (:func:`_lengths`: one whole, one padded), sorted descending or
+    in drawn order: the ``lengths`` a padded batch of another input's rows carries."""
+    def make(y: Any, gen: Any) -> None:
+        flat = y.view(-1)
+        lengths = _lengths(flat.numel(), width, gen).view(-1)
+        if descending:
+            lengths = lengths.sort(descending=True).values
+        flat.copy_(lengths.to(flat.device, flat.dtype))
+    return make
+
+
+#: the vendor calls that take no integer input (matrix products, convolutions): beside them an integer input is
+#: indexed, if at all, only by Inductor's own Triton kernels, whose bounds :func:`index_bound` reads
+FLOAT_ONLY_EXTERNS = re.compile(r"extern_kernels\.(mm|bmm|addmm|baddbmm|convolution|addmv|mv)$")
+_INDEX_ASSERT = re.compile(r"index out of bounds: 0 <= \w+ < ([^\"')]+)")
+
+
+def index_bound(graphs: Any) -> float:
+    """How large a value an integer input may be given past what it was drawn with, as far as the baseline can
+    tell: the least bound of its Triton kernels' indirect-indexing asserts (``index out of bounds: 0 <= tmp4 <
+    16``), infinite where nothing indexes, and 0 (nothing past the drawn values) where a bound is not a number or
+    a call other than :data:`FLOAT_ONLY_EXTERNS` runs (an ATen fallback may index with it unseen).  A value past
+    an index's bound makes the baseline raise: on the CPU a probe that could not run, on a GPU a device-side
+    assert that ends the worker."""
+    bound = math.inf
+    for g in graphs:
+        if g.other_kernels or any(not FLOAT_ONLY_EXTERNS.match(c.target) for c in g.extern_calls):
+            return 0
+        for k in g.kernels.values():
+            for b in _INDEX_ASSERT.findall(k.source):
+                if not b.strip().isdigit():
+                    return 0
+                bound = min(bound, int(b))
+    return bound
+
+
+def _tied_to_shapes(inputs: tuple, x: Any,
+                    bound: float = math.inf) -> list[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]]]:
+    """Integer structures whose values another input's shape gives (red team 39 p4, red team 40 p3): where ``x``'s
+    width T is a dim of another input and every drawn value is below T, rows each a permutation of 0 .. T-1 (an
+    index into that dim: a shuffle, ``unsorted_indices``); where ``x`` holds one value per batch item (``(B,)`` or
+    ``(B, 1)``) of another input of two or more dims, the lengths of that input's rows (of its dim 1; up to two
+    such widths), sorted descending from a whole row (``pack_padded_sequence``) and in drawn order.  A value past
+    ``x``'s drawn maximum is written only below ``bound`` (:func:`index_bound`)."""
+    import torch
+
+    others = [o for o in inputs if isinstance(o, torch.Tensor) and o is not x and o.dim() >= 1]
+    made: list[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]]] = []
+    top = int(x.max())
+
+    def fits(v: int) -> bool:
+        return v <= top or v < bound
+
+    if x.dim() >= 1 and x.shape[-1] >= 2 and any(x.shape[-1] in o.shape for o in others) \
+            and top < x.shape[-1] and fits(x.shape[-1] - 1):
+        made.append((f"rows each a permutation of 0..{x.shape[-1] - 1} (indices into another input's dim of "
+                     f"{x.shape[-1]})", lambda y: True, _permutations_from_zero))
+    if x.dim() == 1 or (x.dim() == 2 and x.shape[-1] == 1):
+        widths = sorted({int(o.shape[1]) for o in others if o.dim() >= 2 and o.shape[0] == x.shape[0]
+                         and o.shape[1] >= 2 and fits(int(o.shape[1]))})[:2]
+        for t in widths:
+            made += [(f"lengths of another input's rows of {t}, sorted descending from {t} (pack_padded_sequence)",
+                      lambda y: True, _lengths_of(t, True)),
+                     (f"lengths of another input's rows of {t}, one whole, in drawn order", lambda y: True,
+                      _lengths_of(t, False))]
+    return made
+
+
 def _sorted_desc(y: Any, gen: Any) -> None:
     """The drawn values sorted descending along the last dimension (lengths in ``pack_padded_sequence``'s order)."""
     rows = _rows(y)
@@ -466,9 +546,11 @@ INTEGER_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any],
 )
 
 
-def integer_probes(inputs: tuple, seed: int, values: list[int]) -> Iterator[tuple[str, tuple | None, str]]:
+def integer_probes(inputs: tuple, seed: int, values: list[int],
+                   bound: float = math.inf) -> Iterator[tuple[str, tuple | None, str]]:
     """As :func:`probes`, for the integer inputs that hold no negative value as drawn and are not 0/1 masks
-    (labels, ids, positions, lengths): each of :data:`INTEGER_STRUCTURES`, and each value the module's own kernels
+    (labels, ids, positions, lengths): each of :data:`INTEGER_STRUCTURES`, those tied to another input's shape
+    (:func:`_tied_to_shapes`: indices into its dim, lengths of its rows), and each value the module's own kernels
     compare with (:func:`compared_values`) on right padding, at each row's first position and at a drawn half of
     the positions (Hugging Face's -100 labels, a void 255, a pad id; red teams 38 and 39).  A compared value the
     module also indexes with unguarded makes the baseline raise there (a probe that could not run; on a GPU a
@@ -487,7 +569,7 @@ def integer_probes(inputs: tuple, seed: int, values: list[int]) -> Iterator[tupl
                   _with_value(v, "first")),
                  (f"{v} at a drawn half of its positions (a value the module's kernels compare with)",
                   lambda y: y.numel() >= 2, _with_value(v, "scattered"))]
-    yield from _one_at_a_time(inputs, ints, lambda x: made, seed, (6007, 41),
+    yield from _one_at_a_time(inputs, ints, lambda x: made + _tied_to_shapes(inputs, x, bound), seed, (6007, 41),
                               lambda k, x: f"integer input {k + 1} of {len(ints)}")
 
 
@@ -547,22 +629,36 @@ def _joint(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, first: tupl
            n: int) -> tuple[str, tuple | None, str]:
     """One joint probe: input ``i`` made as ``first`` (name, make), input ``j`` as ``second``, the others as
     drawn; ``a`` and ``b`` name the two inputs."""
+    return _joint_many(inputs, seed, [(i, a, first), (j, b, second)], n)
+
+
+def _joint_many(inputs: tuple, seed: int, parts: list[tuple[int, str, tuple]],
+                n: int) -> tuple[str, tuple | None, str]:
+    """One joint probe over several inputs: each ``(index, its name, (structure name, make))`` of ``parts`` made
+    so, the others as drawn."""
     import torch
 
-    label = f"{PROBE}{a} {first[0]} and {b} {second[0]}, the others as drawn"
-    gen = torch.Generator().manual_seed((seed * 2003 + 97 * i + 13 * j + n) % (1 << 62))
+    label = PROBE + " and ".join(f"{a} {what[0]}" for _, a, what in parts) + ", the others as drawn"
+    mix = 97 * parts[0][0] + 13 * parts[1][0] + sum(7 * i for i, _, _ in parts[2:])
+    gen = torch.Generator().manual_seed((seed * 2003 + mix + n) % (1 << 62))
+    made = list(inputs)
     try:
-        x = inputs[i].detach().clone(memory_format=torch.contiguous_format)
-        m = inputs[j].detach().clone(memory_format=torch.contiguous_format)
-        with torch.no_grad():
-            first[1](x, gen)
-            second[1](m, gen)
+        for i, _, (_, make) in parts:
+            x = inputs[i].detach().clone(memory_format=torch.contiguous_format)
+            with torch.no_grad():
+                make(x, gen)
+            made[i] = x.requires_grad_(inputs[i].requires_grad) if x.is_floating_point() else x
     except Exception as e:  # noqa: BLE001 -- ours, as in probes()
         return label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
-    made = list(inputs)
-    made[i] = x.requires_grad_(inputs[i].requires_grad) if x.is_floating_point() else x
-    made[j] = m.requires_grad_(inputs[j].requires_grad) if m.is_floating_point() else m
     return label, tuple(made), ""
+
+
+#: the two square masks of an attention module that keeps them apart (BLOOM, MPT: an ALiBi bias (H, T, T) and a
+#: causal mask (T, T)), for :func:`joint_probes`' three-mask form beside a key-padding mask (red team 40 p6)
+JOINT_APART: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
+    ("an ALiBi bias with no mask", _alibi_rows("i-j")),
+    ("an additive causal mask (-inf above the diagonal)", _triangle(float("-inf"))),
+)
 
 
 def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
@@ -571,7 +667,10 @@ def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, 
     (:func:`_masks_rows`), label rows (:data:`JOINT_LABELS`) in the first and a padding mask over those rows
     (:data:`JOINT_PADDING`) in the second; (2) for each square mask (floating, bool or 0/1 integer) and each other
     mask input of rows of its width that is not square (:func:`_pads_keys`), each of :data:`JOINT_SQUARE` in the
-    first with each of :data:`JOINT_KEYS` in the second, by their kinds."""
+    first with each of :data:`JOINT_KEYS` in the second, by their kinds; (3) for two floating square masks besides
+    the largest square input (the scores) and a key-padding mask of rows of their width, :data:`JOINT_APART` in the
+    two (each way round) and right padding in the third; (4) for each floating input holding one value per row of
+    another (:func:`_thresholds_rows`), that value the k-th largest of its row (:func:`_top_k`)."""
     floating, masks = _floating(inputs), _zero_one(inputs)
     kind = {**{i: "float" for i in floating}, **{i: "mask" for i in masks}}
     name = {i: f"input {i + 1}" for i in range(len(inputs))}
@@ -592,6 +691,47 @@ def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, 
                     for keys in JOINT_KEYS[kind[j]]:
                         n += 1
                         yield _joint(inputs, seed, i, j, name[i], f"{name[j]} (key padding)", square, keys, n)
+    # (3) the masks kept apart: two floating square masks other than the largest square input (the scores), one an
+    # ALiBi bias and the other a causal mask, each way round, beside each key-padding mask of rows of their width
+    squares = sorted((i for i in floating if _square(inputs[i]) and inputs[i].shape[-1] >= 3),
+                     key=lambda i: -inputs[i].numel())
+    for i, i2 in itertools.permutations(squares[1:], 2):
+        for j in kind:
+            if j not in (i, i2) and _pads_keys(inputs[i], inputs[j]) and _pads_keys(inputs[i2], inputs[j]):
+                for keys in JOINT_KEYS[kind[j]][:1]:
+                    n += 1
+                    yield _joint_many(inputs, seed, [(i, name[i], JOINT_APART[0]), (i2, name[i2], JOINT_APART[1]),
+                                                     (j, f"{name[j]} (key padding)", keys)], n)
+    for i in floating:
+        for j in floating:
+            if i != j and _thresholds_rows(inputs[i], inputs[j]):
+                n += 1
+                yield _top_k(inputs, seed, i, j, name[i], name[j], n)
+
+
+def _thresholds_rows(x: Any, t: Any) -> bool:
+    """``t`` holds one value per row of ``x``, kept as a column (``x.shape[:-1] + (1,)``, rows of 2 or more, as
+    ``topk(...).values[..., -1:]`` gives it): a threshold for each row."""
+    return _last(x) and tuple(t.shape) == tuple(x.shape[:-1]) + (1,)
+
+
+def _top_k(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, n: int) -> tuple[str, tuple | None, str]:
+    """Input ``j`` made the k-th largest value of each row of input ``i`` as drawn, k drawn in 1..width (a top-k
+    filter's threshold, HF's ``TopKLogitsWarper``: the threshold equals one element of its row; red team 40 p4)."""
+    import torch
+
+    label = (f"{PROBE}{b} the k-th largest value of each row of {a} (a top-k threshold, k drawn), the others as "
+             "drawn")
+    gen = torch.Generator().manual_seed((seed * 2003 + 97 * i + 13 * j + n) % (1 << 62))
+    try:
+        x, t = inputs[i].detach(), inputs[j]
+        k = int(torch.randint(1, x.shape[-1] + 1, (), generator=gen))
+        kth = x.topk(k, dim=-1).values[..., -1:].to(t.dtype)
+        made = list(inputs)
+        made[j] = kth.reshape(t.shape).contiguous().requires_grad_(t.requires_grad)
+    except Exception as e:  # noqa: BLE001 -- ours, as in probes()
+        return label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
+    return label, tuple(made), ""
 
 
 def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
@@ -609,8 +749,10 @@ def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     not_run: list[str] = []
     drawn = session.inputs(plain)
     compared = compared_values(k.source for g in session.captured.graphs for k in g.kernels.values())
+    bound = index_bound(session.captured.graphs)
     for label, inputs, why in itertools.chain(probes(drawn, plain), mask_probes(drawn, plain),
-                                              integer_probes(drawn, plain, compared), joint_probes(drawn, plain)):
+                                              integer_probes(drawn, plain, compared, bound),
+                                              joint_probes(drawn, plain)):
         short = label[len(PROBE):].replace(", the others as drawn", "")
         if inputs is None:
             not_run.append(f"{short} {why}")
