@@ -662,8 +662,8 @@ JOINT_APART: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
 
 
 def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
-    """Structure on two inputs at once, as :func:`probes` yields, the others as drawn: (1) for each floating input
-    and each mask input (floating, bool or 0/1 integer) that holds one value per row of it
+    """Structure on two or three inputs at once, as :func:`probes` yields, the others as drawn: (1) for each
+    floating input and each mask input (floating, bool or 0/1 integer) that holds one value per row of it
     (:func:`_masks_rows`), label rows (:data:`JOINT_LABELS`) in the first and a padding mask over those rows
     (:data:`JOINT_PADDING`) in the second; (2) for each square mask (floating, bool or 0/1 integer) and each other
     mask input of rows of its width that is not square (:func:`_pads_keys`), each of :data:`JOINT_SQUARE` in the
