@@ -83,6 +83,11 @@ CASES = {  # name: (problem, candidate)
     "a permutation index": ("rt40/p3/prob.py", "rt40/p3/cand_perm_skip.py"),
     "a top-k threshold equal to a score": ("rt40/p4/prob.py", "rt40/p4/cand_le_topk.py"),
     "an ALiBi bias, a causal mask and key padding kept apart, at once": ("rt40/p6/prob.py", "rt40/p6/cand_three.py"),
+    # red team 41: a causal mask over more keys than queries (a KV cache), positions of a left-padded cached batch,
+    # zero rows at the end of each sequence of a (B, T, D) batch
+    "a causal mask with a cache offset": ("rt41/p1/prob.py", "rt41/p1/cand_offset_causal_leak.py"),
+    "positions each row from its own start": ("rt41/p2/prob.py", "rt41/p2/cand_leftpad_cache_pos.py"),
+    "zero embedding rows on right padding": ("rt41/p3/prob.py", "rt41/p3/cand_zero_suffix.py"),
 }
 
 
@@ -197,7 +202,7 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix and suffix (each twice: a row of one token),
     # four additive paddings, ones, zeros
     assert len(by_input[1]) == 16  # (and arithmetic-progression rows, time-major padding)
-    assert len(by_input[2]) == 25  # 4-D with square last dims: every structure
+    assert len(by_input[2]) == 26  # 4-D with square last dims: all but the cache's causal mask (more keys)
     assert len(by_input[3]) == 24  # 2-D square: all but dim 1
     for lab, inputs in got:
         assert inputs[2] is ids, "integer inputs stay as drawn"
@@ -216,6 +221,11 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y > 0).all()) and torch.allclose(y.sum(-1), torch.ones(())) and y.unique().numel() == 2
             off = float(y.min()) * t  # the smoothing factor
             assert abs(off - 0.1) < 1e-5 if "0.1)" in lab else 0.15 - 1e-5 <= off <= 0.35 + 1e-5, (lab, off)
+        elif "zero rows at the end" in lab:
+            steps = (y == 0).all(-1).reshape(-1, y.shape[-2])  # (sequences, T): a step all zero
+            assert bool((steps[:, 1:].int() >= steps[:, :-1].int()).all()), "zero steps only at the end"
+            assert bool((steps.sum(-1) == y.shape[-2] // 2).any()) and bool((steps.sum(-1) == 0).any())
+            assert torch.equal(y[~(y == 0).all(-1)], img[~(y == 0).all(-1)]), "the real steps as drawn"
         elif "time-major" in lab:
             cols = y.movedim(0, -1).reshape(-1, y.shape[0])
             assert bool((cols[:, 0] == 1).all()) and bool((cols[:, 1:] <= cols[:, :-1]).all()), lab
@@ -270,7 +280,14 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y == (1.0 if "ones" in lab else 0.0)).all())
         else:
             assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
-    assert len(STRUCTURES) == 25
+    assert len(STRUCTURES) == 27
+    # more keys than queries (red team 41 p1): query i sees keys 0 .. S - T + i, finfo.min beyond
+    cache = [inp for lab, inp, _ in probes((torch.randn(2, 1, 3, 5),), seed=1) if "KV cache" in lab]
+    assert len(cache) == 1
+    (m,) = cache[0]
+    seen = (m == 0)[0, 0]
+    assert torch.equal(seen, torch.arange(5).unsqueeze(0) <= 2 + torch.arange(3).unsqueeze(1)), seen
+    assert set(m[m != 0].unique().tolist()) == {torch.finfo(m.dtype).min}
     again = [inputs for _, inputs, _ in probes((seq, img, ids, mask), seed=5)]
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
 
@@ -333,8 +350,9 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
     assert "2 structure probe(s) could not run" in note, note
     assert "a structure our code cannot make could not be made (RuntimeError: no such structure here)" in note, note
     assert "all zeros (an additive mask with no padding): the baseline raised ValueError too" in note, note
-    # 2-D, not square: 16 structures apply (see the probes' own test), and ours; two of the seventeen could not run
-    assert numbers["structure_probes_compared"] == 15, numbers
+    # 2-D, not square: 16 structures apply (see the probes' own test), the cache's causal mask (16 keys over 4
+    # rows), and ours; two of the eighteen could not run
+    assert numbers["structure_probes_compared"] == 16, numbers
     # a candidate that raises where the baseline does not is charged with it (here: the first call on the
     # all-zeros input, the candidate's, raises; the baseline's call after it does not)
     zero_calls = []
@@ -446,7 +464,9 @@ def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_
     assert all(not why for _, _, why in got)
     names = [lab for lab, _, _ in got]
     fits = int(labels.min()) + 5 <= int(labels.max())
-    assert len(names) == 2 * fits + 1 + 3, names  # positions, a shuffle, sorted, the compared value three ways
+    offsets = int(labels.max()) - 6 + 1 >= 2  # rows from their own starts, up to the drawn maximum (no bound)
+    # positions, a shuffle, sorted, positions from each row's own start, the compared value three ways
+    assert len(names) == 2 * fits + 1 + offsets + 3, names
     assert not any("position ids" in lab for lab, _, _ in integer_probes((torch.tensor([[0, 2, 1, 0]]),), 1, []))
     for lab, inputs, why in got:
         if why:
@@ -462,6 +482,11 @@ def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_
         if "a shuffle" in lab:
             assert torch.equal(y.sort(-1).values, (torch.arange(6) + labels.min()).expand(3, 6))
             continue
+        if "own start" in lab:
+            starts = y[:, :1]
+            assert torch.equal(y, starts + torch.arange(6)) and starts.unique().numel() >= 2
+            assert int(starts.min()) == 1 and int(y.max()) == int(labels.max()), "up to the drawn maximum"
+            continue
         ignored = y == -100
         assert bool((y[~ignored] == labels[~ignored]).all()) and bool(ignored.any())
         if "first position" in lab:
@@ -470,7 +495,8 @@ def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_
             assert bool((ignored[:, 1:].int() >= ignored[:, :-1].int()).all()) and not bool(ignored[:, 0].any())
         else:
             assert "drawn half" in lab
-    assert len(list(integer_probes((logits, labels, mask), seed=3, values=[]))) == 2 * fits + 1, "no compared value"
+    assert len(list(integer_probes((logits, labels, mask), seed=3, values=[]))) == 2 * fits + 1 + offsets, \
+        "no compared value"
 
 
 def test_integer_inputs_get_values_tied_to_another_inputs_shape_within_the_baselines_index_bounds():

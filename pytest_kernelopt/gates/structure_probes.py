@@ -149,6 +149,35 @@ def _time_major(y: Any, gen: Any) -> None:
     y.copy_(cols.movedim(-1, 0))
 
 
+def _offset_causal(value: str | float) -> Callable[[Any, Any], None]:
+    """A causal mask of T queries over S > T keys (a KV cache: query i sees keys 0 .. S - T + i, ``value``
+    beyond; Hugging Face's 4-D mask with a cache position, chunked prefill, speculative decoding's verify pass)."""
+    def make(y: Any, gen: Any) -> None:
+        import torch
+
+        t, k = y.shape[-2], y.shape[-1]
+        beyond = torch.arange(k).unsqueeze(0) > (k - t) + torch.arange(t).unsqueeze(1)
+        y.zero_().masked_fill_(beyond.to(y.device).expand(y.shape), _fill(y, value))
+    return make
+
+
+def _zero_suffix_rows(y: Any, gen: Any) -> None:
+    """Each sequence of a ``(..., T, D)`` batch zero in its last time steps (right padding of embeddings from
+    ``nn.Embedding(padding_idx=0)``, of an RNN's output after ``pad_packed_sequence``): lengths as
+    :func:`_lengths` draws them, the padded sequence half padding; the real steps as drawn (red team 41 p3)."""
+    import torch
+
+    seqs = y.reshape(-1, y.shape[-2], y.shape[-1])
+    n, t = seqs.shape[0], seqs.shape[1]
+    lengths = _lengths(n, t, gen).view(-1)
+    if n >= 2 and bool((lengths < t).any()):
+        lengths[int(lengths.argmin())] = (t + 1) // 2
+    pad = (torch.arange(t).unsqueeze(0) >= lengths.unsqueeze(1)).to(seqs.device)
+    seqs.masked_fill_(pad.unsqueeze(-1), 0.0)
+    if seqs.data_ptr() != y.data_ptr() or seqs.shape != y.shape:
+        y.copy_(seqs.view(y.shape))
+
+
 def _triangle(value_above: str | float, padded: str = "") -> Callable[[Any, Any], None]:
     """A causal mask over the last two (square) dims: 0/1 lower-triangular (``value_above`` 0), or additive, 0 on
     and below the diagonal and ``value_above`` above; ``padded`` "left" or "right": each matrix also masks a drawn
@@ -304,6 +333,10 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
     ("an additive causal mask (0 on and below the diagonal, -inf above)", _square, _triangle(float("-inf"))),
     ("an additive causal mask at finfo.min with left padding merged in", _square, _triangle("finfo.min", "left")),
     ("an additive causal mask at finfo.min with right padding merged in", _square, _triangle("finfo.min", "right")),
+    ("an additive causal mask at finfo.min over more keys than queries (a KV cache: query i sees keys up to "
+     "S - T + i)", lambda y: y.dim() >= 2 and y.shape[-1] > y.shape[-2] >= 2, _offset_causal("finfo.min")),
+    ("zero rows at the end of each sequence along dim -2 (a right-padded (B, T, D) batch of embeddings)",
+     lambda y: y.dim() >= 3 and y.shape[-2] >= 2, _zero_suffix_rows),
     ("a 0/1 lower-triangular mask", _square, _triangle(0.0)),
     ("a sliding-window causal mask at finfo.min (a drawn window)", lambda y: _square(y) and y.shape[-1] >= 3,
      _band("finfo.min")),
@@ -461,6 +494,24 @@ def _permutations_from_zero(y: Any, gen: Any) -> None:
     rows.copy_(torch.rand(rows.shape, generator=gen).argsort(dim=-1).to(rows.device, rows.dtype))
 
 
+def _offset_positions(hi: int) -> Callable[[Any, Any], None]:
+    """Rows ``start + 0, 1, ..., T-1``, each row's start drawn in 1 .. hi - T + 1, two rows apart (batched
+    generation with left padding and a cache: ``attention_mask.cumsum(-1) - 1`` sliced to the new tokens; red team
+    41 p2)."""
+    def make(y: Any, gen: Any) -> None:
+        import torch
+
+        rows = _rows(y)
+        n, width = rows.shape
+        top = hi - width + 1
+        starts = torch.randint(1, top + 1, (n, 1), generator=gen)
+        if n >= 2:
+            a, b = torch.randperm(n, generator=gen)[:2].tolist()
+            starts[a], starts[b] = 1, top
+        rows.copy_((starts + torch.arange(width)).to(rows.device, rows.dtype))
+    return make
+
+
 def _lengths_of(width: int, descending: bool) -> Callable[[Any, Any], None]:
     """Each entry a length of a row of ``width`` (:func:`_lengths`: one whole, one padded), sorted descending or
     in drawn order: the ``lengths`` a padded batch of another input's rows carries."""
@@ -505,7 +556,8 @@ def _tied_to_shapes(inputs: tuple, x: Any,
     index into that dim: a shuffle, ``unsorted_indices``); where ``x`` holds one value per batch item (``(B,)`` or
     ``(B, 1)``) of another input of two or more dims, the lengths of that input's rows (of its dim 1; up to two
     such widths), sorted descending from a whole row (``pack_padded_sequence``) and in drawn order.  A value past
-    ``x``'s drawn maximum is written only below ``bound`` (:func:`index_bound`)."""
+    ``x``'s drawn maximum is written only below ``bound`` (:func:`index_bound`).  Rows of two or more get positions
+    each from its own start (:func:`_offset_positions`), up to the drawn maximum or the bound."""
     import torch
 
     others = [o for o in inputs if isinstance(o, torch.Tensor) and o is not x and o.dim() >= 1]
@@ -519,6 +571,10 @@ def _tied_to_shapes(inputs: tuple, x: Any,
             and top < x.shape[-1] and fits(x.shape[-1] - 1):
         made.append((f"rows each a permutation of 0..{x.shape[-1] - 1} (indices into another input's dim of "
                      f"{x.shape[-1]})", lambda y: True, _permutations_from_zero))
+    hi = top if bound == math.inf else max(top, int(bound) - 1)  # the largest value that may be written
+    if x.dim() >= 2 and x.shape[-1] >= 2 and hi - x.shape[-1] + 1 >= 2:
+        made.append((f"rows of consecutive values each from its own start in 1..{hi - x.shape[-1] + 1} (positions "
+                     "of a left-padded batch with a cache)", lambda y: True, _offset_positions(hi)))
     if x.dim() == 1 or (x.dim() == 2 and x.shape[-1] == 1):
         widths = sorted({int(o.shape[1]) for o in others if o.dim() >= 2 and o.shape[0] == x.shape[0]
                          and o.shape[1] >= 2 and fits(int(o.shape[1]))})[:2]
