@@ -138,9 +138,9 @@ def _skip_dead_overflow_checks() -> None:
     the unused check; the interpreter computes it in numpy, a third of an index-heavy kernel's time here.  Kernels
     run exactly as before (integer arithmetic still wraps as it does on a GPU); with ``debug`` on it stays.
     """
-    from triton.runtime import interpreter as interp
-
     import dataclasses
+
+    from triton.runtime import interpreter as interp
 
     builder = interp.interpreter_builder
     options = getattr(builder, "options", None)

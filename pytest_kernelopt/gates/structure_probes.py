@@ -167,15 +167,13 @@ def _zero_suffix_rows(y: Any, gen: Any) -> None:
     :func:`_lengths` draws them, the padded sequence half padding; the real steps as drawn (red team 41 p3)."""
     import torch
 
-    seqs = y.reshape(-1, y.shape[-2], y.shape[-1])
+    seqs = y.view(-1, y.shape[-2], y.shape[-1])  # (a probe's copy is contiguous: a view, filled in place)
     n, t = seqs.shape[0], seqs.shape[1]
     lengths = _lengths(n, t, gen).view(-1)
     if n >= 2 and bool((lengths < t).any()):
         lengths[int(lengths.argmin())] = (t + 1) // 2
     pad = (torch.arange(t).unsqueeze(0) >= lengths.unsqueeze(1)).to(seqs.device)
     seqs.masked_fill_(pad.unsqueeze(-1), 0.0)
-    if seqs.data_ptr() != y.data_ptr() or seqs.shape != y.shape:
-        y.copy_(seqs.view(y.shape))
 
 
 def _triangle(value_above: str | float, padded: str = "") -> Callable[[Any, Any], None]:
@@ -429,8 +427,6 @@ def compared_values(sources: Iterator[str]) -> list[int]:
     """The integer constants the baseline's kernels (Inductor's own sources, not a proposer's) compare loaded values
     with, ``!=`` or ``==``: an ignore index (``F.cross_entropy``'s -100, a segmentation's void 255) or a pad id
     (``input_ids != 0``), values the module's integer inputs may hold that it treats apart."""
-    import re
-
     found: list[int] = []
     for src in sources:
         consts = dict(re.findall(_INT_CONSTANT, src))
@@ -754,10 +750,9 @@ def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, 
     for i, i2 in itertools.permutations(squares[1:], 2):
         for j in kind:
             if j not in (i, i2) and _pads_keys(inputs[i], inputs[j]) and _pads_keys(inputs[i2], inputs[j]):
-                for keys in JOINT_KEYS[kind[j]][:1]:
-                    n += 1
-                    yield _joint_many(inputs, seed, [(i, name[i], JOINT_APART[0]), (i2, name[i2], JOINT_APART[1]),
-                                                     (j, f"{name[j]} (key padding)", keys)], n)
+                n += 1  # right padding: the first of the key-padding structures
+                yield _joint_many(inputs, seed, [(i, name[i], JOINT_APART[0]), (i2, name[i2], JOINT_APART[1]),
+                                                 (j, f"{name[j]} (key padding)", JOINT_KEYS[kind[j]][0])], n)
     for i in floating:
         for j in floating:
             if i != j and _thresholds_rows(inputs[i], inputs[j]):
