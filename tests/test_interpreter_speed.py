@@ -1,6 +1,6 @@
-"""The CPU path's two interpreter speed-ups (backends/cpu_interpret.py) change nothing a kernel computes: the
-integer-overflow check that ``debug=False`` throws away is no longer computed, and numpy dtypes come from a
-table.  Together they took 40% off a red-team case's time (280 s to 169 s under the profiler)."""
+"""The CPU path's interpreter speed-ups (backends/cpu_interpret.py, backends/interp_combines.py) change nothing a
+kernel computes: the integer-overflow check that ``debug=False`` throws away is no longer computed, numpy dtypes come
+from a table, and Inductor's reduction combine functions run as numpy twins checked bit for bit here."""
 
 from __future__ import annotations
 
@@ -53,3 +53,95 @@ def test_int32_arithmetic_still_wraps_as_on_a_gpu_with_the_dead_check_gone(cpu_i
     want = ((x.long() * 3 + 2147483000 + 2**31) % 2**32 - 2**31).int()
     assert torch.equal(y, want), (y, want)
 
+
+
+triton = pytest.importorskip("triton")
+tl = triton.language
+from torch._inductor.runtime import triton_helpers  # noqa: E402
+
+
+@triton.jit
+def _reduce_all_kernel(x_ptr, y_ptr, w_ptr, out_ptr, R: tl.constexpr, C: tl.constexpr, FLOAT: tl.constexpr):
+    """Every combine function with a numpy twin, reduced along the last dim of an (R, C) block."""
+    r = tl.arange(0, R)[:, None]
+    c = tl.arange(0, C)[None, :]
+    o = tl.arange(0, R)
+    x = tl.load(x_ptr + r * C + c)
+    idx = tl.broadcast_to(c, [R, C])
+    tl.store(out_ptr + o, triton_helpers.max2(x, 1).to(tl.float64))
+    tl.store(out_ptr + R + o, triton_helpers.min2(x, 1).to(tl.float64))
+    v, i = triton_helpers.max_with_index(x, idx, 1)
+    tl.store(out_ptr + 2 * R + o, v.to(tl.float64))
+    tl.store(out_ptr + 3 * R + o, i.to(tl.float64))
+    v, i = triton_helpers.min_with_index(x, idx, 1)
+    tl.store(out_ptr + 4 * R + o, v.to(tl.float64))
+    tl.store(out_ptr + 5 * R + o, i.to(tl.float64))
+    tl.store(out_ptr + 6 * R + o, triton_helpers.prod(x, 1).to(tl.float64))
+    tl.store(out_ptr + 7 * R + o, triton_helpers.any(x != 0, 1).to(tl.float64))
+    if FLOAT:
+        y = tl.load(y_ptr + r * C + c)
+        w = tl.load(w_ptr + r * C + c)
+        m, m2, ww = triton_helpers.welford(x, y, w, 1)
+        tl.store(out_ptr + 8 * R + o, m.to(tl.float64))
+        tl.store(out_ptr + 9 * R + o, m2.to(tl.float64))
+        tl.store(out_ptr + 10 * R + o, ww.to(tl.float64))
+
+
+def _reduce_all(x, y, w):
+    out = torch.full((11 * 8,), -7.0, dtype=torch.float64)
+    _reduce_all_kernel[(1,)](x, y, w, out, R=8, C=8, FLOAT=x.dtype.is_floating_point)
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int32", "int64", "int8"])
+def test_the_numpy_twins_of_inductors_combine_functions_reduce_bit_for_bit_as_the_interpreted_ones(
+        dtype, cpu_interpreter, monkeypatch):
+    from pytest_kernelopt.backends import interp_combines
+
+    dt = getattr(torch, dtype)
+    g = torch.Generator().manual_seed(0)
+    if dt.is_floating_point:  # NaN, signed zeros, infinities and ties in every row
+        special = torch.tensor([float("nan"), 0.0, -0.0, float("inf"), -float("inf"), 1.0, 1.0, -2.5])
+        x = torch.stack([special[torch.randperm(8, generator=g)] for _ in range(4)]
+                        + [torch.randn(8, generator=g) for _ in range(4)]).to(dt)
+        y = torch.rand(8, 8, generator=g).to(dt)
+        w = torch.randint(0, 3, (8, 8), generator=g).to(dt)  # zero weights too (welford's 0/0 guard)
+        w[0] = 0
+    else:
+        x = torch.randint(-3, 3, (8, 8), generator=g).to(dt)  # ties and zeros
+        y = w = x
+    calls = []
+    real = interp_combines.twin_for
+    monkeypatch.setattr(interp_combines, "twin_for", lambda *a: calls.append(real(*a)) or calls[-1])
+    fast = _reduce_all(x, y, w)
+    used = 6 + (dt in (torch.float32, torch.float64))  # welford's twin: float32 and float64 only
+    assert sum(t is not None for t in calls) == used, "the twins were used"
+    monkeypatch.setattr(interp_combines, "twin_for", lambda *a: None)
+    slow = _reduce_all(x, y, w)
+    same = (fast.view(torch.int64) == slow.view(torch.int64))
+    assert bool(same.all()), f"differ at {same.logical_not().nonzero().flatten().tolist()}: {fast} vs {slow}"
+
+
+def test_a_candidates_own_combine_function_of_the_same_name_is_interpreted_as_written():
+    import numpy as np
+    import triton.language as tl
+
+    from pytest_kernelopt.backends import interp_combines
+
+    table = interp_combines.twins()
+    assert len(table) == 7
+
+    class Own:  # a JIT function whose Python function is not Inductor's, though named alike
+        def fn(self, a, b):
+            return a
+
+    Own.fn.__name__ = "maximum"
+    assert interp_combines.twin_for(Own(), table, [tl.float32, tl.float32]) is None
+    from torch._inductor.runtime import triton_helpers
+
+    assert interp_combines.twin_for(triton_helpers.maximum, table, [tl.float32, tl.float32]) is not None
+    assert interp_combines.twin_for(triton_helpers.maximum, table, [tl.bfloat16, tl.bfloat16]) is None
+    assert interp_combines.twin_for(triton_helpers.welford_combine, table, [tl.int32] * 6) is None
+    assert interp_combines.twin_for(triton_helpers.welford_combine, table, [tl.float16] * 6) is None
+    assert np.array_equal(interp_combines._maximum(np.array([np.nan, 1.0]), np.array([2.0, np.nan]))[0],
+                          np.array([np.nan, np.nan]), equal_nan=True)

@@ -547,9 +547,12 @@ def _patch_reductions() -> None:
     import triton.language as tl
     from triton.runtime import interpreter as interp
 
+    from . import interp_combines
+
     ops = interp.ReduceOps
     if getattr(ops, "_kernelopt_patched", False):
         return
+    twins = interp_combines.twins()
 
     def generic_reduce(self, input):
         original_axis = self.axis
@@ -564,17 +567,23 @@ def _patch_reductions() -> None:
             return tl.core.tensor(interp.TensorHandle(np.ascontiguousarray(arr), dtype.scalar),
                                   tl.block_type(dtype.scalar, list(arr.shape)) if arr.ndim else dtype.scalar)
 
+        twin = interp_combines.twin_for(self.combine_fn, twins, dtypes)
         while datas[0].shape[axis] > 1:
             m = datas[0].shape[axis]
             even = m - (m % 2)
             left = [np.take(d, np.arange(0, even, 2), axis=axis) for d in datas]
             right = [np.take(d, np.arange(1, even, 2), axis=axis) for d in datas]
-            res = self.combine_fn.fn(*[as_tensor(a, dt) for a, dt in zip(left, dtypes)],
-                                     *[as_tensor(b, dt) for b, dt in zip(right, dtypes)])
+            if twin is not None:
+                with np.errstate(all="ignore"):
+                    res = twin(*left, *right)
+            else:
+                res = self.combine_fn.fn(*[as_tensor(a, dt) for a, dt in zip(left, dtypes)],
+                                         *[as_tensor(b, dt) for b, dt in zip(right, dtypes)])
             res = res if isinstance(res, tuple) else (res,)
             new = []
             for r, dt, a in zip(res, dtypes, left):
-                arr = r.handle.data if isinstance(r, tl.core.tensor) else np.full(a.shape, r)
+                arr = (r.handle.data if isinstance(r, tl.core.tensor) else r if isinstance(r, np.ndarray)
+                       else np.full(a.shape, r))
                 new.append(np.broadcast_to(np.asarray(arr).astype(interp._get_np_dtype(dt.scalar)), a.shape))
             if m % 2:
                 new = [np.concatenate([x, np.take(d, [m - 1], axis=axis)], axis=axis) for x, d in zip(new, datas)]
