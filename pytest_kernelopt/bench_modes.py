@@ -279,7 +279,7 @@ def time_modes(variants: dict[str, tuple[Callable, Callable]], settings: Any, ba
     timed again without it.  Each timed call follows an untimed call of its own variant (``prime``) and the order
     rotates (``rotate``): on the H200 the plain ABBA order had the default column, always in the middle of eager,
     default and max-autotune, 6% slower than max-autotune's with the same kernel source and launch config
-    (maxpool1d, session 17)."""
+    (maxpool1d; tests/test_perf_timer.py::test_rotated_order_puts_every_variant_in_every_slot)."""
     import torch
 
     from .gates.perf import time_interleaved

@@ -227,8 +227,8 @@ class UnsafeFile(OSError):
 
 def _read_text(path: Path) -> str:
     """A cache file's text: a regular file, not a symbolic link, at most :data:`MAX_FILE_BYTES` (a pull request
-    can carry a link to ``/dev/zero``, which an unbounded read turned into a MemoryError, or into a machine out of
-    memory; red team 15)."""
+    can carry a link to ``/dev/zero``, which an unbounded read turns into a MemoryError, or into a machine out of
+    memory; tests/test_cache.py::test_bad_entry_is_a_warning_and_a_miss_or_an_error_when_strict)."""
     import stat
 
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
@@ -384,7 +384,8 @@ class CacheEntry:
     @property
     def speedup(self) -> float | None:
         """The recorded speedup (None for an entry keyed to the CPU, where nothing is timed: such a figure was
-        not measured by pytest-kernelopt, which writes no CPU entries, and is never shown; red team 15)."""
+        not measured by pytest-kernelopt, which writes no CPU entries, and is never shown;
+        tests/test_cache.py::test_a_speedup_recorded_under_a_cpu_key_is_never_shown)."""
         rec = self.meta.get("speedup") if self.measured_device else None
         return rec.get("value") if rec else None
 
@@ -708,8 +709,9 @@ class KernelCache:
 
     def links(self) -> list[Path]:
         """Symbolic links where the cache keeps directories (its top level, ``v1/`` and its prefixes,
-        ``retired/``): never followed, neither to read nor to delete (red team 16: ``retired -> ../src`` had
-        ``cache prune`` delete the folders of ``src``)."""
+        ``retired/``): never followed, neither to read nor to delete (``retired -> ../src`` would have
+        ``cache prune`` delete the folders of ``src``:
+        tests/test_cache.py::test_prune_never_deletes_through_a_symbolic_link)."""
         out = [self.root / d for d in (VERSION_DIR, RETIRED_DIR, LOCKS_DIR) if (self.root / d).is_symlink()]
         for base in (self.root / VERSION_DIR, self.root / RETIRED_DIR):
             if base.is_dir() and not base.is_symlink():

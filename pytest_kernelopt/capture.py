@@ -65,9 +65,9 @@ class CapturedModule:
     def __call__(self, *args, **kwargs):
         """The compiled module in the grad mode it was captured (and judged) in: without gradients for an
         inference capture, with them for ``training=True``.  Called in the other mode, Dynamo would compile a
-        second graph that holds none of the substituted kernels and that no gate has seen (red team 15: the
-        fixture's module, called as a test calls it, with grad enabled, ran Inductor's baseline while the summary
-        said its kernel came from the cache)."""
+        second graph that holds none of the substituted kernels and that no gate has seen (the fixture's
+        module, called with grad enabled, would run Inductor's baseline while the summary says its kernel came from
+        the cache: tests/test_capture.py::test_the_captured_module_runs_in_the_grad_mode_it_was_judged_in)."""
         import torch
         from torch._dynamo.utils import counters
 
@@ -76,7 +76,8 @@ class CapturedModule:
             out = self.compiled(*args, **kwargs)
         if counters["stats"]["unique_graphs"] != before and not self._warned:
             # another shape, layout, dtype or inference mode: Dynamo compiled a graph no gate has seen, which runs
-            # Inductor's own kernels, not those the summary lists (red team 16: it still said "from cache")
+            # Inductor's own kernels, not those the summary lists, which would still say "from cache"
+            # (tests/test_capture.py::test_a_call_that_compiles_another_graph_says_so)
             import warnings
 
             from .errors import RecompiledWarning
@@ -357,7 +358,7 @@ def capture(
     n_fwd = n_bwd = 0
     for i, (code, is_bwd) in enumerate(rec.codes):
         # the CPU backend's interpreter runs Inductor's GPU code on host tensors: a graph with no Triton kernel
-        # would be read as "cuda" from its allocations (red team 17); there everything is on the host
+        # would be read as "cuda" from its allocations; there everything is on the host
         g = parse_output_code(code, index=i, role="inference", torch_version=version,
                               device="cpu" if backend.name == "cpu" else None)
         ns = rec.namespace_for(g) if g.kernels else None

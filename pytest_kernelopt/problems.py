@@ -253,8 +253,8 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
 def _sequence(value: Any, ref: str, fn: str) -> list:
     """What ``fn()`` returned, as the list of positional arguments the format says it is (a list or a tuple; a
     generator is taken as the list it yields).  A dict, a string, a lone tensor or None is a format error of the
-    problem file, not the module's (red team 15: a dict's keys were passed to forward, and the error blamed the
-    Model)."""
+    problem file, not the module's (else a dict's keys are passed to forward, and the error blames the Model:
+    tests/test_problems.py::test_get_inputs_must_return_a_list_or_tuple)."""
     import types
 
     if isinstance(value, (list, tuple, types.GeneratorType, map, filter, range)):

@@ -15,7 +15,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-# Measured on this project's H200 (device-to-device copy, bytes read + written): see README.
+# Measured on an H200 (device-to-device copy, bytes read + written).
 HARDWARE = {
     "NVIDIA H200": {"mem_bw_gbs": 4300.0, "fp32_tflops": 67.0, "bf16_tflops": 790.0, "l2_mb": 60, "sms": 132},
     "NVIDIA H100": {"mem_bw_gbs": 3000.0, "fp32_tflops": 67.0, "bf16_tflops": 750.0, "l2_mb": 50, "sms": 132},

@@ -353,10 +353,12 @@ class _Counted:
         if guard is None:
             return self._obj.run(*args, **kwargs)
         # a kernel that writes where the kernel it replaces only reads keeps state outside the call's buffers (a
-        # graph constant, a tensor held by a plain object the module keeps, an input): red team 26's call counter.
+        # graph constant, a tensor held by a plain object the module keeps, an input), where it can count calls
+        # (tests/test_read_only_args.py::
+        # test_a_counter_kept_in_a_read_only_table_is_refused_and_the_kernel_itself_passes).
         # A fused launch comes at its group's last call, with the arguments of every call of the group: the
-        # pointers each of them only reads are watched from that call to the launch (red team 27 kept a counter
-        # behind the first kernel's in_ptr1)
+        # pointers each of them only reads are watched from that call to the launch (a counter can hide behind the
+        # first kernel's in_ptr1: test_a_fused_launch_is_checked_against_every_replaced_kernels_read_only_pointers)
         group = self._obj.group if isinstance(self._obj, FixedLauncher) else (self._name,)
         watch = self._swap.watching(group, first=self._name == group[0])
         read_only, write_only = dict(self._read_only), dict(self._write_only)
@@ -375,9 +377,11 @@ class _Counted:
                     watch["write_only"].append((f"{write_only[i]} of {self._name}", a))
         last = self._name == group[-1]
         # module state the replaced kernel only writes, as the candidate's previous call left it: what the launch
-        # writes there may not depend on what was there (red teams 27, 28: a call counter in the low bits of a
-        # KV cache the kernel overwrites anyway; every judged call started from the state as found, so it never
-        # advanced).  The launch runs over the state XORed with a random mask and with its complement, is undone,
+        # writes there may not depend on what was there (a call counter in the low bits of a KV cache the
+        # kernel overwrites anyway never advances in calls that all start from the state as found:
+        # tests/test_read_only_args.py::
+        # test_a_counter_in_state_the_kernel_only_writes_is_refused_and_the_kernel_itself_passes).
+        # The launch runs over the state XORed with a random mask and with its complement, is undone,
         # then runs for real (:func:`_prior_probe`)
         targets = [(label, t) for label, t in watch["write_only"]
                    if watch["uses"][t.untyped_storage().data_ptr()] == 1] if last and self._swap.carry else []
@@ -442,7 +446,8 @@ def _depends_on_prior(t: Any, before: Any, mask: Any, over_mask: Any, over_compl
     what ``t`` holds now; started from ``before ^ mask`` and from ``before ^ ~mask`` it left ``over_mask`` and
     ``over_complement``.  Every element must be either written the same from all three starts, or left alone by
     all three (a pair of elements read together can hide from one fixed mask, not from a random one and its
-    complement: red team 29)."""
+    complement: tests/test_read_only_args.py::
+    test_a_counter_hidden_in_pairs_of_bits_is_found_by_a_random_mask_and_its_complement)."""
     now = whole_storage(t)
     written = (over_mask == over_complement) & (over_mask == now)
     untouched = (over_mask == before ^ mask) & (over_complement == before ^ mask.bitwise_not()) & (now == before)

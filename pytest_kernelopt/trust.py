@@ -15,11 +15,11 @@ commit can forge it: a file named by the sha256 of
   correctness settings, this pytest-kernelopt's version and a digest of the gates' code: :func:`gate_settings`),
 
 written after the isolated judgement passed.  A kernel judged for one entry is not trusted for another: the
-same body-only source may sit under two keys, and be correct at one input size only (red team 15: a kernel
-judged on 32 x 64 inputs was served for 64 x 128 after a one-seed re-check, and was wrong there); nor for
-other weights under the same test, nor after a judgement under weaker settings (red team 16: a kernel wrong
-only where a weight is negative, judged with weights >= 0.5, was served for weights in [-1.5, 1.5]; one judged
-with ``seeds=1`` was served to a 5-seed run).  The folder is
+same body-only source may sit under two keys, and be correct at one input size only (a kernel judged on
+32 x 64 inputs, served for 64 x 128 after a one-seed re-check, can be wrong there); nor for other weights under
+the same test, nor after a judgement under weaker settings (a kernel wrong only where a weight is negative, judged
+with weights >= 0.5, served for weights in [-1.5, 1.5]; one judged with ``seeds=1`` served to a 5-seed run).
+Guarded by tests/test_cache_served.py::test_trust_is_per_cache_key_and_problem.  The folder is
 ``$KERNELOPT_TRUST_DIR``, else ``$XDG_CACHE_HOME/pytest-kernelopt/trusted``
 (``~/.cache/...``).  Deleting it makes every entry go through isolation again.
 """
@@ -60,8 +60,8 @@ def gate_settings(settings: Any) -> str:
 @functools.cache
 def gates_digest() -> str:
     """A digest of the source of the modules that judge (``gates/``, the seeds' and the tuner's rules): a verdict
-    of older gates is no verdict of these.  The version number alone stayed 0.1.0 while red team 22 found a kernel
-    that the gates of the day verified and today's refuse; a record written then would still have been honoured."""
+    of older gates is no verdict of these.  The version number alone can stay the same while the gates change: a
+    kernel that older gates verified and today's refuse would still have its record honoured."""
     root = Path(__file__).parent
     files = sorted((root / "gates").glob("*.py")) + [root / "tuner.py", root / "kernel_loader.py"]
     h = hashlib.sha256()

@@ -301,8 +301,9 @@ def unmasked_blocks_fit(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str,
     """Whether every block of ``cfg`` along a dimension Inductor left without a mask divides that dimension's
     size.  Inductor drops a mask where every block size it would launch divides the size (12288 elements: no x
     mask, since its XBLOCK stops at 4096); a larger block reads and writes past the tensors' ends, which on a
-    GPU nothing bounds and on the CPU only the interpreter's bounds check caught (red team 22: XBLOCK 8192 over
-    12288 elements, certified as Inductor's own kernel under another config).  Where the size is not a literal
+    GPU nothing bounds and on the CPU only the interpreter's bounds check catches (XBLOCK 8192 over 12288
+    elements would be certified as Inductor's own kernel under another config: tests/test_tuner_space.py::
+    test_a_block_past_an_unmasked_dimension_is_never_proposed_nor_certified).  Where the size is not a literal
     of the body, the block may not exceed the baseline's own."""
     sizes = dict(_NUMEL.findall(kernel.source))
     for prefix in set(_UNMASKED.findall(kernel.source)):
@@ -680,12 +681,12 @@ def looped_variants(graph: KernelGraph, kernel_name: str, variant_graphs: Sequen
     return out
 
 
-#: software-pipelining depths the tuner tries on a looped reduction's loop, ``tl.range(..., num_stages=S)``.
-#: Triton pipelines loads that feed no ``tl.dot`` only in a loop that asks for it: the kernel-wide ``num_stages``
-#: of a launch config leaves a reduction's loads alone.  On the H100 (session 23) the loop at 3 stages took
-#: reduce_sum_dim1 and reduce_mean_dim1 to 1.067x and 1.064x over the default compile through the whole cascade,
-#: at the baseline's own launch config; at another config the same rewrite came out wrong (the fp64 gate refused
-#: it), which is why each variant is a candidate like any other
+#: software-pipelining depths the tuner tries on a looped reduction's loop, ``tl.range(..., num_stages=S)``.  Triton
+#: pipelines loads that feed no ``tl.dot`` only in a loop that asks for it: the kernel-wide ``num_stages`` of a launch
+#: config leaves a reduction's loads alone.  On an H100 (`benchmarks/results/h100_s23_reduction_headroom.log`) the
+#: loop at 3 stages took reduce_sum_dim1 and reduce_mean_dim1 to 1.067x and 1.064x over the default compile through
+#: the whole cascade, at the baseline's own launch config; at another config the same rewrite came out wrong (the fp64
+#: gate refused it), which is why each variant is a candidate like any other
 LOOP_STAGES = (2, 3)
 _REDUCTION_LOOP = re.compile(r"^([ \t]+)for (r0_offset) in (?:tl\.)?range\(((?:(?!num_stages)[^\n])*)\):[ \t]*$",
                              re.M)

@@ -243,7 +243,7 @@ def _sealed_memfd(t: Any) -> int:
 
 
 #: frames from a GPU at least this large are copied into their memfd as pinned memory: on the H200 a pageable
-#: copy into the memfd's mapping ran at about 1.2 GiB/s (session 16: 20.9 s of a cumprod candidate's 73 s)
+#: copy into the memfd's mapping ran at about 1.2 GiB/s (20.9 s of a cumprod candidate's 73 s)
 PIN_MIN = 64 << 20
 
 

@@ -230,8 +230,8 @@ class OpenAIChatModel:
             args = fn.arguments if isinstance(fn.arguments, str) else json.dumps(fn.arguments)
             calls.append(ToolCall(getattr(tc, "id", None) or f"call_{i}", fn.name or "", args or ""))
         u = getattr(response, "usage", None)
-        # what the endpoint reports, never below zero (red team 15: a negative count cancelled spend against
-        # max_tokens) nor below a quarter of the characters it sent back
+        # what the endpoint reports, never below zero (a negative count would cancel spend against max_tokens)
+        # nor below a quarter of the characters it sent back
         sent_back = len(message.content or "") + sum(len(c.arguments) for c in calls)
         usage = Usage(_tokens(getattr(u, "prompt_tokens", 0)),
                       max(_tokens(getattr(u, "completion_tokens", 0)), sent_back // 4), attempts)
@@ -248,8 +248,8 @@ MAX_REPORTED_TOKENS = 10_000_000
 
 def _tokens(value: Any) -> int:
     """A token count as reported: an integer (not a string, not a float) in [0, MAX_REPORTED_TOKENS]; anything
-    else counts 0, and the floor from the answer's length applies (red team 16: a 400-digit count, or 1e30,
-    spent the run's whole token budget)."""
+    else counts 0, and the floor from the answer's length applies (a 400-digit count, or 1e30, would spend the
+    run's whole token budget; tests/test_llm_client.py::test_token_counts_that_cannot_be_true_are_not_believed)."""
     if isinstance(value, bool) or not isinstance(value, int):
         return 0
     return value if 0 <= value <= MAX_REPORTED_TOKENS else 0

@@ -111,8 +111,9 @@ class AgentOutcome:
 class Transcript:
     """Append-only JSON lines; a no-op without a directory.  Bounded: an event longer than :attr:`MAX_LINE`
     characters is kept as its first :attr:`MAX_LINE` (``"truncated"`` says how long it was), and a transcript
-    stops at :attr:`MAX_FILE` characters with one last ``transcript_full`` event (red team 15: a 40 MB answer
-    made one kernel's transcript 234 MB in three turns; an endpoint could fill the disk)."""
+    stops at :attr:`MAX_FILE` characters with one last ``transcript_full`` event (a 40 MB answer made one
+    kernel's transcript 234 MB in three turns; an endpoint could fill the disk: tests/test_agents.py::
+    test_a_transcript_is_bounded)."""
 
     MAX_LINE = 1 << 20
     MAX_FILE = 32 << 20

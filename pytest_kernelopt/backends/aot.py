@@ -335,8 +335,9 @@ def _config_dicts(configs: Sequence[Any]) -> list[dict[str, int]]:
 
 #: Triton IR operations that turn an integer into a pointer or back.  Inductor never writes them (its workspace
 #: casts are pointer-to-pointer bitcasts); with them a kernel could build an absolute address and reach memory
-#: that is no argument of it, on a GPU where nothing bounds it (red team 15: ``(in_ptr0.to(tl.int64) + 8)
-#: .to(tl.pointer_type(tl.float32))`` passed the source allowlist).  A candidate's compile is refused for them.
+#: that is no argument of it, on a GPU where nothing bounds it (``(in_ptr0.to(tl.int64) + 8)
+#: .to(tl.pointer_type(tl.float32))`` passes the source allowlist: tests/test_static_gate.py::
+#: test_rejects_conversions_between_integers_and_pointers).  A candidate's compile is refused for them.
 POINTER_CASTS = ("tt.int_to_ptr", "tt.ptr_to_int")
 
 

@@ -100,8 +100,8 @@ def install() -> None:
 
 
 def _cache_numpy_dtypes() -> None:
-    """The interpreter's ``_get_np_dtype`` builds a 20-entry dict on every call (a million calls a red-team case
-    here); look scalar types up in one built once, from the function itself, and leave anything else to it."""
+    """The interpreter's ``_get_np_dtype`` builds a 20-entry dict on every call (a million calls in one attention
+    case); look scalar types up in one built once, from the function itself, and leave anything else to it."""
     import triton.language as tl
     from triton.runtime import interpreter as interp
 

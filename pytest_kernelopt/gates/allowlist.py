@@ -586,7 +586,8 @@ class _BodyChecker:
                                 f"({ast.unparse(e)[:60]!r})")
         if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Pow):
             # Inductor never writes ``**`` (powers are libdevice.pow or products); on constants Triton folds it
-            # at compile time in Python integers: ``3 ** 30000000`` held the judge until its timeout (red team 22)
+            # at compile time in Python integers: ``3 ** 30000000`` held the judge until its timeout
+            # (tests/test_allowlist.py::test_kernel_body_statements_outside_the_shapes_are_refused)
             return self.fail(e, f"the ** operator ({ast.unparse(e)[:60]!r}): use libdevice.pow or a product")
         if isinstance(e, ast.Constant):
             v = e.value
@@ -690,8 +691,9 @@ def check_functions(tree: ast.Module) -> str | None:
 
 def _recursion(fns: list[ast.FunctionDef]) -> str | None:
     """A cycle among the module's functions (one naming itself, or f -> g -> f, called or passed as a combine
-    function): Triton inlines every call, so its compile never ends (red team 18's recursing helper held the
-    static gate until the timeout).  Inductor writes none."""
+    function): Triton inlines every call, so its compile never ends (a recursing helper held the static gate
+    until the timeout: tests/test_allowlist.py::test_recursive_functions_are_refused_before_compiling).
+    Inductor writes none."""
     names = {f.name for f in fns}
     uses = {f.name: {n.id for n in ast.walk(f) if isinstance(n, ast.Name) and n.id in names} for f in fns}
     state: dict[str, int] = {}  # 1: on the current path, 2: done

@@ -2,10 +2,13 @@
 
 A module whose calls update its state (a running mean, a recurrent state, a cache) is judged from the state as
 built and along a short loop of the candidate's own calls (:func:`.trials._carried_call`).  The states a long run
-reaches are not among them: red team 30 had an update wrong only once a running mean agreed with the batch (about
-14 calls from zero), red team 31 one wrong only when, besides, the batch mean overshot the running mean in a
-quarter of the features, as fresh batches do and a repeated one never does.  So the *baseline* (Inductor's own
-kernels, trusted) makes two runs of its own, once a session and seed (every candidate is held to the same states):
+reaches are not among them: an update can be wrong only once a running mean agrees with the batch (about 14
+calls from zero), or only when, besides, the batch mean overshoots the running mean in a quarter of the features,
+as fresh batches do and a repeated one never does (tests/test_read_only_args.py::
+test_an_update_wrong_only_once_a_running_mean_has_settled_is_refused_from_the_baselines_settled_state and
+test_an_update_wrong_only_when_fresh_batches_overshoot_a_settled_mean_is_refused_from_the_baselines_stream).
+So the *baseline* (Inductor's own kernels, trusted) makes two runs of its own, once a session and seed (every
+candidate is held to the same states):
 
 * a **settling loop**: the first seed's inputs again and again, each call from the state the last left, until the
   floating state stops changing (:data:`SETTLE_CHECKPOINTS`: the states after 16, 64 and 256 calls, or where it
@@ -194,7 +197,8 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
     natural = _natural_calls(session)
     if natural:  # a real loop from the state as built: counters advance as each call moves them, within the
         # range the eager module was seen to run with (a KV cache written up to its position and empty beyond it,
-        # as decoding leaves it: red team 32 had a kernel wrong only on such a cache)
+        # as decoding leaves it: a kernel can be wrong only on such a cache, benchmarks/redteam/rt32/p1
+        # in tests/test_read_only_args.py)
         session.state.start(None)
         done, stop = 0, ""
         while done < natural and not stop:
@@ -237,8 +241,10 @@ def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
 
 
 #: the stream of fresh inputs: calls in a row, each on inputs the problem draws afresh, as real use calls a module
-#: (a training or serving loop never repeats a batch: red team 33 had a kernel whose count advanced only on a batch
-#: unlike the one before, verified while every loop the candidate made repeated one input); its checkpoints
+#: (a training or serving loop never repeats a batch: a kernel whose count advances only on a batch unlike the one
+#: before passes every loop that repeats one input; tests/test_read_only_args.py::
+#: test_a_counter_of_fresh_batches_or_in_a_loop_that_never_settles_is_refused_by_the_candidates_own_stream); its
+#: checkpoints
 FRESH_CALLS = 128
 FRESH_CHECKPOINTS = (16, 32, 64, 128)
 #: on a backend that does not time kernels (the CPU interpreter, a thousand times slower a call), the stream stops
@@ -255,7 +261,8 @@ PERTURB_EPS = 8
 FRESH_SECONDS = 60.0
 #: host bytes of the baseline's outputs and state after each call of the stream, kept for the candidate's call
 #: of the same number to be held to: every call's where they fit, else as many calls as fit, drawn from the OS
-#: (a kernel that is wrong between checkpoints and repairs its state before each was verified: red team 34)
+#: (a kernel that is wrong between checkpoints and repairs its state before each would pass the checkpoints alone:
+#: benchmarks/redteam/rt34/p2, in the same test)
 FRESH_KEEP_BYTES = 256 << 20
 
 

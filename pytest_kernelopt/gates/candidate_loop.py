@@ -1,12 +1,14 @@
 """The candidate's own stream of fresh inputs, each call held to the baseline's call of the same number.
 
-A kernel can keep a count of its own calls in the module's state (red team 29: a tag and a counter in the lowest
-bits of a running mean the kernel reads and updates) and go wrong from call T on.  The candidate's loop of calls
+A kernel can keep a count of its own calls in the module's state (a tag and a counter in the lowest bits of a running
+mean the kernel reads and updates) and go wrong from call T on.  The candidate's loop of calls
 (:func:`.trials._carried_call`) finds it while T is within :data:`.trials.CARRIED_CALLS`; the baseline's own loops
-(:mod:`.baseline_loop`) never run the candidate, so its counter never moves there: T = 50 was verified, and so were
-a counter in a slow EMA that never settles, a counter of batches unlike the one before (real use never repeats a
-batch; every loop the candidate made did), and one wrong at 4 calls of every 8 that repaired its state before each
-checkpoint (red teams 33, 34).
+(:mod:`.baseline_loop`) never run the candidate, so its counter never moves there: T = 50 passes them, and so do a
+counter in a slow EMA that never settles, a counter of batches unlike the one before (real use never repeats a batch;
+every loop the candidate makes does), and one wrong at 4 calls of every 8 that repairs its state before each
+checkpoint (tests/test_read_only_args.py::
+test_a_counter_past_the_loop_of_calls_is_refused_by_the_candidates_own_long_loop and
+test_a_counter_of_fresh_batches_or_in_a_loop_that_never_settles_is_refused_by_the_candidates_own_stream).
 
 Here the baseline makes a stream of calls on fresh draws of the problem's inputs
 (:func:`.baseline_loop.fresh_stream`: 128 calls, 64 on the CPU interpreter), and the candidate makes the same
@@ -46,8 +48,8 @@ def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> N
         return {f"state:{k}": t.detach().to("cpu", copy=True) for k, t in floats.items()}
     t0, done, stop = time.perf_counter(), 0, ""
     # every call whose baseline outputs and state were kept, up to a checkpoint where the stream does not amplify
-    # roundings, is held to the baseline's call of the same number: between checkpoints too (red team 34 had a
-    # kernel wrong at 4 calls of every 8 that repaired its state before each checkpoint)
+    # roundings, is held to the baseline's call of the same number: between checkpoints too (a kernel wrong at 4
+    # calls of every 8 can repair its state before each checkpoint)
     stable_until = 0
     for m in marks:
         if not m.stable:

@@ -176,9 +176,10 @@ class EvaluationSession:
         self.training = settings.training
         if captured is None:
             # the capture calls the module once: its state (a recurrent state, a running mean, a cache) is put
-            # back as the user built it, so that "as found" is the module before any call (red team 29: a kernel
-            # wrong only from a zero recurrent state, as every sequence starts after reset(), was verified when
-            # every judged call started from the state the capture call had left)
+            # back as the user built it, so that "as found" is the module before any call (a kernel wrong only
+            # from a zero recurrent state, as every sequence starts after reset(), passes calls that start from the
+            # state the capture call left: tests/test_read_only_args.py::
+            # test_every_judged_call_starts_from_the_state_as_built_not_as_the_capture_call_left_it)
             from .module_state import copies, put, state_items
 
             items = dict(state_items(problem.module))

@@ -7,8 +7,9 @@ the module fails -- on a GPU with a device-side assert that ends the process's C
 gates use them, the eager module is copied to the host and called there with the counters advanced, and
 :data:`MARGIN_CALLS` calls' steps further (the loop of calls that follows the varied seed's call advances them
 again).  If that raises, the varied seed's advance is halved until the module runs (a KV cache of 64 positions:
-the position lands within it; red team 31 had a kernel wrong only past position 2, verified when no position was
-advanced), and only if none runs is no integer advanced; the session says why.
+the position lands within it; a kernel wrong only past position 2 passes when no position is advanced:
+tests/test_read_only_args.py::test_a_position_the_module_runs_only_so_far_with_is_advanced_within_its_range),
+and only if none runs is no integer advanced; the session says why.
 """
 
 from __future__ import annotations

@@ -54,8 +54,9 @@ PRECISION_RATIO = 4.0
 PRECISION_EPS = 8.0
 #: ... but for half-precision outputs (float16, bfloat16: epsilon HALF_EPS and coarser) the output's own rounding
 #: is most of any honest error, and PRECISION_EPS epsilons is beyond the tolerance (bfloat16: 8 eps = 6.25%
-#: against rtol 2%), so the check could never fire there: red team 22's bfloat16 kernel, 3.8% off at the median
-#: (18x the baseline's relative error, 10x the eager module's), was verified.  For these the check starts at
+#: against rtol 2%), so the check could never fire there: a bfloat16 kernel 3.8% off at the median (18x the
+#: baseline's relative error, 10x the eager module's) would pass (tests/test_precision_downgrades.py::
+#: test_a_half_precision_output_made_sloppy_within_tolerance_is_rejected).  For these the check starts at
 #: HALF_PRECISION_EPS epsilons, and the noise floor it reads is the honest runs' own distance from the truth
 #: (factor 1, not :func:`noise_k`'s 4 to 20): a kernel rounding once lands near the baseline, one rounding after
 #: every operation near the eager module, which the noise runs include
@@ -64,26 +65,28 @@ HALF_PRECISION_EPS = 1.0
 #: the noise floor of an output: this many times the distance from the truth of the uncompiled module run in
 #: its own precision (root mean square of two runs: see :func:`.fp64_place.noise_floor`); another order of the
 #: same arithmetic lands within a few times that, float16 rounding thousands of times
-#: (10 until session 8: an honest reordering of the noise-floor problem's reduction landed 14x from the truth
+#: (not 10: an honest reordering of the noise-floor problem's reduction landed 14x from the truth
 #: on inputs with an outlier channel, where float16 rounding stays thousands of floors away)
 NOISE_K = 20.0
-#: ... but only for outputs whose rounding noise is itself large against their size (ill-conditioned: the
-#: noise's L2 norm at least NOISE_K epsilons of the output dtype relative to the truth's): for a well-conditioned
-#: output (a softmax, an activation) every honest computation lands within a few epsilons, and 20x the noise
-#: had let a softmax rounded to 16 mantissa bits (52x farther from the truth than the baseline) and a float16
-#: activation rounded to 6 (16x) through (red team 12).  The factor is the output's relative noise in epsilons,
-#: clamped to [NOISE_K_WELL, NOISE_K]
+#: ... but only for outputs whose rounding noise is itself large against their size (ill-conditioned: the noise's L2
+#: norm at least NOISE_K epsilons of the output dtype relative to the truth's): for a well-conditioned output (a
+#: softmax, an activation) every honest computation lands within a few epsilons, and 20x the noise had let a softmax
+#: rounded to 16 mantissa bits (52x farther from the truth than the baseline) and a float16 activation rounded to 6
+#: (16x) through (tests/test_precision_downgrades.py::
+#: test_a_softmax_rounded_to_16_mantissa_bits_is_rejected_and_the_honest_one_verified).  The factor is the output's
+#: relative noise in epsilons, clamped to [NOISE_K_WELL, NOISE_K]
 NOISE_K_WELL = 4.0
 
 
-#: the precision check also reads the parts of an output by the decade of |truth|: an output mixing scales
-#: (tanh x 1e4 beside tanh x 1e-3) has a whole-output L2 error that the large part's rounding decides, and the
-#: small part rounded to bfloat16, to multiples of 1/16 or zeroed went through (red team 13).  Decades are read
-#: from the largest down, a group once it holds DECADE_MIN values (thin decades together), by the mean of each
-#: decade's relative squared error weighted by its count (no decade's scale hides another's), against the
-#: larger of the baseline's error there and that part's own noise floor (the noise runs per decade; an exp2
-#: softmax's smallest values, 15 eps from the truth against an exact exp's 1, are that far from it when the
-#: inputs move by one rounding step: red team 14).  Subnormal decades are not read.
+#: the precision check also reads the parts of an output by the decade of |truth|: an output mixing scales (tanh x 1e4
+#: beside tanh x 1e-3) has a whole-output L2 error that the large part's rounding decides, and the small part rounded
+#: to bfloat16, to multiples of 1/16 or zeroed went through (tests/test_precision_decades.py::
+#: test_a_downgrade_of_the_small_part_of_a_mixed_scale_output_is_rejected).  Decades are read from the largest down, a
+#: group once it holds DECADE_MIN values (thin decades together), by the mean of each decade's relative squared error
+#: weighted by its count (no decade's scale hides another's), against the larger of the baseline's error there and
+#: that part's own noise floor (the noise runs per decade; an exp2 softmax's smallest values, 15 eps from the truth
+#: against an exact exp's 1, are that far from it when the inputs move by one rounding step:
+#: tests/test_precision_decades.py::test_an_exp2_softmax_is_verified).  Subnormal decades are not read.
 DECADE_MIN = 32
 
 
@@ -103,26 +106,28 @@ def precision_k(noise: float, norm: float, eps: float) -> float:
 def precision_eps(eps: float) -> float:
     """How many epsilons of relative error the precision check starts at (:data:`HALF_PRECISION_EPS`)."""
     return HALF_PRECISION_EPS if eps >= HALF_EPS else PRECISION_EPS
-#: beside the L2 ratio, the fallback counts positions: among the positions where the baseline is within tolerance
-#: of the truth, a candidate that is not Inductor's own kernel (:mod:`.reorder`) may be beyond it at no more than
-#: POSITIONS_FACTOR times the share of positions where the baseline is beyond it, plus POSITIONS_SLACK of them.
-#: The L2 ratio is a whole-output figure: red team 19's kernel wrote exact values where the baseline was wrong
-#: (2% of positions, an ill-conditioned (x + 1e8) - 1e8) and values 2-10% off at 76% of the rest, where the
-#: baseline, eager and the truth agree exactly, and was verified.  An honest kernel's errors against the truth are
-#: spread like the baseline's: its share beyond the tolerance where the baseline is within it is about the
-#: baseline's own share.  An ``fp64_factor`` above 1 multiplies the allowance.  (Not for a certified reorder:
+#: beside the L2 ratio, the fallback counts positions: among the positions where the baseline is within tolerance of
+#: the truth, a candidate that is not Inductor's own kernel (:mod:`.reorder`) may be beyond it at no more than
+#: POSITIONS_FACTOR times the share of positions where the baseline is beyond it, plus POSITIONS_SLACK of them.  The
+#: L2 ratio is a whole-output figure: a kernel that wrote exact values where the baseline was wrong (2% of positions,
+#: an ill-conditioned (x + 1e8) - 1e8) and values 2-10% off at 76% of the rest, where the baseline, eager and the
+#: truth agree exactly, passed it (benchmarks/redteam/rt19; tests/test_fallback_positions.py::
+#: test_the_count_allows_the_baselines_share_three_times_over_plus_one_percent).  An honest kernel's errors against
+#: the truth are spread like the baseline's: its share beyond the tolerance where the baseline is within it is about
+#: the baseline's own share.  An ``fp64_factor`` above 1 multiplies the allowance.  (Not for a certified reorder:
 #: Inductor's own arithmetic, whose ill-conditioned outputs would be judged by chance.)
 POSITIONS_FACTOR = 3.0
 POSITIONS_SLACK = 0.01
 #: ... and position by position: an uncertified candidate may be at most CALM_MAX tolerances from the truth, or
 #: LEVEL_FACTOR times as far as the farthest honest run of the noise floor lands there (the compiled and the eager
-#: module, on the seed's inputs and on inputs moved by one rounding step: :func:`.fp64_place.level_codes`), if
-#: that is more (times ``fp64_factor`` above 1), at all but LEVEL_SLACK of the positions.  The count above bounds
-#: how many positions are wrong, not by how much, and the whole-output figures let errors hide where the
-#: baseline is wrong elsewhere (red team 20: 1e4 off on unit-scale values at 2.8% of positions; red team 21:
-#: 5000 off where sin(3000 x)'s honest runs land a tolerance or so from the truth, 25 tolerances off with no
-#: planted error at all).  An honest computation lands beyond ten times the farthest of four honest runs at
-#: about one position in ten thousand, when all are rounding noise of one size
+#: module, on the seed's inputs and on inputs moved by one rounding step: :func:`.fp64_place.level_codes`), if that is
+#: more (times ``fp64_factor`` above 1), at all but LEVEL_SLACK of the positions.  The count above bounds how many
+#: positions are wrong, not by how much, and the whole-output figures let errors hide where the baseline is wrong
+#: elsewhere (1e4 off on unit-scale values at 2.8% of positions; 5000 off where sin(3000 x)'s honest runs land a
+#: tolerance or so from the truth, 25 tolerances off with no planted error at all: benchmarks/redteam/rt20, rt21;
+#: tests/test_fallback_positions.py::test_a_large_error_at_calm_positions_is_refused_however_few).  An honest
+#: computation lands beyond ten times the farthest of four honest runs at about one position in ten thousand, when all
+#: are rounding noise of one size
 CALM_MAX = 10.0
 LEVEL_FACTOR = 10.0
 LEVEL_SLACK = 1e-3
@@ -130,7 +135,7 @@ LEVEL_SLACK = 1e-3
 #: against the truth may be at most this many times (or ``fp64_factor`` x 1.25, if larger) the larger of the baseline's largest error against the
 #: truth and NOISE_K times the rounding noise per element (the noise floor's RMS).  On an ill-conditioned
 #: output (cos(1000 x)) the L2 floor is the tolerance's own L2 norm, and a kernel spent that whole budget on
-#: two elements, each 470x the tolerance (red team 11)
+#: two elements, each 470x the tolerance (tests/test_chunked_stats.py::test_the_fallback_bounds_single_elements)
 ELEMENT_RATIO = 4.0
 
 
@@ -138,14 +143,15 @@ def _float_errors(run: Any, truth: Any, tolerance: Any, capped: bool = True,
                   k: Any = noise_k) -> list[tuple[float, float, float]]:
     """(L2 error, noise floor, L2 norm of the truth) of each floating value of ``run`` against ``truth``.
 
-    The noise floor is :data:`NOISE_K` times the value's measured rounding noise, but never more than the
-    tolerance itself (the L2 norm of ``atol + rtol * |truth|``): rounding noise may excuse a disagreement with
-    the baseline only as far as the candidate stays within tolerance of the truth.  Without that cap an output
-    that is ill-conditioned but computed exactly (``(x - 1000) * 100`` for x near 1000: no rounding error in
-    float32, a wide spread when the inputs move by one rounding step) excused errors hundreds of times the
-    tolerance (red team 3).  ``capped=False`` for a certified reorder (:mod:`.reorder`): Inductor's own
-    arithmetic, which cannot be that attack, judged against the rounding noise itself (an output that is rounding
-    noise around zero: red team 11 had two of three honest configs refused by a coin flip).
+    The noise floor is :data:`NOISE_K` times the value's measured rounding noise, but never more than the tolerance
+    itself (the L2 norm of ``atol + rtol * |truth|``): rounding noise may excuse a disagreement with the baseline only
+    as far as the candidate stays within tolerance of the truth.  Without that cap an output that is ill-conditioned
+    but computed exactly (``(x - 1000) * 100`` for x near 1000: no rounding error in float32, a wide spread when the
+    inputs move by one rounding step) excused errors hundreds of times the tolerance (tests/test_redteam3.py: c02,
+    c04, c10).  ``capped=False`` for a certified reorder (:mod:`.reorder`): Inductor's own arithmetic, which cannot be
+    that attack, judged against the rounding noise itself (an output that is rounding noise around zero, where a
+    capped floor refused two of three honest configs by a coin flip:
+    tests/test_reorder.py::test_a_reorder_on_an_output_that_is_rounding_noise_is_no_coin_flip).
     """
     import torch
 
@@ -255,7 +261,7 @@ def bias_excess(cand: Any, base: Any, truth: Any, rtol: float, atol: float) -> t
     # the standard error of the mean comes from the baseline's spread, which the candidate cannot inflate; the
     # candidate's own counts only up to BIAS_SPREAD_RATIO times it (an honest reordering rounds a little
     # differently).  Taken from the candidate alone, noise added on purpose bought room for a constant shift
-    # (red team 3: +0.004 on every element with +-0.04 alternating was let in).
+    # (+0.004 on every element with +-0.04 alternating: tests/test_redteam3.py, c05).
     # Each standard error is the larger of the elements' (independent errors) and the batches' (errors correlated
     # along rows, as a scan's are: :data:`BIAS_BATCHES`).
     se_b = max(math.sqrt(m2_b / (n - 1)) / math.sqrt(n), batch_se(counts, sums_b, bias_b))

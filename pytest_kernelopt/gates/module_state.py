@@ -3,8 +3,8 @@
 A module's output can depend on more than its inputs: a running average kept in a buffer, a step counter, a
 table held as a plain tensor attribute or at module level (a rotary cache).  The gates call the module dozens
 of times; if each call saw the state the last one left, a baseline run and a candidate run of the same seed
-would see different states (red team 10: a buffer updated from the input turned NaN on the seed with NaN
-inputs and every later output with it, so a kernel adding 1.0 to every output compared "max abs 0"; honest
+would see different states (a buffer updated from the input turns NaN on the seed with NaN inputs and every
+later output with it, so a kernel adding 1.0 to every output would compare "max abs 0"; honest
 kernels of a module adding 0.5 to a buffer per call failed the float64 gate by drift), and a kernel could keep
 a call counter in state no check looked at (a plain attribute's unused element).
 
@@ -41,7 +41,8 @@ def _plain_object(value: Any) -> bool:
 
 
 #: how deep :func:`_tensors_in` looks below a module attribute, a global or a class attribute, and how many
-#: objects it visits from one of them at most (red team 28 hid state three levels down)
+#: objects it visits from one of them at most (state hidden three levels down: tests/test_read_only_args.py::
+#: test_state_held_three_levels_down_in_slots_class_attributes_closures_and_partials_is_found)
 STATE_DEPTH = 4
 STATE_VISITS = 10_000
 
@@ -151,22 +152,25 @@ def state_items(module: Any) -> list[tuple[str, Any]]:
 #: and tensor attribute scaled by a factor in [1 - VARY_SCALE, 1 + VARY_SCALE) and offset by up to VARY_OFFSET
 #: times its RMS (nonnegative tensors, variances say, stay nonnegative).  A module is judged as it is built, and
 #: built modules sit at their initialisation: a LayerNorm's weight 1 and bias 0, where a kernel dropping them is
-#: invisible (red team 11); a trained model's are not.
+#: invisible; a trained model's are not (tests/test_module_state.py::
+#: test_parameters_at_their_initial_values_do_not_hide_a_kernel_that_drops_them).
 VARY_SCALE = 0.25
 VARY_OFFSET = 0.1
 #: on the same seed, the module's integer *counters* (integer scalars a call changes: a step count, a position)
 #: are advanced by 10 ** U(*VARY_COUNTER_DECADES) steps, 3 to 1000: every call starting from step 0, a kernel
-#: that reads the counter and goes wrong after step 3 was verified (red team 11).  Only counters, and only where
+#: that reads the counter and goes wrong after step 3 would pass (tests/test_module_state.py::
+#: test_a_step_counter_is_advanced_on_the_varied_seed_and_a_time_bomb_is_caught).  Only counters, and only where
 #: the eager module on the host runs with them advanced (a position used as an index may not: see
 #: :meth:`pytest_kernelopt.gates.cascade.EvaluationSession.find_counters`)
 VARY_COUNTER_DECADES = (0.5, 3.0)
 #: and on another seed (:data:`pytest_kernelopt.gates.trials.FAR_COUNTER_INDEX`, its floating state as found)
-#: by 10 ** U(3, 9) steps: a kernel wrong only after step 1000 was verified (red team 12), one past 2 ** 24 (13)
+#: by 10 ** U(3, 9) steps: for a kernel wrong only after step 1000, or past 2 ** 24
 FAR_COUNTER_DECADES = (3.0, 9.0)
 
 
 def float_scalars(pristine: dict[str, Any]) -> list[str]:
-    """Names of the floating single-element tensors of a state: a counter may be kept in one (red team 13)."""
+    """Names of the floating single-element tensors of a state: a counter may be kept in one
+    (tests/test_module_state.py::test_a_counter_kept_in_a_float_is_stepped_not_scaled)."""
     return sorted(n for n, t in pristine.items() if t.numel() == 1 and t.is_floating_point())
 
 
@@ -247,8 +251,10 @@ BEYOND_VIEW = " (its storage beyond the state's views)"
 
 
 class _Beyond:
-    """The bytes of one storage that hold module state but lie outside every state tensor viewing it (red team 28:
-    ``tap.last = buf[0]``, a counter kept in ``buf[1]``): as first seen (a host copy), where they are (a mask),
+    """The bytes of one storage that hold module state but lie outside every state tensor viewing it (``tap.last =
+    buf[0]``, a counter kept in ``buf[1]``: tests/test_read_only_args.py::
+    test_the_storage_beyond_a_state_view_is_put_back_and_a_candidate_changing_it_is_refused): as first seen (a
+    host copy), where they are (a mask),
     and their digest.  A call may not change them; :class:`ModuleState` puts them back like the state itself."""
 
     def __init__(self, name: str, flat: Any, mask: Any, key: int) -> None:

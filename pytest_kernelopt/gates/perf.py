@@ -18,10 +18,10 @@ pairs or ``perf_max_seconds`` of timing.  Every look at the data spends part of
 the error rate (Bonferroni: each look's interval is at confidence
 ``1 - (1 - confidence) / looks``, ``looks`` the length of that schedule), so
 looking again does not make a false win likelier; doubling keeps the looks few
-(six up to 960 pairs) where equal rounds would need 32.  On the H200 a true 3%
+(six up to 960 pairs) where equal rounds would need 32.  On an H200 a true 3%
 win on a 0.1 ms module needs several hundred pairs to clear a 2% bar (pair
 ratios spread 2-9%): at 120 pairs the gate found it 26 times in 32, with the looks up to 960 pairs 59 times in
-59 (A/A 0 of 80; with the futility stop below, 0 of 188 live in session 9).  From 30 pairs on, a candidate whose
+59 (A/A: 0 accepted of 80; docs/results.md).  From 30 pairs on, a candidate whose
 median is below three quarters of the way to ``min_speedup`` is given up (:func:`futile`: it only ever rejects).
 """
 
@@ -271,12 +271,11 @@ def futile(s: Any, n: int, point: float) -> bool:
     """Whether the gate stops sampling a candidate that is not going to clear ``min_speedup``: after
     :data:`FUTILITY_MIN_PAIRS` pairs, a median speedup below :func:`futility_bar`.  Stopping early only ever
     rejects, so it cannot make a false accept likelier; it costs power only where a true win's median falls
-    that low by chance.  Session 8's rule (from 60 pairs, halfway) ran live on the H200 in session 9: A/A 0 of
-    188, 1.90 s a trial (`benchmarks/results/h200_s9_aa.json`), against 0.65 s for the trials decided at the
-    first look of 30 pairs (the old fixed gate's cost).  Replayed on those samples and on session 8's
-    (`h200_s8_timing_study.json`, every look kept), this rule (from 30 pairs, three quarters of the way):
-    A/A 0 of 188 in about 1.04 s a trial (0 of 80 in 0.76 s), a true 3% win 56 of 59 (95%) in 2.2 s; session
-    8's rule: 1.9 s and 57 of 59.  A replay, not yet a live run."""
+    that low by chance.  Measured live on an H200 with this rule (from 30 pairs, three quarters of the way;
+    docs/results.md, `benchmarks/results/h200_s10_timing.json`): A/A 0 accepted of 754 candidates, 0.25 s a
+    candidate; a true 3% win accepted 306 times of 319 (95.9%).  A stop from 60 pairs, halfway, cost 1.90 s a
+    candidate (`h200_s9_aa.json`).  Guarded by tests/test_gates_at_size.py::
+    test_the_sequential_gate_gives_up_below_three_quarters_from_30_pairs."""
     return n >= FUTILITY_MIN_PAIRS and point < futility_bar(s)
 
 
@@ -617,7 +616,8 @@ def rank_candidates(session: Any, candidates: list, samples: int) -> tuple[float
     variants = [(select(base), call)] + [(select(s), call) for s in swaps if s is not None]
     try:
         # primed and rotating: in plain ABBA the reference, first, follows itself every other sample and the
-        # configs in the middle never do (the bias the bench's modes showed on the H200, session 17)
+        # configs in the middle never do (a bias of up to 6% the bench's modes showed on an H200;
+        # tests/test_optimize.py::test_the_screening_times_primed_and_rotating)
         times = time_interleaved(variants, len(inputs), samples, 2, prime=True, rotate=True)
     finally:
         select(None)()

@@ -5,7 +5,7 @@ reduction's terms (how many a thread accumulates before the tree, how the
 tree is shaped) can change.  On a long reduction that order alone moves the
 result by hundreds of float32 epsilons from the truth -- a group norm over 2M
 values per group: Inductor's config 1 eps, another config of the same kernel
-163 eps (H200, session 10) -- so the float64 gate's precision check, which
+163 eps (measured on an H200) -- so the float64 gate's precision check, which
 exists to catch lower-precision *arithmetic*, does not apply to it; the
 tolerance against the baseline, the bias test and the fallback still do.
 

@@ -30,8 +30,9 @@ def in_layout(like, t):
     storage is new and its gaps hold NaN (or the dtype's largest value), so nothing a kernel leaves there
     survives into another call.  Where ``like`` is expanded (stride 0 along a dimension of size > 1), ``t``'s
     first slice along it is laid out and expanded the same way: a broadcast input's values repeat along that
-    dimension, and a module compiled for a stride-0 input recompiles for a dense one (red team 18: every
-    candidate of such a module was refused, "the candidate kernel never ran").  ``t`` itself where the layouts
+    dimension, and a module compiled for a stride-0 input recompiles for a dense one (else every candidate of
+    such a module is refused, "the candidate kernel never ran": tests/test_soundness.py::
+    test_inputs_keep_their_layout_through_every_seed_and_clone).  ``t`` itself where the layouts
     already agree or ``like`` overlaps itself otherwise."""
     import torch
 
@@ -171,9 +172,10 @@ def poisoned_allocations(namespaces: dict[int, dict], fill: str = "nan", record:
     produces NaN or garbage that the comparison catches.  The random fill is
     what a kernel that does its work only where it finds the NaN poison (the
     stale-buffer trick) cannot recognise: its second run on the same inputs
-    then differs from its first.  Zeros and stale outputs are what real memory holds (red team 8: a kernel
-    wrong only over zeroed memory, or only over a buffer holding an earlier output of its own, passed when
-    the gates handed it nothing but NaN and random values).
+    then differs from its first.  Zeros and stale outputs are what real memory holds (a kernel wrong only
+    over zeroed memory, or only over a buffer holding an earlier output of its own, passes gates that hand it
+    nothing but NaN and random values: tests/test_soundness.py::
+    test_the_plain_seed_runs_over_what_real_memory_holds_not_zeros).
     """
     if fill not in FILLS:
         raise ValueError(f"fill {fill!r}: one of {FILLS}")

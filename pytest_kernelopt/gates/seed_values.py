@@ -3,9 +3,9 @@
 The correctness seeds reshape the inputs a problem draws (a magnitude, whole numbers on an offset, float16
 values with an outlier channel, ReLU outputs in bfloat16 values, sorted rows, NaN and Inf; see
 :class:`pytest_kernelopt.gates.trials.SeedPlan`).  Written as whole-tensor expressions, each step held several
-full-size temporaries at once (a sort's int64 indices alone are twice a float32 input): on the H200 a
-7 GiB group-norm input reached 8.25 times its size on the device while the float64 gate drew its seeds
-(session 9).  Here each floating input is copied once and every step edits that copy in place, at most
+full-size temporaries at once (a sort's int64 indices alone are twice a float32 input): a 7 GiB
+group-norm input reached 8.25 times its size on the device while the float64 gate drew its seeds.  Here each
+floating input is copied once and every step edits that copy in place, at most
 :data:`pytest_kernelopt.gates.chunked.CHUNK` elements (or rows, for the sort) at a time, so a seed costs its
 copy and a chunk.  The values are those of the whole-tensor expressions, bit for bit
 (tests/test_seed_values.py).
@@ -92,7 +92,8 @@ def rounded_to_(y: Any, dtype: Any, run: int | None = None) -> None:
 
 #: the float16-valued seed rounds alternate runs of this many elements (row-major) and leaves the others plain:
 #: wholly float16-valued, the seed could be told from real inputs, and a kernel wrong on plain float32 values
-#: above 5 (where only this seed's x100 reaches) skipped it and was verified (red team 20)
+#: above 5 (where only this seed's x100 reaches) could skip it (tests/test_seed_values.py::
+#: test_the_structured_seeds_are_what_they_say checks the runs)
 HALF_RUN = 32
 
 
@@ -109,7 +110,8 @@ MASKED_ROWS = {5: float("-inf"), 6: "min"}
 def masked_suffix_(y: Any) -> None:
     """Rows along the last dimension ending in a run of masked scores (:data:`MASKED_ROWS`): attention over padded
     keys or under a causal mask.  A softmax that ignored the mask only on rows ending in two or more masked
-    entries was verified (red team 29); the special values are single elements."""
+    entries would pass every other seed (tests/test_structured_seeds.py, case "masked scores"); the special
+    values are single elements."""
     import torch
 
     if y.dim() < 1 or y.shape[-1] < 2:
@@ -124,9 +126,9 @@ def masked_suffix_(y: Any) -> None:
 
 def sort_rows_(y: Any) -> None:
     """Rows along the last dimension sorted, by row index modulo 4: ascending, descending, constant (every
-    element its row's middle value) and all zeros, a block of rows at a time.  One direction alone left a
-    kernel wrong on the other (red team 10: a softmax wrong on non-increasing rows, top-k logits, and one wrong
-    on rows of equal values, padding)."""
+    element its row's middle value) and all zeros, a block of rows at a time.  One direction alone would leave a
+    kernel wrong on the other unseen (a softmax wrong on non-increasing rows, top-k logits, or on rows of equal
+    values, padding)."""
     import torch
 
     from .chunked import CHUNK
@@ -146,12 +148,12 @@ def sort_rows_(y: Any) -> None:
         block[zero] = 0
 
 
-#: values a kernel may treat differently and no other seed holds (red team 11: kernels wrong only at exactly 1.0,
-#: on -0.0 and subnormals, on non-integers above 1000 were verified): exact small whole numbers and halves,
+#: values a kernel may treat differently and no other seed holds (a kernel wrong only at exactly 1.0, on -0.0 and
+#: subnormals, or on non-integers above 1000; tests/test_edge_values.py): exact small whole numbers and halves,
 #: both zeros, the dtype's subnormals, large non-integers
 EDGE_VALUES = (1.0, -1.0, 0.0, -0.0, 2.0, 0.5, "subnormal", "-subnormal", 1234.567, -4321.125)
-#: and large magnitudes, which no seed's scale reaches (red team 12: a SiLU halved for finite |x| above 2e4, and
-#: one above 1e5, were verified); those past a dtype's range are left out (float16 keeps the first two).  Not
+#: and large magnitudes, which no seed's scale reaches (a SiLU halved for finite |x| above 2e4, or above 1e5;
+#: tests/test_edge_values.py); those past a dtype's range are left out (float16 keeps the first two).  Not
 #: larger: the float64 gate's noise floor is an L2 norm over the whole output, and one output element of 2e12
 #: (an ulp of 2.4e5) raised it past a 1.25e4 error in another element (the same run)
 LARGE_VALUES = (2.5e4, -6.0e4, 3.0e5, -7.0e6)
@@ -186,7 +188,8 @@ def whole_runs_(y: Any, gen: Any) -> None:
     """Runs of :data:`WHOLE_RUN` consecutive elements of the contiguous ``y`` set to whole numbers in [0,
     WHOLE_MAX] (non-negative, exact in bfloat16): the integer seed's whole numbers sit on a large offset and the
     edge values are single elements, so a kernel wrong only where neighbouring elements are small whole numbers
-    (3 <= |x| < 32) was verified (red team 18)."""
+    (3 <= |x| < 32) would pass
+    (tests/test_edge_values.py::test_a_kernel_wrong_only_where_neighbours_are_small_whole_numbers_is_rejected)."""
     import torch
 
     if y.numel() < 2 * WHOLE_RUN:
@@ -211,7 +214,7 @@ def _sprinkle_(ys: list, gen: Any, share: int, most: int, values: Callable[[Any]
             continue
         vals = values(y.dtype)
         # every value at least once where the tensor has 16 elements for each (a 1024-element input has 2 at
-        # 0.25%: a kernel wrong only above 2e4 met a large value in one run of five; red team 12)
+        # 0.25%: a kernel wrong only above 2e4 met a large value in one run of five)
         n = max(1, min(most, y.numel() // share), min(len(vals), y.numel() // 16) if each else 0)
         idx = torch.randint(0, y.numel(), (n,), generator=gen)
         if each:  # a small tensor's few positions: any of the values
@@ -231,11 +234,12 @@ def row_structures_(y: Any) -> None:
     """Rows along the last dimension (of the contiguous ``y``), in thirds: the first third's values 8-bit pixels
     scaled to [0, 1], brightened by :data:`EXPOSURE` and rounded to multiples of 1 / :data:`EIGHT_BIT_LEVELS`
     clipped at 0 and 1 (dark and saturated pixels:
-    a kernel wrong only on channels with pixels at exactly 1.0 was verified, red team 30); the
+    a kernel wrong only on channels with pixels at exactly 1.0: tests/test_structured_seeds.py, "saturated pixels"); the
     second third's rows probability distributions (their magnitudes divided by their sum: positive, summing to
     1, as softmax outputs and label-smoothed targets are); in the last third every other row a copy of the row
     before (padding, repeated tokens).  Kernels wrong only on rows equal to the row before, on blocks of 8-bit
-    levels (red teams 26, 27) and on rows summing to 1 (red team 29) were verified: no seed held any.  Each third
+    levels and on rows summing to 1 pass seeds that hold none (tests/test_structured_seeds.py: "duplicate rows",
+    "8-bit pixels", "probability rows").  Each third
     has one structure and not the others, so a kernel cannot wait for two together."""
     import torch
 
@@ -265,7 +269,8 @@ def row_structures_(y: Any) -> None:
 def repeated_items_(y: Any) -> None:
     """Along the first dimension, every other item a copy of the item before (``repeat_interleave`` of a batch:
     one prompt sampled several times, beam search; ``cat([a, a, ...])``): a LayerNorm wrong only on a batch item
-    equal to the one before was verified (red team 30), the first seed repeating only rows."""
+    equal to the one before passes seeds that repeat only rows (tests/test_structured_seeds.py, "repeated batch
+    items")."""
     if y.dim() < 2 or y.shape[0] < 2:
         return
     n = y.shape[0] // 2
@@ -275,7 +280,8 @@ def repeated_items_(y: Any) -> None:
 def symmetric_(y: Any) -> None:
     """Every square matrix in the last two dimensions made symmetric, its upper triangle mirrored onto the lower (an
     undirected graph's adjacency, a covariance, a Gram or distance matrix), a block of rows at a time: a GCN
-    normalisation wrong only on a symmetric adjacency matrix was verified (red team 33)."""
+    normalisation wrong only on a symmetric adjacency matrix passes seeds that hold none
+    (tests/test_structured_seeds.py, "symmetric matrices")."""
     import torch
 
     from .chunked import CHUNK
@@ -294,7 +300,8 @@ def symmetric_(y: Any) -> None:
 
 def dead_column_(y: Any, gen: Any) -> None:
     """One column of the last dimension, drawn from ``gen``, zero in every row (a dead unit after a ReLU): a kernel
-    wrong only where a feature is zero in every row was verified (red team 27)."""
+    wrong only where a feature is zero in every row passes seeds that hold none (tests/test_structured_seeds.py,
+    "dead column")."""
     import torch
 
     if y.dim() < 2 or y.shape[-1] < 2:
@@ -308,7 +315,8 @@ def one_hot_(y: Any, gen: Any, dim: Any) -> None:
     ``gen`` along that dimension for every position of the others (hard class labels: one-hot rows of
     ``F.one_hot``, or an N, C, H, W segmentation mask one-hot along its channels), a block at a time; ``"multi"``:
     rows of 0 and 1 with at least one 1 (multi-label targets, :data:`MULTI_HOT`).  Soft-target
-    losses wrong only when the whole target is one-hot were verified (red teams 30 and 33): whole numbers on an
+    losses wrong only when the whole target is one-hot pass every other seed (tests/test_structured_seeds.py,
+    "one-hot targets", "one-hot channels"): whole numbers on an
     offset never are, and a part of a tensor one-hot is not a whole one."""
     import torch
 
@@ -345,10 +353,11 @@ def one_hot_dim(plan: Any, seed: int, index: int, y: Any, count: int = 1) -> Any
     inputs) one-hot (:func:`one_hot_`, over what its other steps made), ``"multi"``, or None.  Every floating
     input after the first (targets and masks mostly come after the data they apply to): on the integer seed
     one-hot along the last dimension; on the ReLU seed one-hot along dim 1 where it has three or more dimensions
-    (N, C, ...: channels), else multi-hot rows (red teams 30, 33, 34: soft-target losses wrong only on hard
-    labels).  And the first, where the call has two or more, on the float16 seed (the others keep its values):
-    a target passed first, as Keras's ``loss(y_true, y_pred)`` does (red team 34 p1), one-hot along dim 1 where
-    it has four or more dimensions (N, C, H, W), else along the last."""
+    (N, C, ...: channels), else multi-hot rows (soft-target losses wrong only on hard labels:
+    tests/test_structured_seeds.py, "one-hot targets", "multi-hot targets").
+    And the first, where the call has two or more, on the float16 seed (the others keep its values):
+    a target passed first, as Keras's ``loss(y_true, y_pred)`` does ("one-hot targets passed first"), one-hot
+    along dim 1 where it has four or more dimensions (N, C, H, W), else along the last."""
     if y.dim() < 2 or not y.numel():
         return None
     if index == 0:

@@ -37,7 +37,8 @@ DEFAULT_COMPILE_TARGET = ("cuda", 90, 32)
 
 # the shapes a candidate may contain are in :mod:`pytest_kernelopt.gates.allowlist`
 GRID_CALLS = {"cdiv", "min", "max"}
-#: a grid is a few terms over the kernel's parameters (red team 26: a sum of 5000 ones crashed the judge's parser)
+#: a grid is a few terms over the kernel's parameters (a sum of 5000 ones crashed the judge's parser:
+#: tests/test_static_gate.py::test_rejects_a_grid_expression_too_long_to_be_a_grid)
 MAX_GRID_CHARS = 1000
 
 

@@ -2,22 +2,27 @@
 
 The correctness seeds give some inputs whole-tensor structures (one-hot targets after the first input on the
 integer seed, multi-hot rows on the ReLU seed, a one-hot first input on the float16 seed), tied to an argument's
-position and rank.  A kernel that reads a whole input to test it for a structure is wrong only there, and red team
-35 found seven realistic structures no seed gave where it was: a target passed first one-hot along its last
-dimension (channels-last) or along dim 1 of three dimensions (N, C, T), multi-hot targets passed first, a sole
-floating input one-hot, smoothed one-hot rows (label smoothing), a causal 0/-inf attention mask, right-padding 0/1
-prefix masks; red team 36 five more, each an exact value the seven did not use: an all-ones keep mask, an all-zeros
-additive mask (an unpadded batch), a 0/-10000 BERT mask, a 0/finfo.min causal mask with padding merged in (Hugging
-Face's 4-D masks), label smoothing 0.2.  Those are in the list now, with additive padding masks at -inf, finfo.min,
--1e9 and -10000 and a smoothing factor drawn from a range; red team 37 four more, of which three are in the list
-now (a sliding-window causal band, packed documents' block-diagonal causal mask, an ALiBi bias), and the fourth,
-structure on two inputs at once (one-hot targets and a right-padding mask over their rows), by a joint probe
-(:func:`joint_probes`: label rows in one input and a padding mask in another that holds one value per row of it).
-Red teams 38 and 39 found masks that are not floating (an int64 attention_mask, a bool key mask, token type
-ids), integer inputs with structure (ignore indices on padding or scattered, pad ids, position ids, sorted
-lengths), an ALiBi bias with no mask, and two masks at once (a causal, sliding-window or ALiBi square mask beside
-a key-padding mask): :func:`mask_probes`, :func:`integer_probes` and the second form of :func:`joint_probes`.
-Other conjunctions of two structures are not probed.
+position and rank.  A kernel that reads a whole input to test it for a structure is wrong only there, so the
+probes give each structure to every input it fits, whatever its position:
+
+* floating inputs (:data:`STRUCTURES`): one-hot rows along the last dimension and along dim 1, multi-hot rows,
+  smoothed one-hot rows (0.1 and a factor drawn from :data:`DRAWN_SMOOTHING`), 0/1 prefix and suffix rows
+  (right and left padding), padding along dim 0 (time-major masks), additive padding at -inf, finfo.min, -1e9
+  and -10000, all ones and all zeros (an unpadded batch), arithmetic-progression rows, and on square last
+  dimensions causal masks (0/-inf, 0/finfo.min with padding merged in, 0/1 lower-triangular, over more keys
+  than queries), a sliding-window band, packed documents' block-diagonal mask and ALiBi biases; and on inputs of
+  three dims or more, zero rows at the end of each sequence (right-padded embeddings);
+* bool and 0/1 integer masks (:func:`mask_probes`: a tokenizer's int64 ``attention_mask``, a bool key mask,
+  ``token_type_ids``);
+* other integer inputs (:func:`integer_probes`): positions, permutations, sorted lengths, the constants the
+  module's own kernels compare with (ignore indices, pad ids) on padding or scattered, values tied to another
+  input's shape, consecutive values each from its own start;
+* structure on two or three inputs at once (:func:`joint_probes`): label rows in one input and a padding mask
+  over its rows in another; a causal, sliding-window or ALiBi square mask beside a key-padding mask; an ALiBi
+  bias and a causal mask kept apart beside key padding.
+
+Other conjunctions of structures are not probed.  Guarded by tests/test_structured_seeds.py (each probe family,
+and the repros in benchmarks/redteam/ that a probe refuses).
 
 Here, after the first seed's calls, every floating input is given each structure of
 :data:`STRUCTURES` in turn, the other inputs as the plain seed draws them (the problem's own ``get_inputs()``),
@@ -43,7 +48,7 @@ PROBE = "structure probe: "
 ENABLED = True
 #: the label-smoothing factor of the smoothed one-hot rows (timm's Mixup default, torch's CrossEntropyLoss option)
 SMOOTHING = 0.1
-#: the range a second smoothed probe draws its factor from (0.2 and 0.3 are common too; red team 36)
+#: the range a second smoothed probe draws its factor from (0.2 and 0.3 are common too)
 DRAWN_SMOOTHING = (0.15, 0.35)
 #: what additive padding masks put on masked positions: -inf, the dtype's most negative value (Hugging Face's
 #: masks now), -1e9 (``masked_fill(mask == 0, -1e9)``) and -10000 (BERT-era extended masks)
@@ -83,7 +88,7 @@ def _lengths(n: int, width: int, gen: Any, short: bool = False) -> Any:
     """Lengths for ``n`` rows of ``width``, a quarter of them whole; of two rows or more, one whole (a batch padded
     to its longest sequence) and one padded (else the probe would be no padding at all).  As real batches are, all
     between half the width and the width (a kernel wrong only while every row holds two tokens or more was verified
-    on the draws of 1..width that left one row of one token, one time in five: red team 38 p4); ``short``: 1..width,
+    on the draws of 1..width that left one row of one token, one time in five); ``short``: 1..width,
     and the padded row one token (a kernel wrong only beside a very short row)."""
     import torch
 
@@ -164,7 +169,8 @@ def _offset_causal(value: str | float) -> Callable[[Any, Any], None]:
 def _zero_suffix_rows(y: Any, gen: Any) -> None:
     """Each sequence of a ``(..., T, D)`` batch zero in its last time steps (right padding of embeddings from
     ``nn.Embedding(padding_idx=0)``, of an RNN's output after ``pad_packed_sequence``): lengths as
-    :func:`_lengths` draws them, the padded sequence half padding; the real steps as drawn (red team 41 p3)."""
+    :func:`_lengths` draws them, the padded sequence half padding; the real steps as drawn
+    (benchmarks/redteam/rt41/p3, in tests/test_structured_seeds.py)."""
     import torch
 
     seqs = y.view(-1, y.shape[-2], y.shape[-1])  # (a probe's copy is contiguous: a view, filled in place)
@@ -349,7 +355,7 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
 
 
 #: (name, applies, makes it in place) for a mask that is not floating: a bool input, or an integer one whose drawn
-#: values are all 0 or 1 (a tokenizer's int64 ``attention_mask``, SDPA's bool mask; red team 38): only 0 and 1 are
+#: values are all 0 or 1 (a tokenizer's int64 ``attention_mask``, SDPA's bool mask): only 0 and 1 are
 #: written, values the input already holds, so no index the module takes from it leaves its range
 MASK_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
     ("0/1 prefix rows (right padding)", _last, _prefix(None)),
@@ -492,8 +498,7 @@ def _permutations_from_zero(y: Any, gen: Any) -> None:
 
 def _offset_positions(hi: int) -> Callable[[Any, Any], None]:
     """Rows ``start + 0, 1, ..., T-1``, each row's start drawn in 1 .. hi - T + 1, two rows apart (batched
-    generation with left padding and a cache: ``attention_mask.cumsum(-1) - 1`` sliced to the new tokens; red team
-    41 p2)."""
+    generation with left padding and a cache: ``attention_mask.cumsum(-1) - 1`` sliced to the new tokens)."""
     def make(y: Any, gen: Any) -> None:
         import torch
 
@@ -547,7 +552,8 @@ def index_bound(graphs: Any) -> float:
 
 def _tied_to_shapes(inputs: tuple, x: Any,
                     bound: float = math.inf) -> list[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]]]:
-    """Integer structures whose values another input's shape gives (red team 39 p4, red team 40 p3): where ``x``'s
+    """Integer structures whose values another input's shape gives (tests/test_structured_seeds.py::
+    test_integer_inputs_get_values_tied_to_another_inputs_shape_within_the_baselines_index_bounds): where ``x``'s
     width T is a dim of another input and every drawn value is below T, rows each a permutation of 0 .. T-1 (an
     index into that dim: a shuffle, ``unsorted_indices``); where ``x`` holds one value per batch item (``(B,)`` or
     ``(B, 1)``) of another input of two or more dims, the lengths of that input's rows (of its dim 1; up to two
@@ -604,7 +610,7 @@ def integer_probes(inputs: tuple, seed: int, values: list[int],
     (labels, ids, positions, lengths): each of :data:`INTEGER_STRUCTURES`, those tied to another input's shape
     (:func:`_tied_to_shapes`: indices into its dim, lengths of its rows), and each value the module's own kernels
     compare with (:func:`compared_values`) on right padding, at each row's first position and at a drawn half of
-    the positions (Hugging Face's -100 labels, a void 255, a pad id; red teams 38 and 39).  A compared value the
+    the positions (Hugging Face's -100 labels, a void 255, a pad id).  A compared value the
     module also indexes with unguarded makes the baseline raise there (a probe that could not run; on a GPU a
     device-side assert, which ends the worker)."""
     import torch
@@ -635,7 +641,7 @@ def probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, str]]:
 
 
 #: (name, makes it in place) for the labels of a joint probe: one input's rows labels, another a padding mask over
-#: those rows (token classification on a padded batch; red team 37 p2, red team 38 p4 with left padding)
+#: those rows (token classification on a padded batch, right or left padding)
 JOINT_LABELS: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
     ("one-hot rows", _hot(-1)),
     (f"smoothed one-hot rows (label smoothing {SMOOTHING:g})", _smoothing(SMOOTHING)),
@@ -646,8 +652,7 @@ JOINT_PADDING: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
     ("0/1 suffix rows (left padding)", _suffix()),
 )
 #: (name, makes it in place) for the square mask of a two-mask joint probe, by its kind ("float", or "mask": bool or
-#: 0/1 integer), beside a key-padding mask (``nn.MultiheadAttention``'s attn_mask and key_padding_mask; red team 38
-#: p5, red team 39 p5 and p8)
+#: 0/1 integer), beside a key-padding mask (``nn.MultiheadAttention``'s attn_mask and key_padding_mask)
 JOINT_SQUARE: dict[str, tuple[tuple[str, Callable[[Any, Any], None]], ...]] = {
     "float": (("an additive causal mask (-inf above the diagonal)", _triangle(float("-inf"))),
               ("an additive causal mask at finfo.min", _triangle("finfo.min")),
@@ -706,7 +711,7 @@ def _joint_many(inputs: tuple, seed: int, parts: list[tuple[int, str, tuple]],
 
 
 #: the two square masks of an attention module that keeps them apart (BLOOM, MPT: an ALiBi bias (H, T, T) and a
-#: causal mask (T, T)), for :func:`joint_probes`' three-mask form beside a key-padding mask (red team 40 p6)
+#: causal mask (T, T)), for :func:`joint_probes`' three-mask form beside a key-padding mask
 JOINT_APART: tuple[tuple[str, Callable[[Any, Any], None]], ...] = (
     ("an ALiBi bias with no mask", _alibi_rows("i-j")),
     ("an additive causal mask (-inf above the diagonal)", _triangle(float("-inf"))),
@@ -768,7 +773,7 @@ def _thresholds_rows(x: Any, t: Any) -> bool:
 
 def _top_k(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, n: int) -> tuple[str, tuple | None, str]:
     """Input ``j`` made the k-th largest value of each row of input ``i`` as drawn, k drawn in 1..width (a top-k
-    filter's threshold, HF's ``TopKLogitsWarper``: the threshold equals one element of its row; red team 40 p4)."""
+    filter's threshold, HF's ``TopKLogitsWarper``: the threshold equals one element of its row)."""
     import torch
 
     label = (f"{PROBE}{b} the k-th largest value of each row of {a} (a top-k threshold, k drawn), the others as "

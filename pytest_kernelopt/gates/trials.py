@@ -35,28 +35,30 @@ SCALES: tuple[float, ...] = (1.0, 1.0, 100.0, 0.001)
 #: the seed (by index) whose module is used as it is: its inputs exactly as ``get_inputs()`` draws them (no
 #: structure, x1) and its state as found.  Every other seed is told apart from real use by something a kernel
 #: can read (the first one's state is varied; the others' inputs are structured), so without it a kernel that
-#: checks for "weights exactly as initialised and inputs with no structure" was wrong on every real call and
-#: verified on every seed (red team 22: a LayerNorm as built, 99.99% of positions 2.18 off)
+#: checks for "weights exactly as initialised and inputs with no structure" is wrong on every real call and
+#: right on every other seed (a LayerNorm as built, 99.99% of positions 2.18 off: tests/test_soundness.py::
+#: test_a_kernel_wrong_only_on_the_module_used_as_it_is_is_rejected)
 PLAIN_SEED_INDEX = 1
 #: the seed (by index) whose floating inputs also get a few NaN, +Inf and -Inf: the candidate must treat them
 #: as the baseline does (a kernel that turns NaN inputs into zeros is invisible on finite inputs); and a few
 #: edge values: exact 0, -0, 1, -1, 2, 0.5, subnormals, large non-integers (seed_values.EDGE_VALUES)
 SPECIAL_SEED_INDEX = 4
 #: the seed (by index) whose floating inputs are rounded to whole numbers (counts, pixels, one-hot): a kernel
-#: that treats integer-valued inputs differently is invisible on standard normal ones (red team 3)
+#: that treats integer-valued inputs differently is invisible on standard normal ones (tests/test_redteam3.py, c07)
 INTEGER_SEED_INDEX = 5
-#: structure given to some seeds' floating inputs, because kernels wrong only on such inputs passed on
-#: symmetric normal ones (red teams 8 and 9): the third seed's are float16 values with an outlier channel
-#: (the last dimension's first column 50x the rest: LLM activations); the fourth's are ReLU outputs (half exact
-#: zeros, the rest positive) rounded to bfloat16 values; the fifth's rows are sorted (before its NaN / Inf);
-#: the sixth's whole numbers sit on an offset of 100x their spread (a one-pass variance, E[x^2] - E[x]^2,
-#: loses its digits there and nowhere else)
+#: structure given to some seeds' floating inputs, because kernels wrong only on such inputs pass on symmetric normal
+#: ones (tests/test_soundness.py::test_some_seeds_carry_structure_a_kernel_could_be_wrong_on): the third seed's are
+#: float16 values with an outlier channel (the last dimension's first column 50x the rest: LLM activations); the
+#: fourth's are ReLU outputs (half exact zeros, the rest positive) rounded to bfloat16 values; the fifth's rows are
+#: sorted (before its NaN / Inf); the sixth's whole numbers sit on an offset of 100x their spread (a one-pass
+#: variance, E[x^2] - E[x]^2, loses its digits there and nowhere else)
 HALF_SEED_INDEX = 2
 NONNEGATIVE_SEED_INDEX = 3
 SORTED_SEED_INDEX = 4
 #: the seed (by index) whose calls start from a varied module state (parameters, buffers, tensor attributes:
 #: :func:`pytest_kernelopt.gates.module_state.varied_values`): modules are judged at their initialisation, where
-#: a LayerNorm kernel dropping its weight (1) and bias (0) is invisible (red team 11).  The first seed, so that a
+#: a LayerNorm kernel dropping its weight (1) and bias (0) is invisible (tests/test_module_state.py::
+#: test_parameters_at_their_initial_values_do_not_hide_a_kernel_that_drops_them).  The first seed, so that a
 #: quick re-check of a cached kernel (its first seeds) covers it too
 VARIED_STATE_INDEX = 0
 #: the seed whose calls start with the module's integer counters advanced far (1e3 to 1e9 steps), its floating
@@ -64,7 +66,8 @@ VARIED_STATE_INDEX = 0
 FAR_COUNTER_INDEX = 5
 #: (the transforms themselves, and their factors, are in :mod:`pytest_kernelopt.gates.seed_values`)
 #: seeds past the fixed magnitudes get one drawn log-uniformly in this range, so that no magnitude between
-#: them is safe for a kernel that misbehaves only there (red team 3: rows with RMS between 5 and 25)
+#: them is safe for a kernel that misbehaves only there (rows with RMS between 5 and 25: tests/adversarial/redteam3,
+#: c08)
 RANDOM_SCALE_RANGE = (1e-2, 1e2)
 TIMING_INPUT_SETS = 2  # two sets alternate, so no call sees the inputs of the call before it
 
@@ -623,9 +626,11 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
 #: repeat gets random values (see collect_candidate).  Not zeros on the plain seed: a kernel could tell it apart
 #: by finding them, and be wrong over anything else
 CANDIDATE_FILLS = {1: "stale", 2: "zeros"}
-#: ... and the stale-buffer seed is run again over each of these: its outputs and every buffer it allocated must
-#: come out the same bits whatever they held (red team 25: a kernel that counted calls only from a start that was
-#: not NaN poison passed when the only other start was NaN; no chain can start if no start leaves a trace)
+#: ... and the stale-buffer seed is run again over each of these: its outputs and every buffer it allocated must come
+#: out the same bits whatever they held (a kernel that counts calls only from a start that is not NaN poison passes
+#: when the only other start is NaN:
+#: tests/test_soundness.py::test_a_counter_that_starts_only_from_memory_that_is_not_poison_is_rejected; no chain can
+#: start if no start leaves a trace)
 START_FILLS = ("nan", "zeros", "random")
 #: what the call before the stale-buffer seed starts from: garbage, as a real loop's first call finds, not NaN
 WARM_FILL = "random"
@@ -670,12 +675,14 @@ SAMPLE_RUNS = 64
 
 def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRecord) -> None:
     """:data:`CARRIED_CALLS` calls in a row from the state the candidate's last call left (as a loop's next calls
-    start), each followed by the baseline's call from the state that call started from: the reference the
-    correctness gate holds it to (red team 29: a tag and a call counter in the lowest bit of a running mean the
-    kernel reads and updates, wrong from a loop's second call, was verified: no judged call had started from a
-    state the candidate wrote).  In the first, every launch that writes module state through a pointer the
-    replaced kernel only writes is checked for depending on what that state held (:attr:`KernelSwap.carry`).
-    Only where some call changed the module's state."""
+    start), each followed by the baseline's call from the state that call started from: the reference the correctness
+    gate holds it to (a tag and a call counter in the lowest bit of a running mean the kernel reads and updates, wrong
+    from a loop's second call, passes calls that never start from a state the candidate wrote:
+    tests/test_read_only_args.py::
+    test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_carried_calls).
+    In the first, every launch that writes module state through a pointer the replaced kernel only writes is checked
+    for depending on what that state held (:attr:`KernelSwap.carry`).  Only where some call changed the module's
+    state."""
     from .module_state import copies
 
     if not session.state.known:
@@ -723,8 +730,9 @@ def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRe
     (:func:`.baseline_loop.baseline_states`: a loop on the first seed's inputs until its state settles, then a
     stream of inputs jittered around them): from each, :data:`SETTLED_CALLS` calls in a row, each against the
     baseline's call from the same state; and from the state the loop settled in, one call on each other seed's
-    inputs (a settled statistic met by inputs of another scale or kind: red team 32 had a running mean that
-    skipped a batch far from it once warm, a sensor offset, exact on every call that started cold); then a
+    inputs (a settled statistic met by inputs of another scale or kind: a running mean that skips a batch
+    far from it once warm, a sensor offset, is exact on every call that starts cold; benchmarks/redteam/rt32/p2 in
+    tests/test_read_only_args.py); then a
     stream of fresh inputs made by the candidate itself (:mod:`.candidate_loop`).  Appended to
     :attr:`CandidateRecord.carried`."""
     from .baseline_loop import baseline_states, jittered
@@ -896,7 +904,7 @@ def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: Candid
                 previous = None
                 if fill == "stale":  # the call before it: the module used as it is, on other inputs drawn the
                     # same way (a timing input set), as a loop's previous iteration; a call another seed made
-                    # would be told apart by what it left (red team 24 had the varied state's marks in mind)
+                    # would be told apart by what it left (the varied state leaves marks a kernel could read)
                     previous = Allocations()
                     warm = _run(session, fn, plan.timing[0] if plan.timing else seed + 1_000_003, fill=WARM_FILL,
                                 record=previous)
@@ -915,11 +923,12 @@ def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: Candid
                     rec.state_changed.update(rec.again.state_changed)
                     _carried_call(session, swap, fn, seed, rec)
                     _settled_calls(session, swap, fn, seed, rec)
-                    # each label and mask structure given to each floating input in turn (red team 35)
+                    # each label and mask structure given to each floating input in turn (.structure_probes)
                     probe_calls(session, swap, fn, seed, rec)
                 if fill == "stale":  # and over other starts: what an earlier call left may not change the result
-                    # (red team 23: a kernel that read its output buffer's low bits, marked by its earlier calls,
-                    # was exact for two calls in a row and wrong from the third), nor what this one leaves
+                    # (a kernel that reads its output buffer's low bits, marked by its earlier calls, can be exact
+                    # for two calls in a row and wrong from the third: tests/test_soundness.py::
+                    # test_a_result_that_depends_on_what_an_earlier_call_left_is_rejected), nor what this one leaves
                     for start in START_FILLS:
                         rec.starts[start] = _run(session, fn, seed, fill=start, light=True)
                         rec.state_changed.update(rec.starts[start].state_changed)
