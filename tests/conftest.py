@@ -54,3 +54,29 @@ def no_structure_probes(monkeypatch):
     from pytest_kernelopt.gates import structure_probes
 
     monkeypatch.setattr(structure_probes, "ENABLED", False)
+
+
+# --------------------------------------------------------------------------- the suite's time budget
+#: CI's budget is 20 minutes on 2 cores (README, "Running the tests"); a test that needs more than this on the CPU
+#: says why in a docstring line starting with "CPU time:"; one that does not is named at the end of the run
+SLOW_TEST_S = 60.0
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if report.when == "call" and report.duration > SLOW_TEST_S:
+        doc = getattr(getattr(item, "function", None), "__doc__", None) or ""
+        if not any(line.strip().startswith("CPU time:") for line in doc.splitlines()):
+            report.user_properties.append(("kernelopt_slow_unexplained", round(report.duration, 1)))
+
+
+def pytest_terminal_summary(terminalreporter):
+    slow = [(r.nodeid, dict(r.user_properties)["kernelopt_slow_unexplained"])
+            for r in terminalreporter.stats.get("passed", []) + terminalreporter.stats.get("failed", [])
+            if "kernelopt_slow_unexplained" in dict(getattr(r, "user_properties", ()))]
+    if slow:
+        terminalreporter.write_sep("=", f"tests over {SLOW_TEST_S:.0f} s on this machine whose docstring does not "
+                                        "say why (a line 'CPU time: ...')", yellow=True)
+        for nodeid, seconds in sorted(slow, key=lambda s: -s[1]):
+            terminalreporter.write_line(f"{seconds:7.1f}s {nodeid}")
