@@ -21,6 +21,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 from .cache import CacheEntry, CacheError, Environment, KernelCache, ScanResult, current_environment
@@ -450,6 +451,13 @@ def verify_judge(args: argparse.Namespace) -> Any:
         problems = find_problem_files(configured_problems(args.problems))
     except FileNotFoundError as e:
         args.cache_parser.exit(2, f"kernelopt cache verify: --problems: {escape(e)}\n")
+    # an entry's files are never problems, whatever folder was given (`--problems .` holds the cache)
+    root = Path(getattr(args, "cache_dir", DEFAULT_CACHE_DIR)).resolve()
+    outside = [p for p in problems if root not in p.resolve().parents]
+    if problems and not outside:
+        args.cache_parser.exit(2, "kernelopt cache verify: --problems: no problem files there but the cache's own "
+                                  "(the files of the cache are never problems)\n")
+    problems = outside
     return EntryJudge(problems, args.timeout or DEFAULT_TIMEOUT, say=_line)
 
 

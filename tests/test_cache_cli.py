@@ -108,8 +108,17 @@ def test_verify_ok_stale_corrupt_and_other_devices(tmp_path, capsys):
     cache = KernelCache(tmp_path)
     store(cache, "k_gpu")
     store(cache, "k_cpu", env=CPU)
-    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU)
+    judged = []
+
+    def rejudge(entry):
+        judged.append(entry.kernel_names[0])
+        return Verdict("verified")
+
+    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU, rejudge=rejudge)
     assert rc == 0 and "1 ok" in out and "1 skipped" in out  # the cpu entry is not judged on a GPU machine
+    assert judged == ["k_gpu"]
+    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU)  # nothing judges it: never "ok"
+    assert rc == 1 and "NOT JUDGED" in out and "0 ok" in out and "1 not judged" in out
 
     newer = replace(GPU, torch="2.13.0+cu130")
     rc, out, err = cli(capsys, tmp_path, "verify", environment=newer)
@@ -121,7 +130,7 @@ def test_verify_ok_stale_corrupt_and_other_devices(tmp_path, capsys):
 
     bad = store(cache, "k_bad")
     (bad.path / "entry.json").write_text('{"schema_version": 99}')
-    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU)
+    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU, rejudge=rejudge)
     assert rc == 1 and "CORRUPT" in out and "unknown schema version 99" in out and "2 ok" not in out
 
 
