@@ -5,7 +5,7 @@ entries not judged, errors, for ``verify``; a corrupt entry for ``show``), 2 a u
 unknown key).  The lead's ``kernelopt`` entry point wires :func:`add_cache_parser` into its own sub-commands;
 :func:`main` runs the cache commands alone.
 
-Rules of what these commands print (tests/test_cache_cli.py and tests/test_cache_verify_problems.py guard them):
+Rules of what these commands print (tests/test_cache_cli.py and tests/test_cache_reverify.py guard them):
 
 * Every line is one line: text read from an entry (its problem id, kernel names, environment, messages about
   it) is escaped (:func:`pytest_kernelopt.printable.escape`), so no entry can move the cursor, erase a line or

@@ -1,7 +1,7 @@
 """The problem that reproduces a cache entry, for ``kernelopt cache verify``: found by the entry's key among the
 problem files the user names, never by what the entry names.
 
-Rules (tests/test_cache_verify_problems.py guards them):
+Rules (tests/test_cache_reverify.py guards them):
 
 * An entry is untrusted input, and so is its ``problem_id``: it is shown, never opened, imported or run.  The
   problems searched are the files and folders given with ``--problems`` (else ``$KERNELOPT_VERIFY_PROBLEMS``,
@@ -9,6 +9,8 @@ Rules (tests/test_cache_verify_problems.py guards them):
 * A problem reproduces an entry when one of its captured graphs has the kernel (or contiguous run of kernels)
   whose cache key -- the baselines' content hashes, the input shapes and dtypes, the device, the compile mode --
   is the entry's key: the same lookup a run makes before it serves the entry.
+* Files inside the cache directory are never problems (an entry's files are its own; ``cache verify`` drops them
+  from the folders given).
 * Each problem is imported, built and captured in a worker process (:class:`~pytest_kernelopt.isolate.
   IsolatedEvaluator`) under the time limit (``timeout``); one that fails or does not return within it is that
   problem's error (:attr:`ProblemFinder.failures`), and is not tried again.
@@ -73,9 +75,11 @@ class ProblemFinder:
             captured = self._capture(path, key.compile_mode)
             if captured is None:
                 continue
-            names = reproduced(*captured, key)
-            if names is not None:
-                return self._evaluator(path, key.compile_mode), names, path
+            if reproduced(*captured, key) is not None:
+                ev = self._evaluator(path, key.compile_mode)  # captured again where another problem's was open
+                names = reproduced(ev.graphs, ev.inputs, key)  # this capture's names
+                if names is not None:
+                    return ev, names, path
         return None
 
     def _capture(self, path: Path, mode: str) -> tuple[list, list] | None:
