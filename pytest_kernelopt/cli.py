@@ -282,8 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Make torch.compile'd modules faster without making them wrong: capture Inductor's Triton kernels, "
         "propose replacements (offline tuner or LLM agents), accept only what passes the four gates."), epilog=(
         "exit status: 0 success; 1 a verdict or a finding (judge: rejected; bench, capture: a problem failed; "
-        "cache verify: problems found, entries not judged among them; cache show: a corrupt entry); 2 a usage error (bad arguments or values, a missing file, an unknown "
-        "kernel or cache key) or, for judge, a problem that could not run. `kernelopt COMMAND --help` for more."))
+        "cache verify: problems found, entries not judged among them; cache show: a corrupt entry); 2 a usage "
+        "error (bad arguments or values, a missing file, an unknown kernel or cache key) or, for judge, a problem "
+        "that could not run. `kernelopt COMMAND --help` for more."))
     parser.add_argument("--version", action="version", version=f"pytest-kernelopt {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
