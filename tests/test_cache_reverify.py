@@ -118,7 +118,7 @@ def test_the_committed_cache_is_intact_and_compiles_for_its_gpu():
     cache_dir = Path(__file__).resolve().parent.parent / "kernels_cache"
     if not any(cache_dir.rglob("entry.json")):
         pytest.skip("no committed cache entries")
-    proc = _verify(cache_dir)
+    proc = _verify(cache_dir, "--problems", str(cache_dir.parent / "examples" / "problems"))  # their problems
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert " 0 corrupt" in proc.stdout and " 0 broken" in proc.stdout
 
