@@ -10,6 +10,7 @@ under the Triton interpreter, a loop of launches) at its next bytecode.  A singl
 holds the thread inside the driver until it returns; the limit acts then.  Off the main thread, or without
 SIGALRM, there is no limit (said by :func:`time_limit`'s result).  An interval timer already running (pytest-timeout's
 signal method, say) is kept: ours waits no longer than it would, and it is re-armed for the time it had left.
+tests/test_trust.py::test_the_in_process_check_has_the_isolated_time_limit guards the rule.
 """
 
 from __future__ import annotations
