@@ -229,7 +229,7 @@ def test_verify_judges_an_entry_on_the_problem_that_reproduces_its_key(wrong_ent
     assert "none of the 1 problem file(s) given reproduces it" in out and "1 refused" in out and "1 not judged" in out
 
 
-def test_a_problem_that_does_not_return_is_an_error_within_the_timeout(wrong_entry, tmp_path):
+def test_a_problem_that_does_not_return_is_an_error_within_the_timeout(wrong_entry, tmp_path, capsys):
     """A problem file whose import never returned (named by the entry's problem_id) kept verify silent until
     killed.  Problems are imported and captured in a worker under --timeout: one that does not return is its
     error, and verify ends."""
@@ -238,11 +238,9 @@ def test_a_problem_that_does_not_return_is_an_error_within_the_timeout(wrong_ent
     (tmp_path / "hang.py").write_text(HANG)
     _copy(wrong_entry, tmp_path, str(tmp_path / "hang.py"))
     t0 = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", "cache", "verify", "--cache-dir",
-                           str(tmp_path / "kc"), "--problems", str(tmp_path / "hang.py"), "--timeout", "2"],
-                          capture_output=True, text=True, timeout=240)
-    out = proc.stdout + proc.stderr
-    assert proc.returncode == 1, out
+    rc, out = _verify_here(capsys, "--cache-dir", str(tmp_path / "kc"), "--problems", str(tmp_path / "hang.py"),
+                           "--timeout", "2")
+    assert rc == 1, out
     assert f"ERROR       problem {tmp_path / 'hang.py'} could not be captured:" in out and "timed out after 2s" in out
     assert "NOT JUDGED" in out and "1 errors (1 of the errors: problems that could not be captured)" in out, out
     assert time.monotonic() - t0 < 120
