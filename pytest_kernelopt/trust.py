@@ -22,9 +22,8 @@ settings (fewer seeds, wider tolerances) or by other gates.
 No commit can forge a record.  The rules (tests/test_trust.py guards them):
 
 * The folder is ``$KERNELOPT_TRUST_DIR``, else ``$XDG_CACHE_HOME/pytest-kernelopt/trusted`` (``~/.cache/...``).
-  It must be an absolute path outside the repository (the git work tree around the current directory; the
-  current directory itself outside one): a relative path, or one inside the repository, where a pull request
-  can write, is refused -- no record is read or written there, and every entry is judged in isolation.
+  It must be an absolute path outside the repository (the git work tree around the current directory): a
+  relative path, or one inside the repository, where a pull request can write, is refused -- no record is read or written there, and every entry is judged in isolation.
 * Each record carries an HMAC (sha256) of its name under this machine's secret, a random key kept in
   ``$KERNELOPT_TRUST_SECRET``, else ``$XDG_CACHE_HOME/pytest-kernelopt/trust-secret`` (made on first use,
   readable by its owner only; the same location rules apply).  A record without a valid HMAC -- computed with
@@ -62,26 +61,26 @@ def _default_base() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")) / "pytest-kernelopt"
 
 
-def repository_root(start: Path | None = None) -> Path:
+def repository_root(start: Path | None = None) -> Path | None:
     """The git work tree around ``start`` (default: the current directory): the nearest folder holding ``.git``;
-    ``start`` itself where none does."""
+    ``None`` outside one."""
     here = Path(start or Path.cwd()).resolve()
     for p in (here, *here.parents):
         if (p / ".git").exists():
             return p
-    return here
+    return None
 
 
 def _checked(path: str, what: str, env: str) -> Path:
     """``path`` where it may hold trust: absolute and outside :func:`repository_root`; else TrustLocationError."""
     p = Path(path)
     if not p.is_absolute():
-        raise TrustLocationError(f"{env}={path!r} is a relative path (taken from the current directory, inside "
-                                 f"the repository a pull request writes to); the {what} must be an absolute path "
-                                 "outside the repository")
+        raise TrustLocationError(f"{env}={path!r} is a relative path (taken from the current directory, where a "
+                                 f"checked-out pull request may be); the {what} must be an absolute path outside "
+                                 "the repository")
     repo = repository_root()
     resolved = p.resolve()
-    if resolved == repo or repo in resolved.parents:
+    if repo is not None and (resolved == repo or repo in resolved.parents):
         raise TrustLocationError(f"the {what} {p} is inside the repository {repo} (a pull request can write "
                                  f"there); set {env} to an absolute path outside it")
     return p

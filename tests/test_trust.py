@@ -87,3 +87,14 @@ def test_the_in_process_check_has_the_isolated_time_limit(tmp_path):
     assert proc.returncode == 1, out
     assert "timed out after 2s in the correctness gate" in out and "stopped in this process" in out, out
     assert "decision: rejected" in out and time.monotonic() - t0 < 90
+
+
+def test_outside_a_git_work_tree_only_a_relative_trust_folder_is_refused(tmp_path, monkeypatch):
+    """Running from a folder that is no checkout (a home directory holding ~/.cache) keeps the default records."""
+    monkeypatch.chdir(tmp_path)
+    assert trust.repository_root() is None
+    monkeypatch.setenv("KERNELOPT_TRUST_DIR", str(tmp_path / ".cache" / "trusted"))
+    assert trust.trust_dir() == tmp_path / ".cache" / "trusted"
+    monkeypatch.setenv("KERNELOPT_TRUST_DIR", "trusted")
+    with pytest.raises(trust.TrustLocationError, match="relative path"):
+        trust.trust_dir()
