@@ -49,6 +49,7 @@ from .errors import KernelOptError
 from .gates.results import CascadeResult
 from .graph import source_hash
 from .jsonio import atomic_write, dumps, fsync_dir, write_json
+from .printable import escape
 
 SCHEMA_VERSION = 1
 #: what a kept-baseline entry without a ``searched`` record was searched under (every such entry was written by
@@ -274,6 +275,13 @@ def _strip_header(text: str, what: str) -> str:
     return source
 
 
+def _what(path: Path) -> str:
+    """What is at ``path``, where a plain directory was expected (a link says where it points)."""
+    if path.is_symlink():
+        return f"a symbolic link to {escape(os.readlink(path))}"
+    return "a file" if path.exists() else "missing"
+
+
 def _baseline_file(i: int) -> str:
     return f"baseline_{i}.py"
 
@@ -344,7 +352,11 @@ class CacheEntry:
 
     @property
     def problem_id(self) -> str:
-        return self.meta.get("problem_id", "")
+        """The test or problem file the entry was recorded from, as the entry says: text to show (escaped, see
+        :mod:`pytest_kernelopt.printable`), never a path that is opened (``cache verify`` finds an entry's problem
+        by its key among the problem files it is given)."""
+        value = self.meta.get("problem_id", "")
+        return value if isinstance(value, str) else json.dumps(value)
 
     @property
     def created(self) -> str:
@@ -449,12 +461,14 @@ class CacheEntry:
         return cand
 
     def summary(self) -> str:
-        kernels = ", ".join(self.kernel_names)
+        """One line about the entry; its text fields (kernel names, problem id, device) escaped for a terminal."""
+        kernels = escape(", ".join(self.kernel_names))
+        problem = escape(self.problem_id)
         if self.is_baseline_kept:
-            return f"{self.digest[:12]}  baseline kept for {kernels} ({self.problem_id})"
+            return f"{self.digest[:12]}  baseline kept for {kernels} ({problem})"
         speed = (_format_speedup(self.meta.get("speedup")) if self.measured_device
                  else "no measured speedup (keyed to the CPU, where nothing is timed)")
-        return f"{self.digest[:12]}  {kernels}: {speed} on {self.key.device} ({self.problem_id})"
+        return f"{self.digest[:12]}  {kernels}: {speed} on {escape(self.key.device)} ({problem})"
 
 
 def _renamed(cand: Candidate, names: tuple[str, ...]) -> Candidate:
@@ -605,22 +619,33 @@ class KernelCache:
         return self.root / VERSION_DIR / digest[:2] / digest
 
     def _lock(self, digest: str):
+        """The key's lock file under ``.locks/``.  Like an entry's files, ``.locks`` and the lock files are plain:
+        a symbolic link there (a pull request can commit one) is refused with a :class:`CacheError`, never
+        followed (lock files would be created, or truncated, wherever it points)."""
         from filelock import FileLock
 
         locks = self.root / LOCKS_DIR
+        if locks.is_symlink() or (locks.exists() and not locks.is_dir()):
+            raise CacheError(f"refusing to lock through {locks}: it is {_what(locks)}, not a plain directory of "
+                             "lock files (`kernelopt cache prune` removes a link; it is git-ignored and made anew)")
         locks.mkdir(parents=True, exist_ok=True)
-        return FileLock(str(locks / f"{digest}.lock"), timeout=self.lock_timeout)
+        lock_file = locks / f"{digest}.lock"
+        if lock_file.is_symlink():
+            raise CacheError(f"refusing to lock {lock_file}: it is {_what(lock_file)}, not a plain lock file; "
+                             "delete it")
+        return FileLock(str(lock_file), timeout=self.lock_timeout)
 
     def _locked(self, digest: str, *, reading: bool = False):
         """The key's lock, with a timeout turned into a :class:`CacheError` that says what to do.
 
         ``reading``: a reader waiting out a writer.  Writers make ``.locks/`` before they write; where it does
-        not exist no writer has run, so there is nothing to wait for and nothing is created (``list`` and
-        ``verify`` leave a cache they only read as it was).
+        not exist (or is a symbolic link, which no writer locks through) no writer has run, so there is nothing
+        to wait for and nothing is created (``list`` and ``verify`` leave a cache they only read as it was).
         """
         from filelock import Timeout
 
-        if reading and not (self.root / LOCKS_DIR).is_dir():
+        locks = self.root / LOCKS_DIR
+        if reading and (locks.is_symlink() or not locks.is_dir()):
             return contextlib.nullcontext()
         lock = self._lock(digest)
         try:

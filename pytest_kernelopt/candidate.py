@@ -106,7 +106,27 @@ class Candidate:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Candidate":
-        return cls(replaces=tuple(d["replaces"]), source=d["source"],
-                   configs=tuple(dict(c) for c in d.get("configs") or ()),
+        """From its JSON form (a candidate file, a worker's message, a cache entry).  Every field is type-checked
+        here: one of the wrong type is a ``ValueError`` naming it (``kernelopt judge``: a usage error, exit 2),
+        never a failure deeper in the judge (a ``source`` given as a number ended in a traceback)."""
+        if not isinstance(d, dict):
+            raise ValueError(f"a candidate is a JSON object, got {type(d).__name__}")
+        if "replaces" not in d or "source" not in d:
+            raise KeyError("replaces" if "replaces" not in d else "source")
+        replaces, source = d["replaces"], d["source"]
+        if not isinstance(replaces, (list, tuple)) or not all(isinstance(n, str) and n for n in replaces):
+            raise ValueError(f"candidate: 'replaces' must be a list of kernel names (strings), got {replaces!r:.200}")
+        if not isinstance(source, str):
+            raise ValueError(f"candidate: 'source' must be a string (the Triton source), got "
+                             f"{type(source).__name__}")
+        configs = d.get("configs") or ()
+        if not isinstance(configs, (list, tuple)) or not all(
+                isinstance(c, dict) and all(isinstance(k, str) for k in c) for c in configs):
+            raise ValueError(f"candidate: 'configs' must be a list of objects such as {{\"XBLOCK\": 64, "
+                             f"\"num_warps\": 4}}, got {configs!r:.200}")
+        for name in ("origin", "description"):
+            if not isinstance(d.get(name, ""), str):
+                raise ValueError(f"candidate: {name!r} must be a string, got {type(d[name]).__name__}")
+        return cls(replaces=tuple(replaces), source=source, configs=tuple(dict(c) for c in configs),
                    launch=LaunchSpec.from_json(d["launch"]) if d.get("launch") else None,
                    origin=d.get("origin", "manual"), description=d.get("description", ""))

@@ -28,25 +28,14 @@ def usage_error(args: argparse.Namespace, message: str) -> NoReturn:
 
 
 def find_problems(paths: list[str]) -> list[Path]:
-    """Every problem file under ``paths``, as ``pytest --kernelopt-problems`` collects them: each ``.py`` file
-    except private helpers (``_*.py``), ``conftest.py`` and ``test_*.py``, outside hidden and ``__pycache__``
-    folders.  A file among them that is not in the problem format is not skipped: it is an error of its own.
-    A path that is missing, or a folder with no problem file, raises :class:`UsageError`."""
-    found: list[Path] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            before = len(found)
-            found.extend(f for f in sorted(p.rglob("*.py"))
-                         if not f.name.startswith(("_", "test_")) and f.name != "conftest.py"
-                         and not any(part.startswith(".") or part == "__pycache__"
-                                     for part in f.relative_to(p).parts[:-1]))
-            if len(found) == before:
-                raise UsageError(f"no problem files (*.py) under {p}")
-        elif p.is_file():
-            found.append(p)
-        else:
-            raise UsageError(f"no such file or directory: {p}")
-    return found
+    """:func:`pytest_kernelopt.problems.find_problem_files`, a path that names no problem file a
+    :class:`UsageError`."""
+    from .problems import find_problem_files
+
+    try:
+        return find_problem_files(paths)
+    except FileNotFoundError as e:
+        raise UsageError(str(e)) from None
 
 
 def _problem_files(args: argparse.Namespace) -> list[Path]:
@@ -293,8 +282,9 @@ def build_parser() -> argparse.ArgumentParser:
         "Make torch.compile'd modules faster without making them wrong: capture Inductor's Triton kernels, "
         "propose replacements (offline tuner or LLM agents), accept only what passes the four gates."), epilog=(
         "exit status: 0 success; 1 a verdict or a finding (judge: rejected; bench, capture: a problem failed; "
-        "cache verify: problems found; cache show: a corrupt entry); 2 a usage error (bad arguments or values, a missing file, an unknown "
-        "kernel or cache key) or, for judge, a problem that could not run. `kernelopt COMMAND --help` for more."))
+        "cache verify: problems found, entries not judged among them; cache show: a corrupt entry); 2 a usage "
+        "error (bad arguments or values, a missing file, an unknown kernel or cache key) or, for judge, a problem "
+        "that could not run. `kernelopt COMMAND --help` for more."))
     parser.add_argument("--version", action="version", version=f"pytest-kernelopt {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -375,10 +365,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bench" and not args.no_cache:
             _check_cache_dir(args, settings.cache_dir)
     if args.command == "cache":
-        from .cli_cache import run_cache
-        from .entry_checks import rejudge_entry, reverify_entry
+        from .cli_cache import run_cache_command
 
-        return run_cache(args, reverify=reverify_entry, rejudge=rejudge_entry)
+        return run_cache_command(args)
     return int(args.func(args) or 0)
 
 

@@ -1,10 +1,18 @@
 """``kernelopt cache list | show | verify | prune | retire | export``: the cache from a shell or a CI job.
 
-Exit codes are the contract with CI: 0 all good, 1 problems found (corrupt,
-stale or retired entries for ``verify``; a corrupt entry for ``show``), 2 a
-usage error (bad arguments, unknown key).  The lead's ``kernelopt`` entry
-point wires :func:`add_cache_parser` into its own sub-commands;
+Exit codes are the contract with CI: 0 all good, 1 problems found (corrupt, stale, retired or refused entries,
+entries not judged, errors, for ``verify``; a corrupt entry for ``show``), 2 a usage error (bad arguments, an
+unknown key).  The lead's ``kernelopt`` entry point wires :func:`add_cache_parser` into its own sub-commands;
 :func:`main` runs the cache commands alone.
+
+Rules of what these commands print (tests/test_cache_cli.py and tests/test_cache_reverify.py guard them):
+
+* Every line is one line: text read from an entry (its problem id, kernel names, environment, messages about
+  it) is escaped (:func:`pytest_kernelopt.printable.escape`), so no entry can move the cursor, erase a line or
+  print a line of its own; ``show --source`` keeps a kernel's newlines and escapes the rest.
+* ``verify`` calls an entry ``ok`` only when it was judged here and passed (an accepted entry), or has nothing to
+  run (a kept baseline); an entry it could not judge is ``NOT JUDGED``, and fails the run unless
+  ``--allow-unjudged`` is given.
 """
 
 from __future__ import annotations
@@ -13,9 +21,12 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
-from .cache import CacheEntry, Environment, KernelCache, ScanResult, current_environment
+from .cache import CacheEntry, CacheError, Environment, KernelCache, ScanResult, current_environment
+from .entry_checks import DEFAULT_TIMEOUT
+from .printable import escape
 
 Reverify = Callable[[CacheEntry], Any]
 DEFAULT_CACHE_DIR = "kernels_cache"
@@ -43,9 +54,25 @@ def add_cache_parser(subparsers: Any) -> argparse.ArgumentParser:
     show.add_argument("--source", action="store_true", help="also print the kernel and baseline sources")
 
     verify = sub.add_parser("verify", parents=[common],
-                            help="check every entry's integrity and staleness (exit 1 on problems)")
+                            help="check every entry's integrity and staleness, and judge the entries of this "
+                                 "machine again on the problems given (exit 1 on problems)",
+                            description="Check every entry's integrity and staleness; judge each accepted entry "
+                                        "of this machine's device kind again, in a worker process, on the problem "
+                                        "file that reproduces its key. An entry's problem_id is shown, never run: "
+                                        "its problem is found among the --problems given.")
     verify.add_argument("--any-device", action="store_true",
                         help="also judge entries recorded for another device kind (default: skip them)")
+    verify.add_argument("--problems", nargs="+", action="extend", default=None, metavar="PATH",
+                        help="problem files, or folders of them, to judge entries on: each entry on the one whose "
+                             "captured kernels reproduce its cache key (default: $KERNELOPT_VERIFY_PROBLEMS, paths "
+                             "separated by ':'); repeatable")
+    verify.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help="seconds each problem's import and capture, each judgement and each compile check may "
+                             "take; past it, that problem's or that entry's error (default: "
+                             f"{DEFAULT_TIMEOUT:g})")
+    verify.add_argument("--allow-unjudged", action="store_true",
+                        help="exit 0 even when entries could not be judged here (no problem given reproduces "
+                             "their key); they are still listed as NOT JUDGED, never as ok")
 
     prune = sub.add_parser("prune", parents=[common],
                            help="remove corrupt and retired entries and leftovers of interrupted writes")
@@ -65,15 +92,33 @@ def add_cache_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def _line(text: Any = "", file: Any = None) -> None:
+    """Print ``text`` as one line, every control character in it escaped (the module docstring's rule)."""
+    print(escape(text), file=file)
+
+
 def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
-              environment: Environment | None = None, rejudge: Reverify | None = None) -> int:
+              environment: Environment | None = None, rejudge: Reverify | None = None, judge: Any = None) -> int:
     """Run a parsed ``cache`` command; returns the exit code.
 
     ``reverify(entry)`` re-runs a stale entry through the gates and returns a
     CascadeResult-like object (``.decision``, ``.accepted``) or None (could not
-    re-verify here).  ``rejudge(entry)`` judges a current entry again (gates 1-3,
-    in isolation; None: cannot here).  ``environment`` defaults to :func:`current_environment`
-    (which imports torch); only ``verify`` and ``prune --stale`` need it.
+    re-verify here).  ``rejudge(entry)`` judges a current accepted entry again (gates 1-3, in isolation) and
+    returns such an object; it raises :class:`~pytest_kernelopt.entry_checks.NotJudged` where it cannot (and
+    None means the same).  ``judge``: an :class:`~pytest_kernelopt.entry_checks.EntryJudge` whose methods stand
+    in for the callbacks not given, and whose problem failures count as errors.  Without a ``rejudge``, no
+    accepted entry of this machine is judged: each is NOT JUDGED.  ``environment`` defaults to
+    :func:`current_environment` (which imports torch); only ``verify`` and ``prune --stale`` need it.
     """
     cache = KernelCache(getattr(args, "cache_dir", DEFAULT_CACHE_DIR))
     command = getattr(args, "cache_command", None)
@@ -81,10 +126,10 @@ def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
         parser = getattr(args, "cache_parser", None)
         if parser is not None:
             parser.print_help(sys.stderr)
-        print("kernelopt cache: choose a command: list, show, verify, prune, retire, export", file=sys.stderr)
+        _line("kernelopt cache: choose a command: list, show, verify, prune, retire, export", file=sys.stderr)
         return 2
     if not cache.root.is_dir():  # a mistyped --cache-dir must not pass a CI job as "0 entries"
-        print(f"kernelopt cache {command}: {not_a_cache_dir(cache.root)}", file=sys.stderr)
+        _line(f"kernelopt cache {command}: {not_a_cache_dir(cache.root)}", file=sys.stderr)
         return 2
     if command == "list":
         return _list(cache, args.json)
@@ -96,10 +141,13 @@ def run_cache(args: argparse.Namespace, reverify: Reverify | None = None,
         return _retire(cache, args.key, args.reason)
     env = environment if environment is not None else _environment_if_needed(cache, command, args)
     if command == "verify":
-        return _verify(cache, env, reverify, args.any_device, rejudge)
+        if judge is not None:
+            reverify = reverify or judge.reverify
+            rejudge = rejudge or judge.rejudge
+        return _verify(cache, env, reverify, args.any_device, rejudge, judge, args.allow_unjudged)
     if command == "prune":
         return _prune(cache, env, args.stale, args.dry_run)
-    print(f"kernelopt cache: unknown command {command!r}", file=sys.stderr)
+    _line(f"kernelopt cache: unknown command {command!r}", file=sys.stderr)
     return 2
 
 
@@ -129,10 +177,11 @@ COLUMNS = (("key", "<"), ("decision", "<"), ("speedup", ">"), ("device", "<"), (
 def _cells(s: ScanResult) -> tuple[str, ...]:
     """One entry's values for :data:`COLUMNS`; a corrupt entry has its key, CORRUPT and what is wrong."""
     if s.entry is None:
-        return (s.digest[:12], "CORRUPT", str(s.problem))
+        return (s.digest[:12], "CORRUPT", escape(s.problem))
     e = s.entry
     speed = f"{e.speedup:.3f}x" if e.speedup is not None else "-"
-    return (e.digest[:12], e.decision, speed, e.key.device, ", ".join(e.kernel_names), e.problem_id, e.created)
+    return tuple(escape(c) for c in (e.digest[:12], e.decision, speed, e.key.device, ", ".join(e.kernel_names),
+                                     e.problem_id, e.created))
 
 
 def _widths(rows: list[tuple[str, ...]]) -> list[int]:
@@ -161,16 +210,16 @@ def _list(cache: KernelCache, as_json: bool) -> int:
                           for s in scanned], indent=2, sort_keys=True))
         return 0
     if not scanned:
-        print(f"no entries in {cache.root}")
+        _line(f"no entries in {cache.root}")
         return 0
     rows = [_cells(s) for s in scanned]
     widths = _widths(rows)
-    print(_format(tuple(name for name, _ in COLUMNS), widths))
+    _line(_format(tuple(name for name, _ in COLUMNS), widths))
     for row in rows:
-        print(_format(row, widths))
+        _line(_format(row, widths))
     bad = sum(s.problem is not None for s in scanned)
     note = f", {bad} corrupt (run `kernelopt cache verify`)" if bad else ""
-    print(f"{len(scanned)} entries in {cache.root}{note}")
+    _line(f"{len(scanned)} entries in {cache.root}{note}")
     return 0
 
 
@@ -179,7 +228,7 @@ def _entry_or_none(cache: KernelCache, key: str, command: str) -> ScanResult | N
     try:
         return cache.get(key)
     except KeyError as e:
-        print(f"kernelopt cache {command}: {e.args[0]} (see `kernelopt cache list`)", file=sys.stderr)
+        _line(f"kernelopt cache {command}: {e.args[0]} (see `kernelopt cache list`)", file=sys.stderr)
         return None
 
 
@@ -187,8 +236,12 @@ def _retire(cache: KernelCache, key: str, reason: str) -> int:
     s = _entry_or_none(cache, key, "retire")
     if s is None:
         return 2
-    dest = cache.retire(s.path, reason)
-    print(f"retired {s.path.name[:12]} -> {dest}: {reason}")
+    try:
+        dest = cache.retire(s.path, reason)
+    except CacheError as e:
+        _line(f"kernelopt cache retire: {e}", file=sys.stderr)
+        return 1
+    _line(f"retired {s.path.name[:12]} -> {dest}: {reason}")
     return 0
 
 
@@ -196,69 +249,81 @@ def _show(cache: KernelCache, key: str, with_source: bool) -> int:
     s = _entry_or_none(cache, key, "show")
     if s is None:
         return 2
-    print(f"path: {s.path}")
+    _line(f"path: {s.path}")
     if s.entry is None:
-        print(f"CORRUPT: {s.problem}")
+        _line(f"CORRUPT: {s.problem}")
         return 1
     e = s.entry
-    print(e.summary())
+    _line(e.summary())
     if e.is_accepted and not e.measured_device:
-        print("note: the speedup in this entry's record was not measured by pytest-kernelopt (it writes no entry on "
+        _line("note: the speedup in this entry's record was not measured by pytest-kernelopt (it writes no entry on "
               "the CPU); it is never shown as a measurement")
-    print(json.dumps(e.meta, indent=2, sort_keys=True))
+    print(escape(json.dumps(e.meta, indent=2, sort_keys=True), lines=True))  # JSON escapes controls; the rest too
     if with_source:
         for name, text in sorted(e.files.items()):
             if name.endswith(".py"):
-                print(f"\n===== {name} =====\n{text}")
+                _line()
+                _line(f"===== {name} =====")
+                print(escape(text, lines=True))
     return 0
 
 
+#: ``verify``'s statuses, in the order its last line counts them
+STATUSES = ("ok", "stale", "corrupt", "refused", "skipped", "reaccepted", "retired", "compiles", "broken",
+            "not judged", "errors")
+
+
 def _verify(cache: KernelCache, env: Environment | None, reverify: Reverify | None, any_device: bool,
-            rejudge: Reverify | None = None) -> int:
+            rejudge: Reverify | None = None, judge: Any = None, allow_unjudged: bool = False) -> int:
     scanned = cache.scan()
-    counts = {"ok": 0, "stale": 0, "corrupt": 0, "refused": 0, "skipped": 0, "reaccepted": 0, "retired": 0,
-              "compiles": 0, "broken": 0}
+    counts = dict.fromkeys(STATUSES, 0)
     for link in cache.links():
         counts["corrupt"] += 1
-        print(f"CORRUPT     {link}: a symbolic link to {os.readlink(link)!r}; not followed (a cache holds plain "
+        _line(f"CORRUPT     {link}: a symbolic link to {os.readlink(link)!r}; not followed (a cache holds plain "
               "files and directories; `kernelopt cache prune` removes the link)")
     for s in scanned:
         if s.entry is None:
             counts["corrupt"] += 1
-            print(f"CORRUPT     {s.digest[:12]}  {s.path}: {s.problem}")
+            _line(f"CORRUPT     {s.digest[:12]}  {s.path}: {s.problem}")
             continue
         e = s.entry
         refusal = _allowlist_refusal(e)
         if refusal:
             counts["refused"] += 1
-            print(f"REFUSED     {e.summary()}: {refusal}")
+            _line(f"REFUSED     {e.summary()}: {refusal}")
             continue
         if env is None or (e.key.device != env.device and not any_device):
-            if e.is_accepted and _compile_checked(e, counts):
+            if e.is_accepted and _compile_checked(e, counts, judge):
                 continue
             counts["skipped"] += 1
-            print(f"skipped     {e.digest[:12]}  recorded for {e.key.device}, this machine is "
+            _line(f"skipped     {e.digest[:12]}  recorded for {e.key.device}, this machine is "
                   f"{env.device if env else 'unknown'}")
             continue
         reasons = e.stale_reasons(env)
         if not reasons:
-            refusal = _rejudged(e, rejudge)
-            if refusal:
-                counts["refused"] += 1
-                print(f"REFUSED     {e.summary()}: {refusal}")
-                continue
-            counts["ok"] += 1
-            print(f"ok          {e.summary()}")
+            status, why = _rejudged(e, rejudge)
+            counts[status] += 1
+            label = {"ok": "ok", "refused": "REFUSED", "not judged": "NOT JUDGED", "errors": "ERROR"}[status]
+            _line(f"{label:<11} {e.summary()}" + (f": {why}" if why else ""))
             continue
         outcome = _reverify_one(cache, e, env, reverify)
         counts[outcome] += 1
-        print(f"{outcome.upper() if outcome != 'reaccepted' else 're-accepted':<11} {e.summary()}: "
+        _line(f"{outcome.upper() if outcome != 'reaccepted' else 're-accepted':<11} {e.summary()}: "
               f"{'; '.join(reasons)}")
-    print(f"verify: {len(scanned)} entries: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
-    problems = counts["stale"] + counts["corrupt"] + counts["retired"] + counts["broken"] + counts["refused"]
-    if problems:
-        print("verify: problems found; `kernelopt cache prune` removes corrupt and retired entries", file=sys.stderr)
-    return 1 if problems else 0
+    failed_problems = len(getattr(judge, "failures", None) or ())
+    counts["errors"] += failed_problems
+    _line(f"verify: {len(scanned)} entries: " + ", ".join(f"{v} {k}" for k, v in counts.items())
+          + (f" ({failed_problems} of the errors: problems that could not be captured)" if failed_problems else ""))
+    problems = sum(counts[k] for k in ("stale", "corrupt", "retired", "broken", "refused", "errors"))
+    unjudged = counts["not judged"]
+    if problems or (unjudged and not allow_unjudged):
+        _line("verify: problems found" + (f"; {unjudged} entries not judged (give the problems that reproduce "
+                                          "them with --problems, or pass --allow-unjudged)" if unjudged else "")
+              + "; `kernelopt cache prune` removes corrupt and retired entries", file=sys.stderr)
+        return 1
+    if unjudged:
+        _line(f"verify: {unjudged} entries not judged, allowed by --allow-unjudged", file=sys.stderr)
+    return 0
 
 
 def _allowlist_refusal(e: CacheEntry) -> str:
@@ -275,39 +340,48 @@ def _allowlist_refusal(e: CacheEntry) -> str:
     return "" if result.passed else result.reason
 
 
-def _rejudged(e: CacheEntry, rejudge: Reverify | None) -> str:
-    """Why a current entry failed being judged again ('' when it passed or could not be judged here)."""
-    if rejudge is None or not e.is_accepted:
-        return ""
+def _rejudged(e: CacheEntry, rejudge: Reverify | None) -> tuple[str, str]:
+    """A current entry judged again: its status (ok, refused, not judged, errors) and why.  ``ok`` only for an
+    accepted entry that was judged here and passed, or a kept baseline (nothing to run); never for one that
+    could not be judged."""
+    if not e.is_accepted:
+        return "ok", ""
+    if rejudge is None:
+        return "not judged", "no judge of entries was given"
+    from .entry_checks import NotJudged
+
     try:
         result = rejudge(e)
-    except Exception as exc:  # noqa: BLE001 -- a judgement that cannot run is said, never passed silently
-        print(f"            {e.digest[:12]}: could not be judged again here: {type(exc).__name__}: {exc}")
-        return ""
-    if result is None or getattr(result, "decision", "") in ("verified", "accepted"):
-        return ""
-    return f"judged again in isolation: {getattr(result, 'reason', '') or result.decision}"
+    except NotJudged as exc:
+        return "not judged", str(exc)
+    except Exception as exc:  # noqa: BLE001 -- a judgement that cannot run is the entry's error, never a pass
+        return "errors", f"could not be judged: {type(exc).__name__}: {exc}"
+    if result is None:
+        return "not judged", "could not be judged here"
+    if getattr(result, "decision", "") in ("verified", "accepted"):
+        return "ok", "judged again in isolation"
+    return "refused", f"judged again in isolation: {getattr(result, 'reason', '') or result.decision}"
 
 
-def _compile_checked(e: CacheEntry, counts: dict[str, int]) -> bool:
+def _compile_checked(e: CacheEntry, counts: dict[str, int], judge: Any = None) -> bool:
     """For an entry of another GPU: run the static gate and compile it for that GPU's architecture here."""
     from .entry_checks import compile_check_entry
 
     try:
-        result = compile_check_entry(e)
+        result = judge.compile_check(e) if judge is not None else compile_check_entry(e)
     except Exception as exc:  # a check that cannot run says so; it never passes silently
-        print(f"skipped     {e.digest[:12]}  compile check could not run: {type(exc).__name__}: {exc}")
+        _line(f"skipped     {e.digest[:12]}  compile check could not run: {type(exc).__name__}: {exc}")
         return False
     if result is None:
         return False
     n = result.numbers
     if result.passed:
         counts["compiles"] += 1
-        print(f"compiles    {e.summary()}: static gate passed, {n.get('configs_compiled')}/{n.get('configs')} "
+        _line(f"compiles    {e.summary()}: static gate passed, {n.get('configs_compiled')}/{n.get('configs')} "
               f"config(s) compiled for {n.get('compile_target')} here (not run: no such GPU)")
     else:
         counts["broken"] += 1
-        print(f"BROKEN      {e.summary()}: {result.reason}")
+        _line(f"BROKEN      {e.summary()}: {result.reason}")
     return True
 
 
@@ -318,7 +392,7 @@ def _reverify_one(cache: KernelCache, e: CacheEntry, env: Environment, reverify:
     try:
         result = reverify(e)
     except Exception as exc:  # a crashing re-verification leaves the entry as it is, reported
-        print(f"            re-verification of {e.digest[:12]} failed: {type(exc).__name__}: {exc}")
+        _line(f"            re-verification of {e.digest[:12]} failed: {type(exc).__name__}: {exc}")
         return "stale"
     if result is None:
         return "stale"
@@ -328,7 +402,7 @@ def _reverify_one(cache: KernelCache, e: CacheEntry, env: Environment, reverify:
         return "reaccepted"
     reason = getattr(result, "reason", "") or f"re-verification decided {decision!r}"
     dest = cache.retire(e, f"re-verification under the current environment decided {decision!r}: {reason}", result)
-    print(f"            retired to {dest}")
+    _line(f"            retired to {dest}")
     return "retired"
 
 
@@ -346,8 +420,8 @@ def _prune(cache: KernelCache, env: Environment | None, stale: bool, dry_run: bo
     for path, why in doomed:
         if not dry_run:
             cache.remove(path)
-        print(f"{verb} {path} ({why})")
-    print(f"prune: {verb} {len(doomed)} item(s)")
+        _line(f"{verb} {path} ({why})")
+    _line(f"prune: {verb} {len(doomed)} item(s)")
     return 0
 
 
@@ -355,12 +429,46 @@ def _export(cache: KernelCache, path: str) -> int:
     try:
         n, bad = cache.export(path)
     except OSError as e:
-        print(f"kernelopt cache export: cannot write {path}: {e}", file=sys.stderr)
+        _line(f"kernelopt cache export: cannot write {path}: {e}", file=sys.stderr)
         return 2
     for s in bad:
-        print(f"left out corrupt entry {s.path}: {s.problem}", file=sys.stderr)
-    print(f"exported {n} entries to {path}")
+        _line(f"left out corrupt entry {s.path}: {s.problem}", file=sys.stderr)
+    _line(f"exported {n} entries to {path}")
     return 0
+
+
+def verify_judge(args: argparse.Namespace) -> Any:
+    """The :class:`~pytest_kernelopt.entry_checks.EntryJudge` of a parsed ``cache verify`` (None for the other
+    commands): the problems it was given (or configured), its time limit.  A problem path that does not exist is a
+    usage error (SystemExit 2)."""
+    if getattr(args, "cache_command", None) != "verify":
+        return None
+    from .entry_checks import EntryJudge
+    from .problem_match import configured_problems
+    from .problems import find_problem_files
+
+    try:
+        problems = find_problem_files(configured_problems(args.problems))
+    except FileNotFoundError as e:
+        args.cache_parser.exit(2, f"kernelopt cache verify: --problems: {escape(e)}\n")
+    # an entry's files are never problems, whatever folder was given (`--problems .` holds the cache)
+    root = Path(getattr(args, "cache_dir", DEFAULT_CACHE_DIR)).resolve()
+    outside = [p for p in problems if root not in p.resolve().parents]
+    if problems and not outside:
+        args.cache_parser.exit(2, "kernelopt cache verify: --problems: no problem files there but the cache's own "
+                                  "(the files of the cache are never problems)\n")
+    problems = outside
+    return EntryJudge(problems, args.timeout or DEFAULT_TIMEOUT, say=_line)
+
+
+def run_cache_command(args: argparse.Namespace) -> int:
+    """A parsed ``cache`` command as the ``kernelopt`` command runs it (``verify`` with its :func:`verify_judge`)."""
+    judge = verify_judge(args)
+    try:
+        return run_cache(args, judge=judge)
+    finally:
+        if judge is not None:
+            judge.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -375,9 +483,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command != "cache":
         parser.print_help(sys.stderr)
         return 2
-    from .entry_checks import rejudge_entry, reverify_entry
-
-    return run_cache(args, reverify=reverify_entry, rejudge=rejudge_entry)
+    return run_cache_command(args)
 
 
 if __name__ == "__main__":

@@ -1,65 +1,90 @@
 """Checks of a committed cache entry, for ``kernelopt cache verify`` (:mod:`pytest_kernelopt.cli_cache`): judged
-again in isolation, re-run through the full cascade when stale, the allowlist on its source alone, and the static
-gate with the compile for the GPU it was recorded on."""
+again in isolation on the problem that reproduces its key (:mod:`pytest_kernelopt.problem_match`), re-run through
+the full cascade when stale, the allowlist on its source alone, and the static gate with the compile for the GPU
+it was recorded on."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .config import Settings
 
 ProgressFn = Callable[[str], None]
 
-
-def rejudge_entry(entry: Any, settings: Settings | None = None, say: ProgressFn = print) -> Any:
-    """Judge a current accepted entry again, gates 1-3 in isolation (``kernelopt cache verify``); None where it
-    cannot be judged here (not recorded from a problem file that exists: a test's fixture judges it)."""
-    path = Path(entry.problem_id)
-    if not entry.is_accepted or not path.is_file():
-        return None
-    return reverify_entry(entry, settings, say, perf=False)
+#: ``cache verify --timeout``'s default: the seconds each problem's import and capture, each judgement and each
+#: compile check may take (the ``timeout`` setting's default)
+DEFAULT_TIMEOUT = Settings().timeout
 
 
-def reverify_entry(entry: Any, settings: Settings | None = None, say: ProgressFn = print, *,
-                   perf: bool = True) -> Any:
-    """Re-run a stale accepted cache entry through the full cascade on this machine.
+class NotJudged(Exception):
+    """An entry that could not be judged here, and why (no problem given reproduces its key)."""
 
-    Possible only for entries recorded from a problem file that still exists:
-    the module is rebuilt and captured, the baseline kernel(s) found again by
-    content hash, and the cached candidate judged by every gate (performance
-    too, on a GPU).  Returns the CascadeResult, or None when it cannot be
-    re-run here (the caller then leaves the entry stale and says so).
-    """
-    settings = settings or Settings(mode="verify")
-    path = Path(entry.problem_id)
-    if not entry.is_accepted:
-        say(f"            {entry.digest[:12]}: a kept baseline is re-decided by running the search again "
-            "(pytest --kernelopt or kernelopt bench), not by verify")
-        return None
-    if not path.is_file():
-        say(f"            {entry.digest[:12]}: recorded from {entry.problem_id!r}, not a problem file here; "
-            "re-verify it by running that test")
-        return None
-    from .backends import prepare, select_backend
 
-    prepare(settings.backend)
-    backend = select_backend(settings.backend)
-    from dataclasses import replace
+class EntryJudge:
+    """Judges entries on the problems of a :class:`~pytest_kernelopt.problem_match.ProblemFinder`: what
+    ``kernelopt cache verify`` hands :func:`~pytest_kernelopt.cli_cache.run_cache`.  Nothing an entry names is
+    run: its problem is found by its key among ``problems`` (the paths the user gave)."""
 
-    from .isolate import IsolatedEvaluator
-    from .problems import ProblemSpec
+    def __init__(self, problems: Sequence[Path], timeout: float = DEFAULT_TIMEOUT, say: ProgressFn = print,
+                 settings: Settings | None = None) -> None:
+        from .problem_match import ProblemFinder
 
-    # the entry is untrusted input (a pull request can put anything there): judged in workers, decided here
-    with IsolatedEvaluator(ProblemSpec.from_file(path), replace(settings, mode="optimize")) as evaluator:
-        by_hash = {k.content_hash: (g, n) for g in evaluator.graphs for n, k in g.kernels.items()}
-        found = [by_hash.get(h) for h in entry.key.baseline_hashes]
-        if any(f is None for f in found):
-            say(f"            {entry.digest[:12]}: this torch generates different code for {path.name}; the "
-                "baseline kernel it replaced no longer exists")
+        self.settings = dataclasses.replace(settings or Settings(mode="verify"), timeout=timeout)
+        self.timeout = timeout
+        self.say = say
+        self.finder = ProblemFinder(problems, self.settings, say)
+
+    @property
+    def failures(self) -> dict[Path, str]:
+        """Problems that could not be captured: why."""
+        return self.finder.failures
+
+    def _found(self, entry: Any) -> tuple[Any, tuple[str, ...], Path]:
+        found = self.finder.find(entry.key)
+        if found is None:
+            given = len(self.finder.paths)
+            failed = len(self.failures)
+            where = ("no problem files were given (name them with --problems PATH)" if not given else
+                     f"none of the {given} problem file(s) given reproduces it"
+                     + (f"; {failed} could not be captured (see above)" if failed else ""))
+            raise NotJudged(f"no problem reproduces its key: {where}")
+        return found
+
+    def rejudge(self, entry: Any) -> Any:
+        """Judge a current accepted entry again, gates 1-3 in isolation; NotJudged where no problem reproduces
+        it."""
+        if not entry.is_accepted:
+            raise NotJudged("a kept baseline has no kernel to judge")
+        evaluator, names, _ = self._found(entry)
+        return evaluator.evaluate(entry.candidate(replaces=names), perf=False)
+
+    def reverify(self, entry: Any) -> Any:
+        """Re-run a stale accepted entry through the full cascade (performance too, on a GPU) on the problem that
+        reproduces its key; None where it cannot be re-run here (said)."""
+        if not entry.is_accepted:
+            self.say(f"            {entry.digest[:12]}: a kept baseline is re-decided by running the search again "
+                     "(pytest --kernelopt or kernelopt bench), not by verify")
             return None
-        cand = entry.candidate(replaces=tuple(n for _, n in found))
-        return evaluator.evaluate(cand, perf=perf)
+        try:
+            evaluator, names, _ = self._found(entry)
+        except NotJudged as e:
+            self.say(f"            {entry.digest[:12]}: not judged: {e}")
+            return None
+        return evaluator.evaluate(entry.candidate(replaces=names), perf=True)
+
+    def compile_check(self, entry: Any) -> Any:
+        return compile_check_entry(entry, self.timeout)
+
+    def close(self) -> None:
+        self.finder.close()
+
+    def __enter__(self) -> "EntryJudge":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
 
 def allowlist_check_entry(entry: Any) -> Any:

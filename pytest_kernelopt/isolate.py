@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 from .candidate import Candidate
 from .config import Settings
-from .gates.results import CascadeResult, GateResult
+from .gates.results import CascadeResult
 from .problems import ProblemSpec
 
 ProgressFn = Callable[[str], None]
@@ -45,6 +45,11 @@ ProgressFn = Callable[[str], None]
 #: and decoding every message from workers (the records of outputs above all); the parent's own statistics on the
 #: records (gates 2-4).  The rest of a gate's time is the workers' own work (runs, compiles, timing)
 SPENT = ("worker_starts", "truths", "transfer", "judging")
+
+
+#: seconds a worker may take to import what every worker imports (torch, triton, this package), before the
+#: problem's own import, build and capture (``start_timeout``) start
+IMPORT_TIMEOUT = 600.0
 
 
 def max_worker_rss() -> int:
@@ -120,7 +125,9 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
         send("error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}")
         return
     # A spare worker imports while another judges, and touches no GPU until the parent says go: its start then
-    # costs the capture only (the imports were ~5 s of every worker's start on the H200's host).
+    # costs the capture only (the imports were ~5 s of every worker's start on the H200's host).  It says when
+    # its imports are done: the problem's time limit (start_timeout) counts from the go, not from the spawn.
+    send("imported")
     try:
         go = conn.recv()
     except EOFError:
@@ -261,6 +268,7 @@ class IsolatedEvaluator:
 
         self.spec = spec
         self.settings = settings
+        # the problem file's import, the module's build and its capture in a worker
         self.start_timeout = start_timeout or max(600.0, settings.timeout)
         self.plan = SeedPlan.make(settings.seeds, settings.base_seed)
         self.max_rss = max_worker_rss()
@@ -309,13 +317,17 @@ class IsolatedEvaluator:
         self._spare = None
         with self._spent("worker_starts"):
             try:
-                try:
-                    self._conn.send(("go", None))
-                except (BrokenPipeError, OSError):
-                    pass  # it has died; what it said before, or its exit, is read below
-                if self.prestart:
-                    self._spawn_spare()  # the next one imports (host only) while this one captures
-                kind, payload = self._receive(self.start_timeout, "")
+                # its own imports first (torch, triton: this package's, under IMPORT_TIMEOUT); then the problem's
+                # import, the module's build and its capture, under start_timeout
+                kind, payload = self._receive(IMPORT_TIMEOUT, "")
+                if kind == "imported":
+                    try:
+                        self._conn.send(("go", None))
+                    except (BrokenPipeError, OSError):
+                        pass  # it has died; what it said before, or its exit, is read below
+                    if self.prestart:
+                        self._spawn_spare()  # the next one imports (host only) while this one captures
+                    kind, payload = self._receive(self.start_timeout, "")
             except WorkerFailure as e:
                 self._kill()
                 raise RuntimeError(f"evaluation worker for {self.spec.name} did not start: {e}") from None
@@ -692,15 +704,9 @@ class IsolatedEvaluator:
             self.spent[what] += time.perf_counter() - t0 - (self.spent["transfer"] - moved)
 
     def _rejected(self, cands: list[Candidate], gate: str, reason: str, t0: float) -> CascadeResult:
-        gates = [GateResult(g, "pass", "passed before the crash") for g in _before(gate)]
-        gates.append(GateResult(gate, "fail", reason, {"isolated": True}))
-        return CascadeResult(tuple(n for c in cands for n in c.replaces), cands[0].content_hash, tuple(gates),
-                             "rejected", cands[0].origin, time.perf_counter() - t0)
+        from .gates.results import stopped_in
 
-
-def _before(gate: str) -> list[str]:
-    order = ["static", "correctness", "fp64", "performance"]
-    return order[: order.index(gate)] if gate in order else []
+        return stopped_in(gate, reason, cands, time.perf_counter() - t0, {"isolated": True})
 
 
 def _describe_exit(code: int | None) -> str:

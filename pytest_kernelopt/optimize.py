@@ -52,7 +52,32 @@ class LocalEvaluator:
         self._profile = None
 
     def evaluate(self, candidate, perf: bool = True, seeds: int | None = None, aot: bool = True) -> CascadeResult:
-        return self.session.evaluate(candidate, perf=perf, seeds=seeds, aot=aot)
+        """The cascade in this process, under the isolated judge's time limit (the ``timeout`` setting,
+        :mod:`pytest_kernelopt.time_limit`): a candidate that outruns it is rejected in the gate it was in.  The
+        baseline's own runs and float64 truths (the user's module, collected once a session) are collected first,
+        outside the limit, as the isolated judge bounds them apart (each seed's truth)."""
+        from .time_limit import TimeLimitExceeded, time_limit
+
+        session = self.session
+        session.baseline_record(session.plan if seeds is None else session.plan.first(seeds))
+        stage = ["static"]
+
+        def seen(msg: str) -> None:
+            if isinstance(msg, str) and msg.startswith("gate:"):
+                stage[0] = msg.split(":", 1)[1]
+
+        t0 = time.perf_counter()
+        limit = session.settings.timeout
+        try:
+            with time_limit(limit):
+                return session.evaluate(candidate, seen, perf=perf, seeds=seeds, aot=aot)
+        except TimeLimitExceeded:
+            from .gates.results import stopped_in
+
+            cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
+            return stopped_in(stage[0], f"timed out after {limit:g}s in the {stage[0]} gate (hang or runaway "
+                              "kernel); stopped in this process", cands, time.perf_counter() - t0,
+                              {"in_process": True, "timed_out": True})
 
     def rank(self, candidates):
         return self.session.rank(candidates)

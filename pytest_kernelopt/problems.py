@@ -16,7 +16,7 @@ import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from .errors import ProblemFormatError
 
@@ -32,6 +32,28 @@ def looks_like_problem(path: Path) -> bool:
     except OSError:
         return False
     return "class Model" in text and "def get_inputs" in text
+
+
+def find_problem_files(paths: Sequence[str | Path]) -> list[Path]:
+    """Every problem file under ``paths``, as ``pytest --kernelopt-problems`` collects them: each ``.py`` file
+    except private helpers (``_*.py``), ``conftest.py`` and ``test_*.py``, outside hidden and ``__pycache__``
+    folders.  A file among them that is not in the problem format is not skipped: it is an error of its own.
+    A path that is missing, or a folder with no problem file, raises FileNotFoundError saying which."""
+    found: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            before = len(found)
+            found.extend(f for f in sorted(p.rglob("*.py"))
+                         if not f.name.startswith(("_", "test_")) and f.name != "conftest.py"
+                         and not any(part.startswith(".") or part == "__pycache__"
+                                     for part in f.relative_to(p).parts[:-1]))
+            if len(found) == before:
+                raise FileNotFoundError(f"no problem files (*.py) under {p}")
+        elif p.is_file():
+            found.append(p)
+        else:
+            raise FileNotFoundError(f"no such file or directory: {p}")
+    return found
 
 
 def load_problem_module(path: str | Path):

@@ -8,8 +8,10 @@ import tempfile
 import pytest
 
 # which cached kernels this machine has judged in isolation (pytest_kernelopt.trust): a fresh, empty record for
-# every test session, so no test depends on what an earlier run (or the developer's own use) recorded
+# every test session, so no test depends on what an earlier run (or the developer's own use) recorded; the
+# records' secret with it, outside the developer's home
 os.environ["KERNELOPT_TRUST_DIR"] = tempfile.mkdtemp(prefix="kernelopt-trust-")
+os.environ["KERNELOPT_TRUST_SECRET"] = os.path.join(tempfile.mkdtemp(prefix="kernelopt-secret-"), "trust-secret")
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import os
 import subprocess
 import sys
@@ -546,3 +547,37 @@ def test_prune_never_deletes_through_a_symbolic_link(tmp_path, where):
         (cache.root / "v1").mkdir(exist_ok=True)
         (cache.root / "v1" / "yy").symlink_to(outside, target_is_directory=True)
         cache.remove(cache.root / "v1" / "yy" / "pkg")
+
+
+@pytest.mark.parametrize("where", ["folder", "lock_file"])
+def test_a_symbolic_link_for_the_lock_files_is_refused(tmp_path, capsys, where):
+    """A committed `kernels_cache/.locks -> elsewhere` was followed: lock files were created where it points.
+    `.locks` and its lock files are plain, like an entry's files: a link is refused (CacheError, exit 1 for the
+    command), nothing is written through it, and readers go on without it."""
+    from pytest_kernelopt.cli_cache import main as cache_main
+
+    cache = KernelCache(tmp_path / "kc")
+    _, _, entry = store_one(cache)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "precious").write_text("keep me\n")
+    locks = cache.root / ".locks"
+    if where == "folder":
+        shutil.rmtree(locks)
+        locks.symlink_to(elsewhere, target_is_directory=True)
+    else:
+        (locks / f"{entry.digest}.lock").unlink(missing_ok=True)
+        (locks / f"{entry.digest}.lock").symlink_to(elsewhere / "precious")
+    with pytest.raises(CacheError, match="refusing to lock"):
+        cache.retire(entry, "test")
+    with pytest.raises(CacheError, match="refusing to lock"):
+        cache.reaccept(entry, None, ENV)
+    assert cache_main(["cache", "retire", entry.digest[:10], "--reason", "x", "--cache-dir", str(cache.root)]) == 1
+    assert "refusing to lock" in capsys.readouterr().err
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["precious"] and \
+        (elsewhere / "precious").read_text() == "keep me\n"
+    assert cache.lookup(entry.key) is not None  # reading needs no lock file
+    if where == "folder":
+        with pytest.raises(CacheError, match="refusing to lock"):
+            store_one(cache, "triton_poi_fused_1")
+        assert sorted(p.name for p in elsewhere.iterdir()) == ["precious"]

@@ -108,8 +108,17 @@ def test_verify_ok_stale_corrupt_and_other_devices(tmp_path, capsys):
     cache = KernelCache(tmp_path)
     store(cache, "k_gpu")
     store(cache, "k_cpu", env=CPU)
-    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU)
+    judged = []
+
+    def rejudge(entry):
+        judged.append(entry.kernel_names[0])
+        return Verdict("verified")
+
+    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU, rejudge=rejudge)
     assert rc == 0 and "1 ok" in out and "1 skipped" in out  # the cpu entry is not judged on a GPU machine
+    assert judged == ["k_gpu"]
+    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU)  # nothing judges it: never "ok"
+    assert rc == 1 and "NOT JUDGED" in out and "0 ok" in out and "1 not judged" in out
 
     newer = replace(GPU, torch="2.13.0+cu130")
     rc, out, err = cli(capsys, tmp_path, "verify", environment=newer)
@@ -121,7 +130,7 @@ def test_verify_ok_stale_corrupt_and_other_devices(tmp_path, capsys):
 
     bad = store(cache, "k_bad")
     (bad.path / "entry.json").write_text('{"schema_version": 99}')
-    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU)
+    rc, out, _ = cli(capsys, tmp_path, "verify", environment=GPU, rejudge=rejudge)
     assert rc == 1 and "CORRUPT" in out and "unknown schema version 99" in out and "2 ok" not in out
 
 
@@ -350,3 +359,30 @@ def test_a_file_as_the_cache_dir_is_a_usage_error(tmp_path, capsys):
         assert rc == 2 and out == ""
         assert (f"kernelopt cache {command}: the cache directory {afile} exists but is not a directory; give a "
                 "directory with --cache-dir") in err
+
+
+def test_entry_text_reaches_the_terminal_escaped(tmp_path, capsys):
+    """Terminal control characters in an entry (its problem_id, kernel.py's header, which no hash covers) were
+    printed raw by list, show and verify: an entry could erase its own line and print a fake verify summary.
+    Every line these commands print is one line, with each control character escaped (cli_cache's rule)."""
+    cache = KernelCache(tmp_path)
+    e = store(cache, "k_esc")
+    fake = "verify: 1 entries: 1 ok"
+    meta = json.loads((e.path / "entry.json").read_text())
+    meta["problem_id"] = f"t\x1b[2K\r{fake}\n{fake}\u202e\x07"
+    (e.path / "entry.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
+    kernel = (e.path / "kernel.py").read_text()
+    (e.path / "kernel.py").write_text(f"# \x1b]0;title\x07\x1b[1A\x1b[2K\r{fake}\n" + kernel)  # the header: unhashed
+    outputs = []
+    for argv, kw in ((("list",), {}), (("show", e.digest[:8], "--source"), {}),
+                     (("verify",), {"environment": GPU, "rejudge": lambda entry: Verdict("verified")})):
+        rc, out, err = cli(capsys, tmp_path, *argv, **kw)
+        assert rc == 0, out + err
+        outputs.append(out + err)
+        for bad in ("\x1b", "\r", "\x07", "\u202e"):
+            assert bad not in out + err, (argv, out)
+        assert fake not in (out + err).splitlines(), (argv, out)  # no line of the entry's own
+        assert "\\x1b[2K\\r" in out, (argv, out)  # shown, escaped
+    assert "\\x1b]0;title\\x07" in outputs[1]  # show --source: the header's controls escaped, its lines kept
+    assert "@triton.jit\n" in outputs[1]
+    assert "verify: 1 entries: 1 ok, 0 stale" in outputs[2]

@@ -97,8 +97,10 @@ def git(repo: Path, *args: str, check: bool = True) -> subprocess.CompletedProce
 
 
 def verify(repo: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([KERNELOPT, "cache", "verify", "--cache-dir", str(repo / "kernels_cache")],
-                          capture_output=True, text=True, cwd=repo, timeout=300, env=_clean_env())
+    """The entries here were recorded by tests (no problem file reproduces them): verify checks their integrity
+    and lists them as not judged, allowed."""
+    return subprocess.run([KERNELOPT, "cache", "verify", "--cache-dir", str(repo / "kernels_cache"),
+                           "--allow-unjudged"], capture_output=True, text=True, cwd=repo, timeout=300, env=_clean_env())
 
 
 @pytest.fixture
@@ -138,7 +140,8 @@ def test_two_shards_caches_merge_with_plain_git_and_verify(repo):
     assert {s.digest: s.entry.kernel_names[0] for s in scanned} == written and len(written) == len(tests)
     proc = verify(repo)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert f"verify: {len(tests)} entries: {len(tests)} ok" in proc.stdout
+    assert f"verify: {len(tests)} entries: 0 ok, 0 stale, 0 corrupt" in proc.stdout
+    assert f"{len(tests)} not judged, 0 errors" in proc.stdout
 
 
 def test_one_key_written_on_both_hosts_is_a_conflict_git_names_and_verify_catches(repo):
@@ -164,5 +167,6 @@ def test_one_key_written_on_both_hosts_is_a_conflict_git_names_and_verify_catche
     git(repo, "add", entry_dir)
     git(repo, "commit", "-q", "--no-edit")
     proc = verify(repo)
-    assert proc.returncode == 0 and "1 ok" in proc.stdout, proc.stdout + proc.stderr
+    assert proc.returncode == 0 and "0 corrupt" in proc.stdout and "1 not judged" in proc.stdout, \
+        proc.stdout + proc.stderr
     assert "1.300x" in git(repo, "show", f"HEAD:{entry_dir}/kernel.py").stdout  # host 2's entry, whole

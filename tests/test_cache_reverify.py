@@ -61,7 +61,7 @@ def _times_two(src):
 
 def test_stale_entry_that_fails_the_gates_is_retired(tmp_path, backend):
     key = _store(tmp_path, backend, _times_two, torch="2.7.0")  # recorded under another torch: stale
-    proc = _verify(tmp_path / "kc")
+    proc = _verify(tmp_path / "kc", "--problems", str(tmp_path / "softmax_problem.py"))  # found by its key
     out = proc.stdout + proc.stderr
     assert proc.returncode == 1, out
     assert "RETIRED" in out and "torch: recorded 2.7.0" in out, out
@@ -74,9 +74,9 @@ def _store_for_gpu(tmp_path, backend, edit):
                   configs=({"XBLOCK": 1, "num_warps": 2, "num_stages": 1},))
 
 
-def _verify(cache_dir) -> subprocess.CompletedProcess:
+def _verify(cache_dir, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pytest_kernelopt.cli", "cache", "--cache-dir", str(cache_dir),
-                           "verify"], capture_output=True, text=True, timeout=600)
+                           "verify", *args], capture_output=True, text=True, timeout=600)
 
 
 def test_entries_of_another_gpu_are_compile_checked_for_it(tmp_path, backend):
@@ -118,6 +118,129 @@ def test_the_committed_cache_is_intact_and_compiles_for_its_gpu():
     cache_dir = Path(__file__).resolve().parent.parent / "kernels_cache"
     if not any(cache_dir.rglob("entry.json")):
         pytest.skip("no committed cache entries")
-    proc = _verify(cache_dir)
+    proc = _verify(cache_dir, "--problems", str(cache_dir.parent / "examples" / "problems"))  # their problems
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert " 0 corrupt" in proc.stdout and " 0 broken" in proc.stdout
+
+
+# --------------------------------------------------------------------------- what verify runs, and what it calls ok
+# (rules: pytest_kernelopt/problem_match.py and cli_cache.py)
+
+RELU = PROBLEM.replace("torch.softmax(x * 0.5, dim=-1)", "torch.relu(x) * 3.0")
+HANG = "import time\n\nwhile True:\n    time.sleep(0.1)\n"
+
+
+def _plus_one(src):
+    line = next(ln for ln in src.splitlines() if "tl.store(" in ln)
+    value = line.split(",")[1].strip()
+    return src.replace(line, line.replace(f", {value},", f", {value} + 1.0,"))
+
+
+@pytest.fixture(scope="module")
+def wrong_entry(tmp_path_factory, backend):
+    """A current accepted entry for the softmax problem whose kernel adds 1.0 to every output (its problem file
+    beside it, and another problem's); each test copies the cache."""
+    root = tmp_path_factory.mktemp("wrong_entry")
+    (root / "relu_problem.py").write_text(RELU)
+    return root, _store(root, backend, _plus_one)
+
+
+def _set_problem_id(entry, problem_id) -> None:
+    """problem_id is covered by no hash: anyone can write anything there."""
+    import json
+
+    meta = json.loads((entry.path / "entry.json").read_text())
+    meta["problem_id"] = problem_id
+    (entry.path / "entry.json").write_text(json.dumps(meta, indent=2, sort_keys=True))
+
+
+def _copy(wrong_entry, tmp_path, problem_id):
+    import shutil
+
+    root, key = wrong_entry
+    shutil.copytree(root / "kc", tmp_path / "kc")
+    entry = KernelCache(tmp_path / "kc").lookup(key)
+    _set_problem_id(entry, problem_id)
+    return root, entry
+
+
+def _verify_here(capsys, *argv: str) -> tuple[int, str]:
+    from pytest_kernelopt.cli_cache import main
+
+    try:
+        rc = main(["cache", "verify", *argv])
+    except SystemExit as e:  # a usage error
+        rc = e.code
+    out, err = capsys.readouterr()
+    return rc, out + err
+
+
+def test_verify_runs_nothing_an_entry_names(tmp_path, capsys):
+    """A Python file beside entry.json, named by the entry's problem_id, ran in a worker and the entry was "ok"."""
+    from test_cache_cli import store
+
+    entry = store(KernelCache(tmp_path / "kc"), "k_named", env=current_environment())
+    marker = tmp_path / "it-ran"
+    (entry.path / "problem.py").write_text(f"open({str(marker)!r}, 'w').close()\n\nclass Model:\n    pass\n\n\n"
+                                           "def get_inputs():\n    return []\n\n\ndef get_init_inputs():\n"
+                                           "    return []\n")
+    _set_problem_id(entry, str(entry.path / "problem.py"))
+    rc, out = _verify_here(capsys, "--cache-dir", str(tmp_path / "kc"))
+    assert not marker.exists(), f"verify ran a file the entry names\n{out}"
+    assert rc == 1 and "NOT JUDGED" in out and "no problem reproduces its key" in out and " 0 ok" in out, out
+    # nor when the folder holding the cache is given as the problems: an entry's files are never problems
+    rc, out = _verify_here(capsys, "--cache-dir", str(tmp_path / "kc"), "--problems", str(tmp_path))
+    assert not marker.exists() and rc == 2 and "the files of the cache are never problems" in out, out
+
+
+@pytest.mark.parametrize("problem_id", ["missing", "empty", "directory", "unrelated_file", "node_id", "integer",
+                                        "another_problem"])
+def test_an_entry_that_cannot_be_judged_is_never_ok(wrong_entry, tmp_path, capsys, problem_id):
+    """An accepted entry whose kernel adds 1.0 was "ok" whenever its problem_id named nothing loadable or another
+    problem: "could not be judged again here" counted as ok.  Whatever problem_id says, it is NOT JUDGED (no
+    problem given reproduces its key), and fails verify unless --allow-unjudged; even then it is never ok."""
+    import json
+
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "notes.py").write_text("x = 1\n")
+    pid = {"missing": str(tmp_path / "gone.py"), "empty": "", "directory": str(tmp_path / "folder"),
+           "unrelated_file": str(tmp_path / "notes.py"), "node_id": "tests/test_x.py::test_y", "integer": 7,
+           "another_problem": str(wrong_entry[0] / "relu_problem.py")}[problem_id]
+    _, entry = _copy(wrong_entry, tmp_path, pid)
+    rc, out = _verify_here(capsys, "--cache-dir", str(tmp_path / "kc"))
+    assert rc == 1 and "NOT JUDGED" in out and "no problem reproduces its key" in out, out
+    assert "verify: 1 entries: 0 ok," in out and "1 not judged" in out, out
+    rc, out = _verify_here(capsys, "--cache-dir", str(tmp_path / "kc"), "--allow-unjudged")
+    assert rc == 0 and "NOT JUDGED" in out and "verify: 1 entries: 0 ok," in out, out
+    assert json.dumps(pid) in out or str(pid) in out  # shown, escaped, as the entry says
+
+
+def test_verify_judges_an_entry_on_the_problem_that_reproduces_its_key(wrong_entry, tmp_path, capsys):
+    """Among the problems given, the one whose captured kernel has the entry's key judges it: the +1.0 kernel is
+    refused there.  An entry no problem reproduces (another key) is NOT JUDGED, whatever else passed."""
+    from test_cache_cli import store
+
+    root, entry = _copy(wrong_entry, tmp_path, "anything")
+    store(KernelCache(tmp_path / "kc"), "k_other", env=current_environment())
+    rc, out = _verify_here(capsys, "--cache-dir", str(tmp_path / "kc"), "--problems", str(root / "softmax_problem.py"),
+                           "--allow-unjudged")
+    assert rc == 1, out
+    assert f"REFUSED     {entry.digest[:12]}" in out and "judged again in isolation" in out, out
+    assert "none of the 1 problem file(s) given reproduces it" in out and "1 refused" in out and "1 not judged" in out
+
+
+def test_a_problem_that_does_not_return_is_an_error_within_the_timeout(wrong_entry, tmp_path, capsys):
+    """A problem file whose import never returned (named by the entry's problem_id) kept verify silent until
+    killed.  Problems are imported and captured in a worker under --timeout: one that does not return is its
+    error, and verify ends."""
+    import time
+
+    (tmp_path / "hang.py").write_text(HANG)
+    _copy(wrong_entry, tmp_path, str(tmp_path / "hang.py"))
+    t0 = time.monotonic()
+    rc, out = _verify_here(capsys, "--cache-dir", str(tmp_path / "kc"), "--problems", str(tmp_path / "hang.py"),
+                           "--timeout", "2")
+    assert rc == 1, out
+    assert f"ERROR       problem {tmp_path / 'hang.py'} could not be captured:" in out and "timed out after 2s" in out
+    assert "NOT JUDGED" in out and "1 errors (1 of the errors: problems that could not be captured)" in out, out
+    assert time.monotonic() - t0 < 120

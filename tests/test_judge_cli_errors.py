@@ -58,6 +58,11 @@ def usage_error(capsys, argv: list[str]) -> tuple[str, str]:
     ("import triton\n", [], "--replaces KERNEL is required for a kernel source file"),
     ("import triton\n", ["--replaces", "k", "--configs", "{oops"], "bad --configs/--launch"),
     ("[" * 100_000 + "]" * 100_000, [], " nests too deeply to be read as JSON"),  # red team 26: a traceback
+    # a field of the wrong type ended in a traceback and exit 1 ("rejected"): the field is named, exit 2
+    ('{"replaces": ["k"], "source": 5}', [], "'source' must be a string"),
+    ('{"replaces": "k", "source": "import triton"}', [], "'replaces' must be a list of kernel names"),
+    ('{"replaces": ["k"], "source": "import triton", "configs": [1]}', [], "'configs' must be a list of objects"),
+    ('{"replaces": ["k"], "source": "import triton", "origin": []}', [], "'origin' must be a string"),
     ("import triton\n", ["--replaces", "k", "--configs", "[" * 100_000 + "]" * 100_000], "bad --configs/--launch"),
 ])
 def test_a_mistake_in_the_judge_command_is_a_usage_error_not_a_rejection(tmp_path, capsys, candidate, extra,

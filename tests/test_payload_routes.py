@@ -142,13 +142,15 @@ def test_a_cache_entry_with_a_payload_is_refused_in_a_verify_run(problem, tmp_pa
     src = payloads(marker, graph.kernels[name].source, name)["kernel_body"]
     cache_dir = _store_entry(problem, tmp_path, src)
     report = tmp_path / "verify.json"
+    trusted = tmp_path.with_name(f"{tmp_path.name}-trust")  # outside the run's folder (one inside it is refused)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--kernelopt-problems",
                            str(path), "--kernelopt-cache-dir", str(cache_dir), f"--kernelopt-report={report}",
                            "--rootdir", str(tmp_path), "-q"],
                           capture_output=True, text=True, timeout=900, cwd=tmp_path,
-                          env=_env(KERNELOPT_TRUST_DIR=str(tmp_path / "trust")))
+                          env=_env(KERNELOPT_TRUST_DIR=str(trusted)))
     out = proc.stdout + proc.stderr
     assert not marker.exists(), f"the payload ran in the verify run\n{out[-3000:]}"
     assert proc.returncode == 1, "a refused cached kernel fails the test that uses it\n" + out[-3000:]
     assert "refused by the isolated check" in out and "not on the allowlist" in out, out[-3000:]
-    assert not list((tmp_path / "trust").glob("*")), "a refused entry is never recorded as trusted"
+    assert "no trust record is read or written" not in out
+    assert not list(trusted.glob("*")), "a refused entry is never recorded as trusted"

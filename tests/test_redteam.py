@@ -186,7 +186,8 @@ def drive_cache(case: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
     run = _run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--kernelopt-problems",
                 str(problem_file), "--kernelopt-cache-dir", str(cache_dir), f"--kernelopt-report={report}"],
                cwd=problem_file.parent, timeout=case.get("timeout", 300))
-    verify = _cli("cache", "--cache-dir", str(cache_dir), "verify", cwd=tmp_path, timeout=case.get("timeout", 240))
+    verify = _cli("cache", "--cache-dir", str(cache_dir), "verify", "--problems", str(problem_file), cwd=tmp_path,
+                  timeout=case.get("timeout", 240))  # the entry judged on its problem, found by its key
     out = verify.stdout + verify.stderr + run.stdout + run.stderr
     if run.returncode not in (0, 1) or not report.exists() or verify.returncode not in (0, 1):
         return {"crashed": f"cache verify exited {verify.returncode}, pytest exited {run.returncode}:\n{out[-3000:]}",

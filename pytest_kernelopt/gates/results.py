@@ -90,3 +90,16 @@ class CascadeResult:
         return cls(kernels=tuple(d["kernels"]), candidate_hash=d["candidate_hash"],
                    gates=tuple(GateResult.from_json(g) for g in d["gates"]), decision=d["decision"],
                    origin=d.get("origin", "manual"), seconds=float(d.get("seconds", 0.0)))
+
+
+def stopped_in(gate: str, reason: str, candidates: Any, seconds: float, numbers: dict[str, Any]) -> CascadeResult:
+    """The rejection of ``candidates`` (one or a joint set) whose judgement was stopped in ``gate`` (a worker that
+    died or hung, an in-process time limit): the gates before it read "passed before the stop", ``gate`` fails
+    with ``reason`` and ``numbers``."""
+    order = list(GATE_ORDER)
+    before = order[: order.index(gate)] if gate in order else []
+    gates = [GateResult(g, "pass", "passed before the stop") for g in before]
+    gates.append(GateResult(gate, "fail", reason, dict(numbers)))
+    cands = list(candidates)
+    return CascadeResult(tuple(n for c in cands for n in c.replaces), cands[0].content_hash, tuple(gates),
+                         "rejected", cands[0].origin, seconds)
