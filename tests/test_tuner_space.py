@@ -35,12 +35,22 @@ MODULES = {
 }
 
 
+def _inductor_order():
+    """Inductor's own configuration order (the CPU backend lists the largest block first, cpu_interpret.py): the
+    space is compared with the list Inductor gives a GPU."""
+    from pytest_kernelopt.backends import cpu_interpret
+
+    return cpu_interpret.inductor_config_order()
+
+
 @pytest.fixture(scope="module")
 def kernels(backend):
     """kind -> [(graph, kernel name)] for every Triton kernel of the small modules."""
     out: dict[str, list] = {}
     for fn, inputs in MODULES.values():
-        for g in capture(fn, tuple(t.to(backend.device) for t in inputs()), backend=backend).graphs:
+        with _inductor_order():
+            graphs = capture(fn, tuple(t.to(backend.device) for t in inputs()), backend=backend).graphs
+        for g in graphs:
             for name, k in g.kernels.items():
                 out.setdefault(tuner.kind_of(k), []).append((g, name))
     return out
@@ -52,7 +62,8 @@ def _inductors_own(kernel, max_autotune=True):
     src = kernel.source
     if max_autotune:
         src = re.sub(r"'max_autotune(_pointwise)?': False", r"'max_autotune\1': True", src)
-    obj = load_kernel_object(kernel.name, src)
+    with _inductor_order():
+        obj = load_kernel_object(kernel.name, src)
     return [{**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages} for c in obj.configs]
 
 

@@ -115,10 +115,9 @@ def _fewest_programs_first() -> None:
     Every launch configuration Inductor lists is one it generated the kernel for; which one a launch uses is
     pinned to the list's first (:func:`pytest_kernelopt.substitute.load_kernel`), for the baseline and a candidate
     alike.  On the interpreter the time of a launch is its programs' count times a block's Python overhead, so the
-    largest block is what Inductor's own autotuner would pick here too.
+    largest block is what Inductor's own autotuner would pick here too.  ``KERNELOPT_INTERP_CONFIG_ORDER=inductor``
+    (or :func:`inductor_config_order`) keeps Inductor's order.
     """
-    if os.environ.get("KERNELOPT_INTERP_CONFIG_ORDER", "fewest-programs") != "fewest-programs":
-        return
     from torch._inductor.runtime import triton_heuristics as th
 
     tuner = th.CachingAutotuner
@@ -127,11 +126,24 @@ def _fewest_programs_first() -> None:
     orig = tuner.__init__
 
     def init(self, fn, triton_meta, configs, *args, **kwargs):
-        configs = sorted(configs, key=lambda c: -_block_numel(c))
+        if not getattr(_STATE, "inductor_order", False) and \
+                os.environ.get("KERNELOPT_INTERP_CONFIG_ORDER", "fewest-programs") == "fewest-programs":
+            configs = sorted(configs, key=lambda c: -_block_numel(c))
         return orig(self, fn, triton_meta, configs, *args, **kwargs)
 
     tuner.__init__ = init
     tuner._kernelopt_order = True
+
+
+@contextlib.contextmanager
+def inductor_config_order():
+    """Within the block, kernels built keep Inductor's configuration order (see :func:`_fewest_programs_first`)."""
+    before = getattr(_STATE, "inductor_order", False)
+    _STATE.inductor_order = True
+    try:
+        yield
+    finally:
+        _STATE.inductor_order = before
 
 
 def _cache_numpy_dtypes() -> None:
