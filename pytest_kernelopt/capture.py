@@ -22,7 +22,6 @@ from .errors import CaptureError, UnsupportedGeneratedCode
 from .graph import KernelGraph, LaunchTrace
 from .parse import parse_output_code
 
-
 NOTHING_COMPILED = ("Inductor generated no code for this module (it runs as library calls, or fell back to eager): "
                     "nothing to check or optimize")
 

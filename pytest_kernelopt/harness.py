@@ -247,7 +247,7 @@ class Harness:
         uncovered = 0
         perf_column = any(r.perf is not None for _, r in self.results)
         for nodeid, r in self.results:
-            count = lambda *d: sum(k.decision in d for k in r.kernels)  # noqa: E731
+            count = lambda *d, r=r: sum(k.decision in d for k in r.kernels)  # noqa: E731
             spd = [k for k in r.kernels if k.speedup]
             best = max(spd, key=lambda k: k.speedup) if spd else None
             speed = (f"{best.speedup:.3f}x [{best.ci[0]:.3f}, {best.ci[1]:.3f}]"
@@ -414,7 +414,8 @@ def _uncovered_hint(uncovered: int, untunable: int, mode: str) -> list[str]:
                 "`pytest --kernelopt` on a GPU searches them"
                 + (f" ({untunable} of them only with the agents: {tuner_cannot} them)" if untunable else "")]
     if untunable and mode == "optimize":
-        return [f"{untunable} Triton kernel(s) have no cache entry and {tuner_cannot} them (e.g. templates, cooperative reductions); "
+        return [f"{untunable} Triton kernel(s) have no cache entry and {tuner_cannot} them "
+                "(e.g. templates, cooperative reductions); "
                 + agents]
     return []
 

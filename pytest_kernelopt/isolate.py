@@ -191,10 +191,8 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
 def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: dict) -> None:
     """One candidate (or a joint set): compile, run on the plan's seeds, and time when the parent says so."""
     from .gates.cascade import static_gate_result
-    from .gates.trials import collect_candidate, collect_timing, device_peak
+    from .gates.trials import collect_baseline, collect_candidate, collect_timing, device_peak
     from .substitute import KernelSwap
-
-    from .gates.trials import collect_baseline
 
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
     plan = session.plan.trimmed(payload.get("seeds"), payload.get("timing_sets"))

@@ -518,7 +518,8 @@ class ShapeFuzzReport:
         mode = "dynamic=True" if self.dynamic else "dynamic=False"
         lines = [f"shape fuzzing ({mode}): candidate ran in {self.used} of {self.examples} drawn example(s)"
                  f" ({self.rejected} rejected by eager); on the example inputs: "
-                 f"{'ran' if self.example_used else 'DID NOT RUN'}; compile-time replacements: {len(self.compile_hits)}"]
+                 f"{'ran' if self.example_used else 'DID NOT RUN'}; "
+                 f"compile-time replacements: {len(self.compile_hits)}"]
         if self.used_shapes:
             lines.append("  candidate ran on: " + ", ".join(self.used_shapes[:8])
                          + (" ..." if len(self.used_shapes) > 8 else ""))
@@ -622,7 +623,8 @@ def check_kernel_on_shapes(module_factory: Callable[[], Any], example_inputs: An
         torch._dynamo.reset()
         return torch.compile(module, backend="inductor", options=opts, dynamic=dynamic)
 
-    def run_once(fn: Callable, args: Sequence[Any], tracker: CandidateTracker) -> tuple[Any, bool, BaseException | None]:
+    def run_once(fn: Callable, args: Sequence[Any],
+                 tracker: CandidateTracker) -> tuple[Any, bool, BaseException | None]:
         tracker.reset()
         try:
             with torch.no_grad():

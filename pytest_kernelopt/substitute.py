@@ -81,7 +81,8 @@ def replace_kernel_source(wrapper: str, kernel: str, new_source: str) -> str:
     if kernel not in defs:
         raise SubstitutionError(f"wrapper defines no Triton kernel {kernel!r}")
     d = defs[kernel]
-    literal = "'''" + new_source + "'''" if "'''" not in new_source and not new_source.endswith("\\") else repr(new_source)
+    literal = ("'''" + new_source + "'''" if "'''" not in new_source and not new_source.endswith("\\")
+               else repr(new_source))
     return wrapper[: d.literal_start] + literal + wrapper[d.literal_end :]
 
 

@@ -708,7 +708,7 @@ def pipelined_variants(graph: KernelGraph, kernel_name: str, looped: Sequence[_V
             continue
         for stages in LOOP_STAGES:
             source = _REDUCTION_LOOP.sub(
-                lambda m: f"{m[1]}for {m[2]} in tl.range({m[3]}, num_stages={stages}):", base.source)
+                lambda m, stages=stages: f"{m[1]}for {m[2]} in tl.range({m[3]}, num_stages={stages}):", base.source)
             out.append(replace(base, source=source,
                                label=f"{base.label}reduction loop pipelined ({stages} stages), "))
     return out

@@ -75,10 +75,10 @@ def install() -> None:
             "is imported; set it in the environment (or let pytest-kernelopt's plugin set it) "
             "before importing code that compiles Triton kernels"
         )
+    import warnings
+
     import torch  # noqa: F401  (torch before triton: torch pins the triton it was built against)
     import triton  # noqa: F401
-
-    import warnings
 
     # printed by every CPU-Triton kernel module Inductor loads; expected here, since nothing is compiled
     warnings.filterwarnings("ignore", message="Could not find an active CPU backend")

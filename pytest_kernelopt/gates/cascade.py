@@ -21,10 +21,10 @@ from ..config import Settings
 from ..problems import Problem
 from .correctness import CorrectnessGate
 from .fp64 import Fp64Gate
+from .module_state import ModuleState
 from .perf import PerfGate, rank_candidates, time_sequentially
 from .results import CascadeResult, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
-from .module_state import ModuleState
 from .seed_values import seed_inputs
 from .trials import BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak
 
@@ -43,9 +43,8 @@ def _nbytes(inputs: tuple) -> int:
 
 def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: bool = True) -> GateResult:
     """Gate 1 for one candidate against the captured graphs (``captured`` needs ``find``; ``backend`` a name)."""
-    from .static import StaticGate
-
     from .reorder import arrival_order, inductor_reorder
+    from .static import StaticGate
 
     try:
         graph, name = captured.find(candidate.replaces[0])

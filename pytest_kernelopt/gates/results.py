@@ -36,7 +36,8 @@ class GateResult:
         return cls(gate=d["gate"], status=d["status"], reason=d.get("reason", ""), numbers=dict(d.get("numbers", {})))
 
 
-#: what the cascade decides for one candidate ("baseline_kept" is a search's outcome, records.SearchDecision, not a verdict)
+#: what the cascade decides for one candidate ("baseline_kept" is a search's outcome, records.SearchDecision, not a
+#: verdict)
 Decision = Literal["accepted", "rejected", "verified"]
 
 

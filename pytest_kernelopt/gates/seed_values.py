@@ -400,8 +400,8 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
 def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
     """``seed``'s inputs made from the problem's draw ``original``: every floating tensor copied once (the draw
     is the problem's and may be shared, so it is never edited), the plan's steps applied to the copy in place,
-    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`); on the integer and ReLU seeds the
-    floating inputs after the first one-hot instead, and on the float16 seed the first of two or more
+    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`); on the integer and
+    ReLU seeds the floating inputs after the first one-hot instead, and on the float16 seed the first of two or more
     (:func:`one_hot_dim`).  Inputs no step touches are the original objects."""
     import torch
 

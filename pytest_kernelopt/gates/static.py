@@ -316,7 +316,8 @@ def _parsed(source: str) -> ast.Module:
 
 
 def _is_assert(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.device_assert", "triton.language.device_assert")
+    return isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.device_assert",
+                                                                      "triton.language.device_assert")
 
 
 def check_compiles(s: Subject) -> str | None:
