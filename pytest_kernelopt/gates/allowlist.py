@@ -223,7 +223,7 @@ def parse_bounded(source: str) -> ast.Module:
     except (MemoryError, RecursionError, ValueError, OverflowError) as e:
         raise AllowlistError(f"source cannot be parsed within limits: {type(e).__name__}") from None
     count = 0
-    stack = [(tree, 0)]
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     while stack:
         node, d = stack.pop()
         count += 1
@@ -304,8 +304,7 @@ def check_module(tree: ast.Module) -> str | None:
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             if i != 0:
                 return f"a module-level string expression ({_at(node)}) other than the docstring"
-        elif _constant_def(node) is not None:
-            name = _constant_def(node)
+        elif (name := _constant_def(node)) is not None:
             if _private(name) or not _IDENT.match(name):
                 return f"module constant {name!r} ({_at(node)}): dunder names are not allowed"
         else:
@@ -370,7 +369,9 @@ def _dict_keys(node: ast.AST) -> dict[str, ast.AST] | None:
     if not isinstance(node, ast.Dict) or any(not isinstance(k, ast.Constant) or not isinstance(k.value, str)
                                              for k in node.keys):
         return None
-    return {k.value: v for k, v in zip(node.keys, node.values)}
+    # every key is a str constant (checked above): the filter only narrows the type
+    return {k.value: v for k, v in zip(node.keys, node.values)
+            if isinstance(k, ast.Constant) and isinstance(k.value, str)}
 
 
 def _falsy(node: ast.AST) -> bool:
@@ -764,8 +765,8 @@ def check_text(source: str, tree: ast.Module) -> str | None:
     """
     for i, ch in enumerate(source):
         if not (ch in "\n\t" or " " <= ch <= "~"):
-            line = source.count("\n", 0, i) + 1
-            return f"character {ch!r} on line {line}: candidates are printable ASCII with newlines and tabs"
+            lineno = source.count("\n", 0, i) + 1
+            return f"character {ch!r} on line {lineno}: candidates are printable ASCII with newlines and tabs"
     lines = source.split("\n")
     for n, line in enumerate(lines, 1):
         if line.rstrip().endswith("\\"):
