@@ -101,8 +101,9 @@ def entry_point(module: Any, tag: str) -> Callable:
         return module(*args)
 
     name = "kernelopt_mode_" + re.sub(r"\W", "_", tag)
-    code = entry.__code__.replace(co_name=name, co_qualname=name) if sys.version_info >= (3, 11) else \
-        entry.__code__.replace(co_name=name)
+    # co_qualname is 3.11's (checked here; mypy reads a conditional expression as 3.10 code)
+    code = (entry.__code__.replace(co_name=name, co_qualname=name)  # type: ignore[call-arg]
+            if sys.version_info >= (3, 11) else entry.__code__.replace(co_name=name))
     return types.FunctionType(code, entry.__globals__, name, None, entry.__closure__)
 
 
@@ -377,7 +378,7 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
         ref = module(*x)
     sync(backend)
     modes["eager"].update({"compile_s": None, "correct": True, "reference": True})
-    truth = Float64Truth(spec, backend.device, settings.base_seed or 0, ref)
+    truth: Float64Truth | None = Float64Truth(spec, backend.device, settings.base_seed or 0, ref)
 
     # 3. ours: the module captured (cold) in the settings' compile mode, with our kernels swapped in; in the
     #    default mode that capture is also the default compile's column

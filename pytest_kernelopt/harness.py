@@ -198,6 +198,7 @@ class Harness:
         # the module stays in this process (keep): it is returned with its kernels in place
         record, local = run_workflow(lambda: problem, problem.spec, settings, backend, name=nodeid, problem_id=nodeid,
                                      progress=self.progress(nodeid), keep=True)
+        assert local is not None  # keep=True returns the evaluator
         self._finish(nodeid, record, record_property, settings, backend.description)
         return KernelOptResult(local.session.captured, record.kernels, record.regressions, backend.name,
                                settings.mode, record.perf, settings)
@@ -335,7 +336,7 @@ class Harness:
         self.shard_note = self.shard_note or workeroutput.get("kernelopt_shard")
 
     def write_report(self, path: str) -> None:
-        doc = {"mode": self.settings.mode, "backend": self.backend_description,
+        doc: dict[str, Any] = {"mode": self.settings.mode, "backend": self.backend_description,
                "settings": dataclasses.asdict(self.settings),
                "gpu_per_worker": {p.worker: {"gpu": p.gpu, "timing": p.timing, "source": p.source,
                                              "shared_with": list(p.shared_with)} for p in self.gpu_pins},

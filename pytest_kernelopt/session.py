@@ -348,6 +348,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             if replaced.intersection(names):
                 continue
             key = cache_key(graph, names, evaluator.inputs, device, settings.compile_mode)
+            assert cache is not None  # the loop runs only with a cache
             entry = cache.lookup(key)
             if entry is None:
                 continue

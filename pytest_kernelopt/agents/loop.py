@@ -304,6 +304,7 @@ class _Search:
         if attempt.rejection is not None:
             self.transcript.log("rejected", attempt=number, hash=attempt.candidate_hash, reason=attempt.rejection)
         else:
+            assert attempt.result is not None  # an attempt without a rejection was judged
             self.transcript.log("result", attempt=number, hash=attempt.candidate_hash, result=attempt.result.to_json())
             if attempt.result.decision in SUCCESS:
                 raise Passed(attempt)

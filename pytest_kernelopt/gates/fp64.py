@@ -530,8 +530,10 @@ class Fp64Gate:
                 normal = math.floor(math.log10(torch.finfo(c.dtype).tiny)) + 1
                 noise = (noises[i] if i < len(noises) else None) or {}
                 sums = decade_sums(t, c, b)
-                group = [0, 0.0, 0.0, 0.0, []]  # count, count-weighted relative squared errors: cand, base, noise
-                last = None  # the group checked last: a tail of fewer than DECADE_MIN values is read with it
+                # count, count-weighted relative squared errors: cand, base, noise
+                group: list[Any] = [0, 0.0, 0.0, 0.0, []]
+                # the group checked last: a tail of fewer than DECADE_MIN values is read with it
+                last: list[Any] | None = None
                 for d in sorted((d for d in sums if d != ZERO_DECADE and d >= normal), reverse=True):
                     n, sc, sb, st = sums[d]
                     if not st > 0:
