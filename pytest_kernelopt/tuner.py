@@ -582,7 +582,8 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
     """
     kernel = graph.kernels[kernel_name]
     trace = _trace(graph, kernel_name)
-    points: dict[str, tuple[_Variant | None, dict[str, int]]] = {}  # None only where own is (never stored)
+    # the variant stored is never None (own is stored only where it is not); the type follows own's
+    points: dict[str, tuple[_Variant | None, dict[str, int]]] = {}
     own = _Variant(kernel, trace, kernel.source) if trace is not None else None
     first: list[Candidate] = []
     # the configs Inductor's own autotuner picked (``picks``: max-autotune's, see autotune_picks) come first
