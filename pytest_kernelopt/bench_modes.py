@@ -9,15 +9,15 @@ time), then, in this one process:
 * **max-autotune+cd**: max-autotune with ``coordinate_descent_tuning=True`` (no CUDA graphs);
 * **ours**: the default compile with the accepted and cached kernels swapped in (the bench's result).
 
-Each compiled mode gets an entry point of its own (its own code object, so no Dynamo cache entry is shared
-with another mode), is compiled with Inductor's config patched by ``torch._inductor.config.patch`` around the
-compile and the first call (where lazy compilation and autotuning happen) and with Inductor's caches off
-(``force_disable_caches``: cold compile times, comparable across modes and runs).  All modes are then timed
-interleaved with the performance gate's timer (:func:`pytest_kernelopt.gates.perf.time_interleaved`: CUDA
-events, L2 flushed, each timed call after an untimed one of the same mode, the order rotating so that every mode
-takes every slot), the default column twice (the timer's A/A control: ``timer_aa``), under ``fail_on_recompile`` (a mode that would recompile while timed is an
-error of that mode, never a silent measurement of something else).  A mode that fails (out of memory, a
-compile error) is recorded and the others go on; a problem that fails is recorded and the run goes on.
+Each compiled mode gets an entry point of its own (its own code object, so no Dynamo cache entry is shared with another
+mode), is compiled with Inductor's config patched by ``torch._inductor.config.patch`` around the compile and the first
+call (where lazy compilation and autotuning happen) and with Inductor's caches off (``force_disable_caches``: cold
+compile times, comparable across modes and runs).  All modes are then timed interleaved with the performance gate's
+timer (:func:`pytest_kernelopt.gates.perf.time_interleaved`: CUDA events, L2 flushed, each timed call after an untimed
+one of the same mode, the order rotating so that every mode takes every slot), the default column twice (the timer's A/A
+control: ``timer_aa``), under ``fail_on_recompile`` (a mode that would recompile while timed is an error of that mode,
+never a silent measurement of something else).  A mode that fails (out of memory, a compile error) is recorded and the
+others go on; a problem that fails is recorded and the run goes on.
 
 Without a GPU (or on a GPU this process may not time on) nothing is timed: eager, default and ours are
 compiled and checked for correctness against eager, every timing column says "not measured", and the
@@ -101,8 +101,9 @@ def entry_point(module: Any, tag: str) -> Callable:
         return module(*args)
 
     name = "kernelopt_mode_" + re.sub(r"\W", "_", tag)
-    code = entry.__code__.replace(co_name=name, co_qualname=name) if sys.version_info >= (3, 11) else \
-        entry.__code__.replace(co_name=name)
+    # co_qualname is 3.11's (checked here; mypy reads a conditional expression as 3.10 code)
+    code = (entry.__code__.replace(co_name=name, co_qualname=name)  # type: ignore[call-arg]
+            if sys.version_info >= (3, 11) else entry.__code__.replace(co_name=name))
     return types.FunctionType(code, entry.__globals__, name, None, entry.__closure__)
 
 
@@ -377,7 +378,7 @@ def measure_problem(path: Path, settings: Any, backend: Any, *, use_cache: bool,
         ref = module(*x)
     sync(backend)
     modes["eager"].update({"compile_s": None, "correct": True, "reference": True})
-    truth = Float64Truth(spec, backend.device, settings.base_seed or 0, ref)
+    truth: Float64Truth | None = Float64Truth(spec, backend.device, settings.base_seed or 0, ref)
 
     # 3. ours: the module captured (cold) in the settings' compile mode, with our kernels swapped in; in the
     #    default mode that capture is also the default compile's column
@@ -745,9 +746,9 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
     else:
         lines.append(f"- timing: the performance gate's timer (CUDA events, L2 flushed, interleaved ABBA), "
                      f"{meta.get('samples', '?')} samples a mode"
-                     + (f", and as many again (at most {meta['rounds']} rounds) while ours' interval against a compiled "
-                        f"mode is wider than {meta['precision']:.0%} (each problem's count: `modes.*.samples` in the "
-                        f"JSON)" if meta.get("rounds") else "")
+                     + (f", and as many again (at most {meta['rounds']} rounds) while ours' interval against a "
+                        f"compiled mode is wider than {meta['precision']:.0%} (each problem's count: "
+                        f"`modes.*.samples` in the JSON)" if meta.get("rounds") else "")
                      + f", median ms; speedups are ours over the baseline with a {meta.get('confidence', 0.95):.0%} "
                        "paired-bootstrap interval; each timed call follows an untimed call of its own mode and the "
                        "order rotates, so every mode takes every slot (records without a timer A/A cell were timed "

@@ -42,7 +42,7 @@ import warnings
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence, cast
 
 from .candidate import Candidate
 from .errors import KernelOptError
@@ -133,7 +133,7 @@ def current_environment() -> Environment:
         triton_version = None
     cuda = getattr(torch.version, "cuda", None)
     if torch.cuda.is_available():
-        cap = tuple(torch.cuda.get_device_capability())
+        cap = cast("tuple[int, int]", tuple(torch.cuda.get_device_capability()))
         return Environment(torch.__version__, triton_version, cuda, torch.cuda.get_device_name(),
                            f"{cap[0]}.{cap[1]}", device_kind(cap))
     return Environment(torch.__version__, triton_version, cuda, None, None, "cpu")

@@ -7,7 +7,6 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-
 #: the fields of a launch spec's JSON form (anything else is refused: a field silently ignored reads as obeyed)
 LAUNCH_KEYS = ("kernel", "args", "grid", "num_warps", "num_stages", "constexprs")
 

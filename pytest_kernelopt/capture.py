@@ -22,7 +22,6 @@ from .errors import CaptureError, UnsupportedGeneratedCode
 from .graph import KernelGraph, LaunchTrace
 from .parse import parse_output_code
 
-
 NOTHING_COMPILED = ("Inductor generated no code for this module (it runs as library calls, or fell back to eager): "
                     "nothing to check or optimize")
 
@@ -256,13 +255,14 @@ def _recording(rec: _Recorder):
             rec.record_launch(self, args, kwargs, namespace)
         return result
 
-    GraphLowering.save_output_code = rec.save_output_code
-    CachingAutotuner.run = run
+    # patched for the block and restored after it
+    GraphLowering.save_output_code = rec.save_output_code  # type: ignore[method-assign]
+    CachingAutotuner.run = run  # type: ignore[method-assign]
     try:
         yield
     finally:
-        GraphLowering.save_output_code = orig_save
-        CachingAutotuner.run = orig_run
+        GraphLowering.save_output_code = orig_save  # type: ignore[method-assign]
+        CachingAutotuner.run = orig_run  # type: ignore[method-assign]
 
 
 @contextlib.contextmanager

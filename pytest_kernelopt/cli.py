@@ -24,7 +24,8 @@ def usage_error(args: argparse.Namespace, message: str) -> NoReturn:
         import json
 
         print(json.dumps({"decision": None, "error": message, "problem": str(args.problem)}, indent=2))
-    args.parser.error(message)
+    parser: argparse.ArgumentParser = args.parser
+    parser.error(message)
 
 
 def find_problems(paths: list[str]) -> list[Path]:

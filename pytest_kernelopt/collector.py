@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
 
 
 def is_problem_candidate(path: Path, roots: list[Path]) -> bool:
@@ -43,7 +46,7 @@ class ProblemItem(pytest.Item):
         if record.regressions:
             raise KernelOptFailure(record.regressions)
 
-    def repr_failure(self, excinfo: Any, style: Any = None) -> str:
+    def repr_failure(self, excinfo: Any, style: Any = None) -> str | TerminalRepr:
         from .errors import InputError, ModuleError, ProblemFormatError, user_traceback
 
         if isinstance(excinfo.value, KernelOptFailure):

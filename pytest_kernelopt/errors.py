@@ -74,11 +74,10 @@ def user_traceback(exc: BaseException, limit: int = 8) -> str:
     Frames of torch, triton, pytest, pluggy, this package and the standard library are left out: what is left
     is where the user's module (or problem file) raised.
     """
+    import importlib.util
     import os
     import sysconfig
     import traceback
-
-    import importlib.util
 
     paths = sysconfig.get_paths()
     packages = [os.path.dirname(os.path.abspath(__file__))]

@@ -198,6 +198,7 @@ class Harness:
         # the module stays in this process (keep): it is returned with its kernels in place
         record, local = run_workflow(lambda: problem, problem.spec, settings, backend, name=nodeid, problem_id=nodeid,
                                      progress=self.progress(nodeid), keep=True)
+        assert local is not None  # keep=True returns the evaluator
         self._finish(nodeid, record, record_property, settings, backend.description)
         return KernelOptResult(local.session.captured, record.kernels, record.regressions, backend.name,
                                settings.mode, record.perf, settings)
@@ -247,7 +248,7 @@ class Harness:
         uncovered = 0
         perf_column = any(r.perf is not None for _, r in self.results)
         for nodeid, r in self.results:
-            count = lambda *d: sum(k.decision in d for k in r.kernels)  # noqa: E731
+            count = lambda *d, r=r: sum(k.decision in d for k in r.kernels)  # noqa: E731
             spd = [k for k in r.kernels if k.speedup]
             best = max(spd, key=lambda k: k.speedup) if spd else None
             speed = (f"{best.speedup:.3f}x [{best.ci[0]:.3f}, {best.ci[1]:.3f}]"
@@ -335,7 +336,7 @@ class Harness:
         self.shard_note = self.shard_note or workeroutput.get("kernelopt_shard")
 
     def write_report(self, path: str) -> None:
-        doc = {"mode": self.settings.mode, "backend": self.backend_description,
+        doc: dict[str, Any] = {"mode": self.settings.mode, "backend": self.backend_description,
                "settings": dataclasses.asdict(self.settings),
                "gpu_per_worker": {p.worker: {"gpu": p.gpu, "timing": p.timing, "source": p.source,
                                              "shared_with": list(p.shared_with)} for p in self.gpu_pins},
@@ -414,7 +415,8 @@ def _uncovered_hint(uncovered: int, untunable: int, mode: str) -> list[str]:
                 "`pytest --kernelopt` on a GPU searches them"
                 + (f" ({untunable} of them only with the agents: {tuner_cannot} them)" if untunable else "")]
     if untunable and mode == "optimize":
-        return [f"{untunable} Triton kernel(s) have no cache entry and {tuner_cannot} them (e.g. templates, cooperative reductions); "
+        return [f"{untunable} Triton kernel(s) have no cache entry and {tuner_cannot} them "
+                "(e.g. templates, cooperative reductions); "
                 + agents]
     return []
 

@@ -191,10 +191,8 @@ def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) ->
 def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: dict) -> None:
     """One candidate (or a joint set): compile, run on the plan's seeds, and time when the parent says so."""
     from .gates.cascade import static_gate_result
-    from .gates.trials import collect_candidate, collect_timing, device_peak
+    from .gates.trials import collect_baseline, collect_candidate, collect_timing, device_peak
     from .substitute import KernelSwap
-
-    from .gates.trials import collect_baseline
 
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
     plan = session.plan.trimmed(payload.get("seeds"), payload.get("timing_sets"))
@@ -313,6 +311,7 @@ class IsolatedEvaluator:
     def _start(self) -> None:
         """A worker that has said it is ready: the spare, told to go (a new one if there is none)."""
         self._spawn_spare()
+        assert self._spare is not None  # _spawn_spare leaves one
         self._proc, self._conn = self._spare
         self._spare = None
         with self._spent("worker_starts"):
@@ -573,7 +572,8 @@ class IsolatedEvaluator:
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         t0 = time.perf_counter()
         judge = Judge(self.settings, cands, t0)
-        index = CapturedModule(None, None, self.graphs, None, self.settings.training, 0.0)
+        # only an index of the graphs (static_gate_result calls its find): nothing here to run
+        index = CapturedModule(None, None, self.graphs, None, self.settings.training, 0.0)  # type: ignore[arg-type]
         # gate 1's allowlist here, on the source alone: a candidate that fails it never reaches a worker
         allow = [static_gate_result(c, index, None, aot=False) for c in cands]
         if not all(g.passed for g in allow):
@@ -617,6 +617,7 @@ class IsolatedEvaluator:
                 elif kind == "runs" and baseline is None:
                     raise WorkerFailure("the worker sent the candidate's runs before its own baseline", stage)
                 elif kind == "runs":
+                    assert baseline is not None  # the branch above raised otherwise
                     rec = value
                     rec.runs = cand_runs
                     with self._spent("judging"):
@@ -630,6 +631,7 @@ class IsolatedEvaluator:
                             return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
                                                 backend_name=self.backend_name)
                 elif kind == "timing" and rec is not None:
+                    assert baseline is not None  # rec is set only after the baseline
                     merge_timing(rec, value["timing"], value["outs"])
                     rec.device_peak_bytes = max(rec.device_peak_bytes, int(value.get("device_peak_bytes") or 0))
                     more = next_round(self.settings, rec)

@@ -13,13 +13,16 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from .candidate import Candidate
 from .config import Settings
 from .gates.results import CascadeResult
 from .graph import KernelGraph
 from .records import SearchDecision
+
+if TYPE_CHECKING:
+    from .profile import ModuleProfile
 
 ProgressFn = Callable[[str], None]
 
@@ -49,7 +52,7 @@ class LocalEvaluator:
         self.inputs = session.problem.signature()
         self.backend_name = session.backend.name
         self.measures_time = session.backend.measures_time
-        self._profile = None
+        self._profile: ModuleProfile | None = None
 
     def evaluate(self, candidate, perf: bool = True, seeds: int | None = None, aot: bool = True) -> CascadeResult:
         """The cascade in this process, under the isolated judge's time limit (the ``timeout`` setting,
@@ -289,7 +292,8 @@ class Optimizer:
             phases[phase] = round(phases.get(phase, 0.0) + now - clock, 2)
             clock = now
             for what, before in spent.items():
-                phases[what] = round(self.ev.spent.get(what, 0.0) - before, 2)
+                # only an isolated judge has spent, and only then is there anything to loop over
+                phases[what] = round(self.ev.spent.get(what, 0.0) - before, 2)  # type: ignore[attr-defined]
 
         if not self.ev.measures_time:
             # No timings: check that the tuner's path is sound on a couple of configs, accept nothing.
@@ -319,7 +323,7 @@ class Optimizer:
         # only candidates whose screening time already clears the acceptance bar get the full cascade: on the
         # H200, configs screened 1% faster almost never cleared a 1.02 lower bound, and gating them cost minutes
         ranked = found.faster_than(1 / max(1.0, s.min_speedup)) if base_ms else []
-        tried: list[CascadeResult] = []
+        tried = []
         best: tuple[CascadeResult, Candidate] | None = None
         for _, cand in ranked[: max(1, min(3, s.max_candidates))]:
             if time.perf_counter() > deadline:
@@ -441,7 +445,7 @@ class Optimizer:
         if len(winners) < 2:
             return outcomes, None
         self.say(f"{self.name}: checking {len(winners)} accepted kernels together")
-        joint = self.ev.evaluate([o.winner for o in winners])
+        joint = self.ev.evaluate([o.winner for o in winners if o.winner is not None])  # all are (above)
         if joint.accepted:
             return outcomes, joint
         best = max(winners, key=lambda o: o.speedup or 0.0)

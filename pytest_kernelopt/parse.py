@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from typing import cast
 
 from .errors import UnsupportedGeneratedCode
-from .graph import ExternCall, KernelGraph, TritonKernel, TritonLaunch, kind_of_heuristic
+from .graph import ExternCall, KernelGraph, Launch, TritonKernel, TritonLaunch, kind_of_heuristic
 
 EXTERN_PREFIXES = ("extern_kernels.", "aten.", "torch.ops.", "torch._ops.", "torch.ops.aten.")
 
@@ -83,9 +84,11 @@ def find_kernel_defs(wrapper: str, torch_version: str = "?") -> tuple[dict[str, 
             raise _unsupported(f"async_compile.triton call for {target!r} has no literal name and source",
                                torch_version)
         device = dev_node.value if isinstance(dev_node, ast.Constant) else "cuda"
+        # ast.parse sets every node's end position (only nodes built by hand lack one)
+        assert src_node.end_lineno is not None and src_node.end_col_offset is not None
         start = offs[src_node.lineno - 1] + src_node.col_offset
         end = offs[src_node.end_lineno - 1] + src_node.end_col_offset
-        defs[target] = KernelDef(name_node.value, src_node.value, device, start, end)
+        defs[target] = KernelDef(cast(str, name_node.value), src_node.value, cast(str, device), start, end)
     return defs, others
 
 
@@ -191,7 +194,7 @@ def parse_output_code(wrapper: str, *, index: int = 0, role: str = "forward",
     if call_fn is None:
         raise _unsupported("generated wrapper has no call() function", torch_version)
     kernels = {var: parse_kernel_source(d.name, d.source, d.device_str, torch_version) for var, d in defs.items()}
-    launches = []
+    launches: list[Launch] = []
     for call in _calls_in_order(call_fn, fns, set()):
         name = _dotted(call.func)
         func = call.func

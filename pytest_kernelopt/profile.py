@@ -153,11 +153,11 @@ def profile_module(session: Any, iterations: int = 5, ncu: bool = True) -> Modul
     traces = {(g.index, t.kernel): t for g in cap.graphs for t in g.traces}
     facts = hardware_facts(session.backend.name)
     if not session.backend.measures_time:
-        kernels = tuple(KernelProfile(name, g.index, g.kernels[name].kind,
-                                      arg_bytes(traces[(g.index, name)]) if (g.index, name) in traces else 0,
-                                      flops=estimate_flops(g.kernels[name].source, traces.get((g.index, name))))
-                        for g, name in cap.triton_kernels)
-        return ModuleProfile("cpu", False, None, kernels, None, facts,
+        by_bytes = tuple(KernelProfile(name, g.index, g.kernels[name].kind,
+                                       arg_bytes(traces[(g.index, name)]) if (g.index, name) in traces else 0,
+                                       flops=estimate_flops(g.kernels[name].source, traces.get((g.index, name))))
+                         for g, name in cap.triton_kernels)
+        return ModuleProfile("cpu", False, None, by_bytes, None, facts,
                              "no timings on CPU: kernels ordered by the bytes they touch")
     import torch
     from torch.profiler import ProfilerActivity, profile
@@ -184,10 +184,10 @@ def profile_module(session: Any, iterations: int = 5, ncu: bool = True) -> Modul
         torch.cuda.synchronize()
     per_name: dict[str, float] = {}
     for ev in prof.key_averages():
-        t = getattr(ev, "device_time_total", None) or getattr(ev, "cuda_time_total", 0.0)
+        t: Any = getattr(ev, "device_time_total", None) or getattr(ev, "cuda_time_total", 0.0)
         per_name[ev.key] = per_name.get(ev.key, 0.0) + float(t) / iterations
     bw = facts.get("mem_bw_gbs")
-    kernels = []
+    kernels: list[KernelProfile] = []
     triton_total = 0.0
     for g, name in cap.triton_kernels:
         t_us = sum(v for k, v in per_name.items() if k == name or k.startswith(name + "_") or k.endswith(name))

@@ -46,7 +46,8 @@ def make_evaluator(spec: Any, settings: Settings, backend: Backend) -> Any:
     from .gates.cascade import EvaluationSession
     from .problems import build_problem
 
-    return LocalEvaluator(EvaluationSession(build_problem(spec, backend.device, settings.base_seed or 0), settings, backend))
+    return LocalEvaluator(EvaluationSession(build_problem(spec, backend.device, settings.base_seed or 0), settings,
+                                            backend))
 
 
 def problem_id_for(path: str | Path, root: str | Path) -> str:
@@ -347,6 +348,7 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
             if replaced.intersection(names):
                 continue
             key = cache_key(graph, names, evaluator.inputs, device, settings.compile_mode)
+            assert cache is not None  # the loop runs only with a cache
             entry = cache.lookup(key)
             if entry is None:
                 continue
@@ -455,7 +457,8 @@ def run_kernelopt(evaluator: Any, settings: Settings, backend: Backend, *, name:
     from .tuner import can_search
 
     uncached = [(g, n) for g in evaluator.graphs for n in g.kernels if (g.index, n) not in cached_names]
-    runs = ["+".join(r) for g in evaluator.graphs for r in g.contiguous_runs() if (g.index, "+".join(r)) not in cached_names]
+    runs = ["+".join(r) for g in evaluator.graphs for r in g.contiguous_runs()
+            if (g.index, "+".join(r)) not in cached_names]
     return RunRecord(name, backend.name, settings.mode, records, applied, regressions, time.perf_counter() - t0,
                      perf, proposer, outcome, triton_kernels=sum(len(g.kernels) for g in evaluator.graphs),
                      uncached=[n for _, n in uncached] if use_cache else [], uncached_runs=runs if use_cache else [],

@@ -52,7 +52,8 @@ def collected_digest(nodeids: Sequence[str]) -> str:
 
 def split(items: Sequence[Any], k: int, n: int) -> tuple[list[Any], list[Any]]:
     """(selected, deselected) pytest items for shard k of n, in their collected order."""
-    selected, deselected = [], []
+    selected: list[Any] = []
+    deselected: list[Any] = []
     for item, shard in zip(items, assign([item.nodeid for item in items], n)):
         (selected if shard == k else deselected).append(item)
     return selected, deselected

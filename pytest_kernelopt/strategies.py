@@ -461,11 +461,12 @@ def candidate_tracker(replacements: Mapping[str, "Candidate"]) -> Iterator[Candi
             obj = inner(self, kernel_name, source_code, device_str)
             return tracker._wrap(obj) if len(hits) > before else obj
 
-        AsyncCompile.triton = triton
+        # patched for the block and restored after it
+        AsyncCompile.triton = triton  # type: ignore[method-assign]
         try:
             yield tracker
         finally:
-            AsyncCompile.triton = inner
+            AsyncCompile.triton = inner  # type: ignore[method-assign]
             tracker._restore()
 
 
@@ -518,7 +519,8 @@ class ShapeFuzzReport:
         mode = "dynamic=True" if self.dynamic else "dynamic=False"
         lines = [f"shape fuzzing ({mode}): candidate ran in {self.used} of {self.examples} drawn example(s)"
                  f" ({self.rejected} rejected by eager); on the example inputs: "
-                 f"{'ran' if self.example_used else 'DID NOT RUN'}; compile-time replacements: {len(self.compile_hits)}"]
+                 f"{'ran' if self.example_used else 'DID NOT RUN'}; "
+                 f"compile-time replacements: {len(self.compile_hits)}"]
         if self.used_shapes:
             lines.append("  candidate ran on: " + ", ".join(self.used_shapes[:8])
                          + (" ..." if len(self.used_shapes) > 8 else ""))
@@ -622,7 +624,8 @@ def check_kernel_on_shapes(module_factory: Callable[[], Any], example_inputs: An
         torch._dynamo.reset()
         return torch.compile(module, backend="inductor", options=opts, dynamic=dynamic)
 
-    def run_once(fn: Callable, args: Sequence[Any], tracker: CandidateTracker) -> tuple[Any, bool, BaseException | None]:
+    def run_once(fn: Callable, args: Sequence[Any],
+                 tracker: CandidateTracker) -> tuple[Any, bool, BaseException | None]:
         tracker.reset()
         try:
             with torch.no_grad():
@@ -643,7 +646,7 @@ def check_kernel_on_shapes(module_factory: Callable[[], Any], example_inputs: An
         return failure
 
     torch._dynamo.reset()
-    def run_and_compare(fn: Any, args: tuple, want: Any) -> tuple[int, BaseException | None]:
+    def run_and_compare(fn: Any, args: tuple, want: Any) -> tuple[bool, BaseException | None]:
         got, used, err = run_once(fn, args, tracker)
         if err is None:
             try:

@@ -22,7 +22,7 @@ import ast
 import contextlib
 import re
 import threading
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .candidate import Candidate, LaunchSpec
 from .errors import SubstitutionError
@@ -81,7 +81,8 @@ def replace_kernel_source(wrapper: str, kernel: str, new_source: str) -> str:
     if kernel not in defs:
         raise SubstitutionError(f"wrapper defines no Triton kernel {kernel!r}")
     d = defs[kernel]
-    literal = "'''" + new_source + "'''" if "'''" not in new_source and not new_source.endswith("\\") else repr(new_source)
+    literal = ("'''" + new_source + "'''" if "'''" not in new_source and not new_source.endswith("\\")
+               else repr(new_source))
     return wrapper[: d.literal_start] + literal + wrapper[d.literal_end :]
 
 
@@ -175,7 +176,7 @@ def cdiv(a: int, b: int) -> int:
 
 _GRID_OPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
              ast.FloorDiv: lambda a, b: a // b, ast.Mod: lambda a, b: a % b}
-_GRID_CALLS = {"cdiv": cdiv, "min": min, "max": max}
+_GRID_CALLS: dict[str, Callable[..., Any]] = {"cdiv": cdiv, "min": min, "max": max}
 
 
 def _grid_value(node: ast.AST, names: Mapping[str, Any]) -> Any:
@@ -392,6 +393,7 @@ class _Counted:
                 if t.untyped_storage().data_ptr() not in watch["written"] and guard(whole_storage(t)) != before:
                     self._swap.wrote_read_only.add(label)
             for label, t in targets:
+                assert probe is not None  # probed whenever there are targets
                 if _depends_on_prior(t, *probe[t.untyped_storage().data_ptr()]):
                     self._swap.read_prior.add(label)
             self._swap.watching(group, first=True)
@@ -534,7 +536,7 @@ def swapped(captured: Any, candidates: Iterable[Candidate]):
 
 def apply_permanently(captured: Any, candidates: Iterable[Candidate]) -> list[str]:
     """Swap candidates into the captured module for good (the cache's load path)."""
-    applied = []
+    applied: list[str] = []
     for cand in candidates:
         graph, _ = captured.find(cand.replaces[0])
         ns = captured.namespaces.get(graph.index)
@@ -607,10 +609,11 @@ def substitute_during_compile(replacements: Mapping[str, Candidate]):
         # built by the harness from checked source, never handed to Inductor's loader
         return load_kernel_object(kernel_name, complete_source(kernel, cand.source), cand.configs)
 
-    AsyncCompile.triton = triton
+    # patched for the block and restored after it
+    AsyncCompile.triton = triton  # type: ignore[method-assign]
     try:
         yield hits
     finally:
-        AsyncCompile.triton = orig
+        AsyncCompile.triton = orig  # type: ignore[method-assign]
 
 

@@ -23,7 +23,8 @@ No commit can forge a record.  The rules (tests/test_trust.py guards them):
 
 * The folder is ``$KERNELOPT_TRUST_DIR``, else ``$XDG_CACHE_HOME/pytest-kernelopt/trusted`` (``~/.cache/...``).
   It must be an absolute path outside the repository (the git work tree around the current directory): a
-  relative path, or one inside the repository, where a pull request can write, is refused -- no record is read or written there, and every entry is judged in isolation.
+  relative path, or one inside the repository, where a pull request can write, is refused -- no record is read or
+  written there, and every entry is judged in isolation.
 * Each record carries an HMAC (sha256) of its name under this machine's secret, a random key kept in
   ``$KERNELOPT_TRUST_SECRET``, else ``$XDG_CACHE_HOME/pytest-kernelopt/trust-secret`` (made on first use,
   readable by its owner only; the same location rules apply).  A record without a valid HMAC -- computed with

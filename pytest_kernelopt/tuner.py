@@ -164,7 +164,8 @@ def _value(node: ast.AST) -> Any:
     if isinstance(node, ast.Dict):
         if any(k is None for k in node.keys):
             raise _NotLiteral("** in a dict")
-        return {_value(k): _value(v) for k, v in zip(node.keys, node.values)}
+        # no key is None (checked above): the filter only narrows the type
+        return {_value(k): _value(v) for k, v in zip(node.keys, node.values) if k is not None}
     if isinstance(node, (ast.List, ast.Tuple)):
         vals = [_value(e) for e in node.elts]
         return vals if isinstance(node, ast.List) else tuple(vals)
@@ -406,6 +407,8 @@ def _inductor_ok(cfg: dict[str, int]) -> bool:
 
 def _distance(cfg: dict[str, int], ref: dict[str, int]) -> float:
     d = 0.0
+    a: int | None
+    b: int | None
     for k in set(cfg) | set(ref):
         if k == "maxnreg":
             a, b = cfg.get(k) or 256, ref.get(k) or 256
@@ -438,8 +441,9 @@ def neighbours(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) ->
         for j in (i + 1, i - 1):
             if 0 <= j < len(MAXNREG_STEPS):
                 n = {k: v for k, v in cfg.items() if k != "maxnreg"}
-                if MAXNREG_STEPS[j] is not None:
-                    n["maxnreg"] = MAXNREG_STEPS[j]
+                step = MAXNREG_STEPS[j]
+                if step is not None:
+                    n["maxnreg"] = step
                 out.append(n)
     seen: list[dict[str, int]] = []
     for n in out:
@@ -578,16 +582,18 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
     """
     kernel = graph.kernels[kernel_name]
     trace = _trace(graph, kernel_name)
-    points: dict[str, tuple[_Variant, dict[str, int]]] = {}
+    # the variant stored is never None (own is stored only where it is not); the type follows own's
+    points: dict[str, tuple[_Variant | None, dict[str, int]]] = {}
     own = _Variant(kernel, trace, kernel.source) if trace is not None else None
     first: list[Candidate] = []
     # the configs Inductor's own autotuner picked (``picks``: max-autotune's, see autotune_picks) come first
-    for cfg in ([p for p in picks if valid(kernel, trace, p) and not _same(p, _baseline(trace))] if own else []):
+    for cfg in ([p for p in picks if valid(kernel, own.trace, p) and not _same(p, _baseline(own.trace))]
+                if own else []):
         c = config_candidate(kernel_name, kernel.source, cfg, "max-autotune's pick, ")
         if c.content_hash not in points:
             points[c.content_hash] = (own, cfg)
             first.append(c)
-    for cfg in (ordered_space(kernel, trace)[:limit] if own else []):
+    for cfg in (ordered_space(kernel, own.trace)[:limit] if own else []):
         c = config_candidate(kernel_name, kernel.source, cfg)
         if c.content_hash not in points:
             points[c.content_hash] = (own, cfg)
@@ -608,18 +614,20 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
     if base_ms is None:
         return result
     result.screened = [(t / base_ms if t is not None else None, c) for t, c in zip(times, first)]
-    best_ratio, best = 1.0, (own, _baseline(trace)) if own else (None, None)
+    best: tuple[_Variant | None, dict[str, int] | None]
+    best_ratio, best = 1.0, (own, _baseline(own.trace)) if own else (None, None)
     for r, c in result.screened:
         if r is not None and r < best_ratio * (1 - improvement):
             best_ratio, best = r, points[c.content_hash]
     for _ in range(descent_rounds):
-        variant, cfg = best
+        variant, at = best
         if variant is None:
             break
+        assert at is not None  # a variant always comes with its config
         cands = []
-        for n in variant.configs(neighbours(variant.kernel, variant.trace, cfg)):
+        for n in variant.configs(neighbours(variant.kernel, variant.trace, at)):
             c = variant.candidate(kernel_name, n)
-            if c.content_hash not in points and not (variant is own and _same(n, _baseline(trace))):
+            if c.content_hash not in points and not (variant is own and _same(n, _baseline(variant.trace))):
                 points[c.content_hash] = (variant, n)
                 cands.append(c)
         if not cands or time.perf_counter() + per * (len(cands) + 1) > deadline:
@@ -707,8 +715,10 @@ def pipelined_variants(graph: KernelGraph, kernel_name: str, looped: Sequence[_V
         if len(_REDUCTION_LOOP.findall(base.source)) != 1:
             continue
         for stages in LOOP_STAGES:
-            source = _REDUCTION_LOOP.sub(
-                lambda m: f"{m[1]}for {m[2]} in tl.range({m[3]}, num_stages={stages}):", base.source)
+            def pipelined(m: re.Match[str], stages: int = stages) -> str:
+                return f"{m[1]}for {m[2]} in tl.range({m[3]}, num_stages={stages}):"
+
+            source = _REDUCTION_LOOP.sub(pipelined, base.source)
             out.append(replace(base, source=source,
                                label=f"{base.label}reduction loop pipelined ({stages} stages), "))
     return out
@@ -725,6 +735,7 @@ def _without_heuristics(kernel: TritonKernel) -> str | None:
     drop: set[int] = set()
     for dec in fn.decorator_list:
         if ast.unparse(dec).startswith("triton_heuristics."):
+            assert dec.end_lineno is not None  # ast.parse sets every node's end position
             drop.update(range(dec.lineno - 1, dec.end_lineno))
     return "".join(line for i, line in enumerate(lines) if i not in drop) if drop else None
 

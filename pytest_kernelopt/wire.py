@@ -76,7 +76,8 @@ def _encode(obj: Any, frames: list | None = None) -> Any:
 
     if obj is None or type(obj) in (bool, int, float, str, bytes):
         return obj
-    for plain in (bool, int, float, str, bytes):  # subclasses (TorchVersion, IntEnum, numpy scalars) as plain values
+    plains: tuple[type, ...] = (bool, int, float, str, bytes)
+    for plain in plains:  # subclasses (TorchVersion, IntEnum, numpy scalars) as plain values
         if isinstance(obj, plain):
             return plain(obj)
     if isinstance(obj, torch.Tensor):

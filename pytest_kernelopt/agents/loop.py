@@ -27,8 +27,22 @@ from ..graph import KernelGraph, TritonKernel
 from ..tuner import with_baseline_config
 from .client import ChatModel, ChatReply, LLMRequestError, Usage
 from .parsing import parse_reply
-from .roles import (ANALYST, FUSION, PLANNER, REPAIRER, SUBMIT_TOOL, WRITER, Attempt, Role, contract,
-                    describe_feedback, fusion_context, kernel_context, render, repair_context)
+from .roles import (
+    ANALYST,
+    FUSION,
+    PLANNER,
+    REPAIRER,
+    SUBMIT_TOOL,
+    WRITER,
+    Attempt,
+    Role,
+    contract,
+    describe_feedback,
+    fusion_context,
+    kernel_context,
+    render,
+    repair_context,
+)
 
 Evaluate = Callable[[Candidate], CascadeResult]
 SUCCESS = ("accepted", "verified")
@@ -246,7 +260,8 @@ class _Search:
         if now - self.opt.started >= st.run_time_budget:
             raise BudgetExhausted(f"time budget: run_time_budget={st.run_time_budget}s spent")
 
-    def ask(self, role: Role, context: Mapping[str, Any], tools: Sequence[Mapping[str, Any]] | None = None) -> ChatReply:
+    def ask(self, role: Role, context: Mapping[str, Any],
+            tools: Sequence[Mapping[str, Any]] | None = None) -> ChatReply:
         """One model turn for ``role``; budget checked first, usage and transcript recorded."""
         self.check_budgets(role.writes_code)
         prompt = render(role, context)
@@ -289,6 +304,7 @@ class _Search:
         if attempt.rejection is not None:
             self.transcript.log("rejected", attempt=number, hash=attempt.candidate_hash, reason=attempt.rejection)
         else:
+            assert attempt.result is not None  # an attempt without a rejection was judged
             self.transcript.log("result", attempt=number, hash=attempt.candidate_hash, result=attempt.result.to_json())
             if attempt.result.decision in SUCCESS:
                 raise Passed(attempt)

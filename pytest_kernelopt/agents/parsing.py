@@ -123,14 +123,14 @@ def _content_fields(text: str, kernels: list[TritonKernel]) -> dict[str, Any]:
                 raise _Reject("a JSON block nests too deeply to be read") from None
             if isinstance(extra, dict):
                 fields.update({k: v for k, v in extra.items() if k != "source"})
-    code = [(lang, c) for lang, c in blocks if lang != "json"]
-    python = [c for lang, c in code if lang in _PY_LANGS and _parses(c)]
+    fenced = [(lang, c) for lang, c in blocks if lang != "json"]
+    python = [c for lang, c in fenced if lang in _PY_LANGS and _parses(c)]
     if not python:
-        langs = sorted({lang or "unlabelled" for lang, _ in code})
-        if langs and not any(lang in _PY_LANGS for lang, _ in code):
+        langs = sorted({lang or "unlabelled" for lang, _ in fenced})
+        if langs and not any(lang in _PY_LANGS for lang, _ in fenced):
             raise _Reject(f"code in another language ({', '.join(langs)}): write a Triton kernel in Python")
-        if code:
-            bad = next(c for lang, c in code if lang in _PY_LANGS)
+        if fenced:
+            bad = next(c for lang, c in fenced if lang in _PY_LANGS)
             raise _Reject(f"the code block does not parse as Python: {_syntax_error(bad)}")
         raise _Reject("no Python code block in the answer")
     wanted = _wanted_names(fields, kernels)

@@ -142,6 +142,7 @@ def neutralize_driver_calls(source: str) -> str:
             first = lines[node.lineno - 1]
             indent = first[: len(first) - len(first.lstrip())]
             lines[node.lineno - 1] = indent + "pass\n"
+            assert node.end_lineno is not None  # ast.parse sets every node's end position
             for i in range(node.lineno, node.end_lineno):
                 lines[i] = "\n"
     return "".join(lines)

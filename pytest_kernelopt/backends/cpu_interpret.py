@@ -75,10 +75,10 @@ def install() -> None:
             "is imported; set it in the environment (or let pytest-kernelopt's plugin set it) "
             "before importing code that compiles Triton kernels"
         )
+    import warnings
+
     import torch  # noqa: F401  (torch before triton: torch pins the triton it was built against)
     import triton  # noqa: F401
-
-    import warnings
 
     # printed by every CPU-Triton kernel module Inductor loads; expected here, since nothing is compiled
     warnings.filterwarnings("ignore", message="Could not find an active CPU backend")
@@ -131,7 +131,7 @@ def _fewest_programs_first() -> None:
             configs = sorted(configs, key=lambda c: -_block_numel(c))
         return orig(self, fn, triton_meta, configs, *args, **kwargs)
 
-    tuner.__init__ = init
+    tuner.__init__ = init  # type: ignore[method-assign]  # patched for the process, once
     tuner._kernelopt_order = True
 
 
@@ -173,7 +173,7 @@ def _cache_numpy_dtypes() -> None:
                 return found
         return orig(tt_dtype)
 
-    _get_np_dtype._kernelopt_cached = True
+    _get_np_dtype._kernelopt_cached = True  # type: ignore[attr-defined]  # a marker on the wrapper
     interp._get_np_dtype = _get_np_dtype
 
 
@@ -193,7 +193,8 @@ def _skip_dead_overflow_checks() -> None:
     options = getattr(builder, "options", None)
     if (dataclasses.is_dataclass(options) and not getattr(options, "debug", True)
             and getattr(options, "sanitize_overflow", False)):
-        builder.options = dataclasses.replace(options, sanitize_overflow=False)
+        # is_dataclass admits a dataclass type too; the builder's options are an instance
+        builder.options = dataclasses.replace(options, sanitize_overflow=False)  # type: ignore[type-var]
 
 
 def _patch_program_order() -> None:

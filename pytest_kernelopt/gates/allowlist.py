@@ -93,8 +93,8 @@ INDUCTOR_META_KEYS = frozenset({
     "is_hip", "is_fbcode", "coordinate_descent_tuning", "coordinate_descent_search_radius",
     "coordinate_descent_check_all_directions", "add_persistent_rblock", "min_rblock", "min_xblock",
     "max_persistent_rblock", "native_matmul_persistent_rblock", "warp_size", "max_threads_per_block",
-    "RSPLIT_SIZE", "has_loadstore_with_contiguous_rdim", "mix_order_reduction", "autotune_local_cache",
-    "store_cubin", "profile_bandwidth", "combo_grid_meta", "fixed_grid", "config_args", "extra_launcher_args",
+    "RSPLIT_SIZE", "has_loadstore_with_contiguous_rdim", "mix_order_reduction", "profile_bandwidth",
+    "combo_grid_meta", "fixed_grid", "config_args", "extra_launcher_args",
 })
 #: Inductor's launcher turns some inductor_meta values into Python it executes (grid expressions, launcher
 #: arguments): those take only the values Inductor writes, checked here one by one
@@ -117,9 +117,9 @@ constexpr cos cumprod cumsum debug_barrier device_assert div_rn dot dot_scaled e
 float16 float32 float64 float8e4b15 float8e4b8 float8e4nv float8e5 float8e5b16 floor fma full gather histogram int1
 int16 int32 int64 int8 interleave join load load_tensor_descriptor log log2 make_block_ptr make_tensor_descriptor max
 max_constancy max_contiguous maximum min minimum mul multiple_of num_programs pair_uniform_to_normal permute philox
-PropagateNan pointer_type program_id rand rand4x randint randint4x randn randn4x range ravel reduce reduce_or reshape rsqrt sigmoid
-sin softmax sort split sqrt sqrt_rn squeeze static_assert static_range store store_tensor_descriptor sub sum
-swizzle2d topk trans uint16 uint32 uint64 uint8 uint_to_uniform_float umulhi unsqueeze view where xor_sum zeros
+PropagateNan pointer_type program_id rand rand4x randint randint4x randn randn4x range ravel reduce reduce_or reshape
+rsqrt sigmoid sin softmax sort split sqrt sqrt_rn squeeze static_assert static_range store store_tensor_descriptor
+sub sum swizzle2d topk trans uint16 uint32 uint64 uint8 uint_to_uniform_float umulhi unsqueeze view where xor_sum zeros
 zeros_like TRITON_MAX_TENSOR_NUMEL"""
 _TL_MATH = """abs ceil cos div_rn erf exp exp2 fdiv floor fma log log2 rsqrt sin sqrt sqrt_rn umulhi"""
 _LIBDEVICE = """abs acos acosh add_rd add_rn add_ru add_rz asin asinh atan atan2 atanh brev byte_perm cbrt ceil clz
@@ -223,7 +223,7 @@ def parse_bounded(source: str) -> ast.Module:
     except (MemoryError, RecursionError, ValueError, OverflowError) as e:
         raise AllowlistError(f"source cannot be parsed within limits: {type(e).__name__}") from None
     count = 0
-    stack = [(tree, 0)]
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     while stack:
         node, d = stack.pop()
         count += 1
@@ -304,8 +304,7 @@ def check_module(tree: ast.Module) -> str | None:
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
             if i != 0:
                 return f"a module-level string expression ({_at(node)}) other than the docstring"
-        elif _constant_def(node) is not None:
-            name = _constant_def(node)
+        elif (name := _constant_def(node)) is not None:
             if _private(name) or not _IDENT.match(name):
                 return f"module constant {name!r} ({_at(node)}): dunder names are not allowed"
         else:
@@ -370,7 +369,9 @@ def _dict_keys(node: ast.AST) -> dict[str, ast.AST] | None:
     if not isinstance(node, ast.Dict) or any(not isinstance(k, ast.Constant) or not isinstance(k.value, str)
                                              for k in node.keys):
         return None
-    return {k.value: v for k, v in zip(node.keys, node.values)}
+    # every key is a str constant (checked above): the filter only narrows the type
+    return {k.value: v for k, v in zip(node.keys, node.values)
+            if isinstance(k, ast.Constant) and isinstance(k.value, str)}
 
 
 def _falsy(node: ast.AST) -> bool:
@@ -764,8 +765,8 @@ def check_text(source: str, tree: ast.Module) -> str | None:
     """
     for i, ch in enumerate(source):
         if not (ch in "\n\t" or " " <= ch <= "~"):
-            line = source.count("\n", 0, i) + 1
-            return f"character {ch!r} on line {line}: candidates are printable ASCII with newlines and tabs"
+            lineno = source.count("\n", 0, i) + 1
+            return f"character {ch!r} on line {lineno}: candidates are printable ASCII with newlines and tabs"
     lines = source.split("\n")
     for n, line in enumerate(lines, 1):
         if line.rstrip().endswith("\\"):

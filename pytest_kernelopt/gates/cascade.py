@@ -21,10 +21,10 @@ from ..config import Settings
 from ..problems import Problem
 from .correctness import CorrectnessGate
 from .fp64 import Fp64Gate
-from .perf import PerfGate, rank_candidates, time_sequentially
-from .results import CascadeResult, GateResult
-from .runner import RunResult, poisoned_allocations, run_once
 from .module_state import ModuleState
+from .perf import PerfGate, rank_candidates, time_sequentially
+from .results import CascadeResult, Decision, GateResult
+from .runner import RunResult, poisoned_allocations, run_once
 from .seed_values import seed_inputs
 from .trials import BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak
 
@@ -43,9 +43,8 @@ def _nbytes(inputs: tuple) -> int:
 
 def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: bool = True) -> GateResult:
     """Gate 1 for one candidate against the captured graphs (``captured`` needs ``find``; ``backend`` a name)."""
-    from .static import StaticGate
-
     from .reorder import arrival_order, inductor_reorder
+    from .static import StaticGate
 
     try:
         graph, name = captured.find(candidate.replaces[0])
@@ -110,11 +109,11 @@ class Judge:
 
     def note_reorder(self, statics: list[GateResult]) -> None:
         """Whether every candidate is Inductor's own kernel under another launch config (:mod:`.reorder`)."""
-        found = [g.numbers.get("reorder_of_inductor") for g in statics]
+        found: list[Any] = [g.numbers.get("reorder_of_inductor") for g in statics]
         self.reorder = tuple(found) if found and all(found) else ()
         self.arrival_order = bool(self.reorder) and any(g.numbers.get("arrival_order") for g in statics)
 
-    def done(self, decision: str) -> CascadeResult:
+    def done(self, decision: Decision) -> CascadeResult:
         return CascadeResult(self.kernels, self.chash, tuple(self.gates), decision, self.origin,
                              time.perf_counter() - self.t0)
 

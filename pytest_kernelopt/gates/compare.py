@@ -199,8 +199,8 @@ def beyond_counts(x, y, t, rtol: float, atol: float) -> tuple[int, int, int]:
         x_out = ok & ~y_out & ((torch.where(ok, xc.double(), 0.0) - td).abs() > tol)
         acc += torch.stack([ok.sum(), y_out.sum(), x_out.sum()])
         del ok, td, tol, y_out, x_out
-    n, y_out, x_out = (int(v) for v in acc.tolist())
-    return n, y_out, x_out
+    n, y_beyond, x_beyond = (int(v) for v in acc.tolist())
+    return n, y_beyond, x_beyond
 
 
 def _float_stats(x, y, rtol: float, atol: float) -> tuple[list, list]:

@@ -236,7 +236,7 @@ class CorrectnessGate:
                                   tiny_rel_tol=s.tiny_rel_tol, label=label)
             if cmp.hard_failure or not cmp.within_tolerance:
                 return (f"fail:{where}: the candidate's second run on identical inputs "
-                        f"{cmp.hard_failure or f'differs from the baseline beyond tolerance (max abs {cmp.max_abs_err:.3g})'}"
+                        f"{cmp.hard_failure or f'differs from the baseline beyond tolerance (max abs {cmp.max_abs_err:.3g})'}"  # noqa: E501
                         " (Inductor's own split scan under another launch config: its runs may round differently, "
                         "but each must be within tolerance)")
         return (f"{where}: a second run rounded differently (Inductor's own split scan: its look-back adds block "
@@ -249,4 +249,5 @@ def buffers_differ(a: list[str], b: list[str]) -> list[int]:
     must match, including one that a call wrote in one run and left alone in the other."""
     if len(a) != len(b):
         return list(range(max(len(a), len(b))))
-    return [i for i, (x, y) in enumerate(zip(a, b)) if not (x.startswith("u:") and y.startswith("u:")) and x[2:] != y[2:]]
+    return [i for i, (x, y) in enumerate(zip(a, b))
+            if not (x.startswith("u:") and y.startswith("u:")) and x[2:] != y[2:]]

@@ -1,15 +1,15 @@
 """Finding a module's integer counters, and checking that they may be advanced (:mod:`.module_state`).
 
-A counter is an integer scalar of the module's state that one call of the compiled module changes (a step count
-of a bias-corrected average, a position), or a floating one that a call moves by a whole number.  The varied seed advances them, so that a kernel that reads the counter
-and goes wrong only after a few steps is judged past them.  A position may index a table; advanced beyond it,
-the module fails -- on a GPU with a device-side assert that ends the process's CUDA context.  So before the
-gates use them, the eager module is copied to the host and called there with the counters advanced, and
-:data:`MARGIN_CALLS` calls' steps further (the loop of calls that follows the varied seed's call advances them
-again).  If that raises, the varied seed's advance is halved until the module runs (a KV cache of 64 positions:
-the position lands within it; a kernel wrong only past position 2 passes when no position is advanced:
-tests/test_read_only_args.py::test_a_position_the_module_runs_only_so_far_with_is_advanced_within_its_range),
-and only if none runs is no integer advanced; the session says why.
+A counter is an integer scalar of the module's state that one call of the compiled module changes (a step count of a
+bias-corrected average, a position), or a floating one that a call moves by a whole number.  The varied seed advances
+them, so that a kernel that reads the counter and goes wrong only after a few steps is judged past them.  A position may
+index a table; advanced beyond it, the module fails -- on a GPU with a device-side assert that ends the process's CUDA
+context.  So before the gates use them, the eager module is copied to the host and called there with the counters
+advanced, and :data:`MARGIN_CALLS` calls' steps further (the loop of calls that follows the varied seed's call advances
+them again).  If that raises, the varied seed's advance is halved until the module runs (a KV cache of 64 positions: the
+position lands within it; a kernel wrong only past position 2 passes when no position is advanced:
+tests/test_read_only_args.py::test_a_position_the_module_runs_only_so_far_with_is_advanced_within_its_range), and only
+if none runs is no integer advanced; the session says why.
 """
 
 from __future__ import annotations

@@ -131,11 +131,12 @@ POSITIONS_SLACK = 0.01
 CALM_MAX = 10.0
 LEVEL_FACTOR = 10.0
 LEVEL_SLACK = 1e-3
-#: beside the L2 ratio, the fallback bounds single elements: a candidate's largest excess over the tolerance
-#: against the truth may be at most this many times (or ``fp64_factor`` x 1.25, if larger) the larger of the baseline's largest error against the
-#: truth and NOISE_K times the rounding noise per element (the noise floor's RMS).  On an ill-conditioned
-#: output (cos(1000 x)) the L2 floor is the tolerance's own L2 norm, and a kernel spent that whole budget on
-#: two elements, each 470x the tolerance (tests/test_chunked_stats.py::test_the_fallback_bounds_single_elements)
+#: beside the L2 ratio, the fallback bounds single elements: a candidate's largest excess over the tolerance against the
+#: truth may be at most this many times (or ``fp64_factor`` x 1.25, if larger) the larger of the baseline's largest
+#: error against the truth and NOISE_K times the rounding noise per element (the noise floor's RMS).  On an
+#: ill-conditioned output (cos(1000 x)) the L2 floor is the tolerance's own L2 norm, and a kernel spent that whole
+#: budget on two elements, each 470x the tolerance
+#: (tests/test_chunked_stats.py::test_the_fallback_bounds_single_elements)
 ELEMENT_RATIO = 4.0
 
 
@@ -529,8 +530,10 @@ class Fp64Gate:
                 normal = math.floor(math.log10(torch.finfo(c.dtype).tiny)) + 1
                 noise = (noises[i] if i < len(noises) else None) or {}
                 sums = decade_sums(t, c, b)
-                group = [0, 0.0, 0.0, 0.0, []]  # count, count-weighted relative squared errors: cand, base, noise
-                last = None  # the group checked last: a tail of fewer than DECADE_MIN values is read with it
+                # count, count-weighted relative squared errors: cand, base, noise
+                group: list[Any] = [0, 0.0, 0.0, 0.0, []]
+                # the group checked last: a tail of fewer than DECADE_MIN values is read with it
+                last: list[Any] | None = None
                 for d in sorted((d for d in sums if d != ZERO_DECADE and d >= normal), reverse=True):
                     n, sc, sb, st = sums[d]
                     if not st > 0:
@@ -599,7 +602,8 @@ class Fp64Gate:
                                    bias_floor=floor, seed=seed)
                     return GateResult("fp64", "fail", f"seed {seed}: the candidate's errors against the float64 "
                                       f"truth are biased: mean signed error {bias_c:.3g}, beyond the "
-                                      f"{allowed + floor:.3g} allowed (the baseline's bias plus {BIAS_SIGMAS:g} standard errors, "
+                                      f"{allowed + floor:.3g} allowed (the baseline's bias plus {BIAS_SIGMAS:g} "
+                                      "standard errors, "
                                       f"{allowed:.3g}, and {BIAS_TOL_FRACTION:g} of the tolerance, {floor:.3g}): a "
                                       "systematic offset, not rounding", numbers)
         numbers["bias_checked"] = worst is not None

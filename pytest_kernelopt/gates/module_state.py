@@ -9,16 +9,15 @@ kernels of a module adding 0.5 to a buffer per call failed the float64 gate by d
 a call counter in state no check looked at (a plain attribute's unused element).
 
 So: :func:`state_items` is every tensor a call can reach besides its inputs (parameters, buffers, plain tensor
-attributes of every submodule, also inside lists, tuples and dicts, tensors among the globals of the
-user's own ``forward`` functions, and tensors held by the user's module classes themselves); :class:`ModuleState` keeps a host copy of all of it as the session found it,
-puts back before every gate call whatever differs, and after the call returns what the call changed, which the
-gates compare like outputs (``state:<name>`` beside the gradients of a run).
+attributes of every submodule, also inside lists, tuples and dicts, tensors among the globals of the user's own
+``forward`` functions, and tensors held by the user's module classes themselves); :class:`ModuleState` keeps a host copy
+of all of it as the session found it, puts back before every gate call whatever differs, and after the call returns what
+the call changed, which the gates compare like outputs (``state:<name>`` beside the gradients of a run).
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterator
-
 
 #: the packages whose objects are not searched for tensors (a plain object of the user's is: a config, a cache)
 _LIBRARY_PACKAGES = ("torch", "builtins", "numpy", "triton", "typing", "functools", "collections", "types", "abc",

@@ -549,7 +549,7 @@ def measure_with_outputs(session: Any, swap: Any, seeds: Sequence[int],
     return base, cand, {"last": last, "sums": sums}
 
 
-def screening_reference(session: Any, candidates: list) -> Any:
+def screening_reference(session: Any, candidates: Sequence[Any]) -> Any:
     """The baseline kernel's own source, to be swapped in like the candidates (None: they replace different
     kernels, or several).  On the H200 the module with nothing swapped screened 1-4% slower than the same
     module with its own kernel swapped in (softmax_scale: A/A 1.039x), so every config looked faster than the
@@ -570,7 +570,7 @@ def screening_reference(session: Any, candidates: list) -> Any:
     return replace(own_candidate(graph, name), replaces=(ref,))
 
 
-def rank_candidates(session: Any, candidates: list, samples: int) -> tuple[float, list[float | None]]:
+def rank_candidates(session: Any, candidates: Sequence[Any], samples: int) -> tuple[float, list[float | None]]:
     """Median ms of the baseline and of each candidate, timed interleaved (a screening aid).
 
     The baseline is timed as its own source swapped in the same way as the candidates where there is one

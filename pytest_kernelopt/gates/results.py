@@ -36,7 +36,8 @@ class GateResult:
         return cls(gate=d["gate"], status=d["status"], reason=d.get("reason", ""), numbers=dict(d.get("numbers", {})))
 
 
-#: what the cascade decides for one candidate ("baseline_kept" is a search's outcome, records.SearchDecision, not a verdict)
+#: what the cascade decides for one candidate ("baseline_kept" is a search's outcome, records.SearchDecision, not a
+#: verdict)
 Decision = Literal["accepted", "rejected", "verified"]
 
 
@@ -99,7 +100,8 @@ def stopped_in(gate: str, reason: str, candidates: Any, seconds: float, numbers:
     order = list(GATE_ORDER)
     before = order[: order.index(gate)] if gate in order else []
     gates = [GateResult(g, "pass", "passed before the stop") for g in before]
-    gates.append(GateResult(gate, "fail", reason, dict(numbers)))
+    # gate is the stage a progress message named: a str, not narrowed to GateName
+    gates.append(GateResult(gate, "fail", reason, dict(numbers)))  # type: ignore[arg-type]
     cands = list(candidates)
     return CascadeResult(tuple(n for c in cands for n in c.replaces), cands[0].content_hash, tuple(gates),
                          "rejected", cands[0].origin, seconds)

@@ -195,7 +195,7 @@ def poisoned_allocations(namespaces: dict[int, dict], fill: str = "nan", record:
                 def poisoned(*a, _orig=orig, **k):
                     return allocate(_orig(*a, **k))
 
-                poisoned._kernelopt_poison = True
+                poisoned._kernelopt_poison = True  # type: ignore[attr-defined]  # a marker on the wrapper
                 saved.append((ns, name, orig))
                 ns[name] = poisoned
     try:

@@ -13,7 +13,7 @@ copy and a chunk.  The values are those of the whole-tensor expressions, bit for
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 #: the first column of the last dimension is this many times larger in the float16-valued seed
 OUTLIER_FACTOR = 50.0
@@ -164,7 +164,7 @@ def edge_values(dtype: Any) -> list[float]:
 
     info = torch.finfo(dtype)
     sub = info.tiny / 4  # below the smallest normal: a subnormal of ``dtype``
-    return [sub if v == "subnormal" else -sub if v == "-subnormal" else v for v in EDGE_VALUES] + \
+    return [sub if v == "subnormal" else -sub if v == "-subnormal" else cast(float, v) for v in EDGE_VALUES] + \
         [v for v in LARGE_VALUES if abs(v) < info.max]
 
 
@@ -220,8 +220,8 @@ def _sprinkle_(ys: list, gen: Any, share: int, most: int, values: Callable[[Any]
         if each:  # a small tensor's few positions: any of the values
             start = int(torch.randint(0, len(vals), (1,), generator=gen))
             vals = vals[start:] + vals[:start]
-        vals = torch.tensor(vals, dtype=torch.float64).repeat(n // len(vals) + 1)[:n]
-        y.view(-1)[idx.to(y.device)] = vals.to(dtype=y.dtype, device=y.device)
+        column = torch.tensor(vals, dtype=torch.float64).repeat(n // len(vals) + 1)[:n]
+        y.view(-1)[idx.to(y.device)] = column.to(dtype=y.dtype, device=y.device)
 
 
 #: the levels of an 8-bit image scaled to [0, 1]: the varied-state seed's first third of rows takes them
@@ -400,8 +400,8 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
 def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
     """``seed``'s inputs made from the problem's draw ``original``: every floating tensor copied once (the draw
     is the problem's and may be shared, so it is never edited), the plan's steps applied to the copy in place,
-    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`); on the integer and ReLU seeds the
-    floating inputs after the first one-hot instead, and on the float16 seed the first of two or more
+    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`); on the integer and
+    ReLU seeds the floating inputs after the first one-hot instead, and on the float16 seed the first of two or more
     (:func:`one_hot_dim`).  Inputs no step touches are the original objects."""
     import torch
 

@@ -66,8 +66,19 @@ class Subject:
         m = re.fullmatch(r"g\d+:(.+)", ref)
         return self.kernels.get(m.group(1)) if m else None
 
+    def known(self, ref: str) -> TritonKernel:
+        """:meth:`kernel` in the checks after :func:`check_replaced_kernels_known` (they run in order)."""
+        kernel = self.kernel(ref)
+        assert kernel is not None, ref
+        return kernel
+
+    def parsed(self) -> ast.Module:
+        """:attr:`tree` in the checks after :func:`check_parses` (they run in order)."""
+        assert self.tree is not None
+        return self.tree
+
     def jit_functions(self) -> dict[str, ast.FunctionDef]:
-        return {f.name: f for f in self.tree.body if isinstance(f, ast.FunctionDef) and _is_jit(f)}
+        return {f.name: f for f in self.parsed().body if isinstance(f, ast.FunctionDef) and _is_jit(f)}
 
 
 Check = Callable[[Subject], "str | None"]
@@ -128,7 +139,7 @@ def check_defines_kernel(s: Subject) -> str | None:
     """A drop-in defines ``@triton.jit <original name>`` with the original's parameters, in order."""
     if s.launch is not None:
         return None
-    kernel = s.kernel(s.candidate.replaces[0])
+    kernel = s.known(s.candidate.replaces[0])
     fns = s.jit_functions()
     fn = fns.get(kernel.name)
     if fn is None:
@@ -167,9 +178,9 @@ def check_same_device(s: Subject) -> str | None:
     fail later, inside Triton, with an error that does not say why."""
     want: dict[str, set[str]] = {"driver": set(), "device": set()}
     for ref in s.candidate.replaces:
-        for key, found in _device_marks(_parsed(s.kernel(ref).source)).items():
+        for key, found in _device_marks(_parsed(s.known(ref).source)).items():
             want[key] |= found
-    got = _device_marks(s.tree)
+    got = _device_marks(s.parsed())
     what = {"driver": "triton_helpers.set_driver_to_{}()", "device": "DeviceProperties(type={!r})"}
     for key in ("driver", "device"):
         other = sorted(got[key] - want[key])
@@ -230,7 +241,7 @@ def check_launch_args(s: Subject) -> str | None:
                 return (f"launch arg {ref!r} is not '<kernel>.<param>' for a runtime parameter of a replaced "
                         f"kernel {list(s.candidate.replaces)}")
         else:
-            kernel = s.kernel(s.candidate.replaces[0])
+            kernel = s.known(s.candidate.replaces[0])
             if ref not in kernel.runtime_params:
                 return f"launch arg {ref!r} is not a runtime parameter of {kernel.name} {list(kernel.runtime_params)}"
     return None
@@ -283,14 +294,14 @@ def check_allowlist(s: Subject) -> str | None:
         from ..substitute import complete_source
 
         try:
-            source = complete_source(s.kernel(s.candidate.replaces[0]), source)
+            source = complete_source(s.known(s.candidate.replaces[0]), source)
         except SubstitutionError as e:
             return str(e)
     try:
         tree = check_source(source)
     except AllowlistError as e:
         return f"not on the allowlist: {e}"
-    own = {ast.unparse(n) for r in s.candidate.replaces for n in ast.walk(_parsed(s.kernel(r).source))
+    own = {ast.unparse(n) for r in s.candidate.replaces for n in ast.walk(_parsed(s.known(r).source))
            if _is_assert(n)}
     added = [ast.unparse(n) for n in ast.walk(tree) if _is_assert(n) and ast.unparse(n) not in own]
     if added:
@@ -316,7 +327,8 @@ def _parsed(source: str) -> ast.Module:
 
 
 def _is_assert(node: ast.AST) -> bool:
-    return isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.device_assert", "triton.language.device_assert")
+    return isinstance(node, ast.Call) and ast.unparse(node.func) in ("tl.device_assert",
+                                                                      "triton.language.device_assert")
 
 
 def check_compiles(s: Subject) -> str | None:
@@ -354,7 +366,7 @@ def _aot(s: Subject, aot_compile: Callable) -> Any:
     if cand.launch is None:
         from ..substitute import complete_source
 
-        kernel = s.kernel(cand.replaces[0])
+        kernel = s.known(cand.replaces[0])
         return aot_compile(complete_source(kernel, cand.source), kernel.name, target=s.compile_target,
                            configs=list(cand.configs) or None)
     spec = cand.launch
@@ -364,9 +376,9 @@ def _aot(s: Subject, aot_compile: Callable) -> Any:
     for param, ref in zip(runtime, spec.args):
         if cand.is_fusion:
             kname, _, kparam = ref.partition(".")
-            ty = s.kernel(kname).signature.get(kparam)
+            ty = s.known(kname).signature.get(kparam)
         else:
-            ty = s.kernel(cand.replaces[0]).signature.get(ref)
+            ty = s.known(cand.replaces[0]).signature.get(ref)
         if not ty or ty in ("?", "constexpr"):
             return f"cannot compile: the type of launch arg {ref!r} is unknown"
         signature[param] = ty

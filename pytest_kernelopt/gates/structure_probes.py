@@ -385,7 +385,8 @@ def _zero_one(inputs: tuple) -> list[int]:
 
 
 def _one_at_a_time(inputs: tuple, which: list[int], structures: Callable[[Any], Any], seed: int,
-                   mix: tuple[int, int], describe: Callable[[int, Any], str]) -> Iterator[tuple[str, tuple | None, str]]:
+                   mix: tuple[int, int],
+                   describe: Callable[[int, Any], str]) -> Iterator[tuple[str, tuple | None, str]]:
     """(label, inputs, "") for each input at the positions ``which`` and each structure ``(name, applies, make)`` of
     ``structures(input)`` that applies to it: a copy of that input made so from a generator of its own, the others
     the same objects, one at a time; (label, None, why) where a structure cannot be made (our failure, not the

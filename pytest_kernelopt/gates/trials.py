@@ -450,7 +450,7 @@ def _module_peak(session: Any, seed: int) -> int:
     transient = int(torch.cuda.max_memory_allocated()) - before
     del out
     resident = [t for t in flatten(inputs) if isinstance(t, torch.Tensor) and t.is_cuda]
-    module = getattr(session, "module", None)
+    module: Any = getattr(session, "module", None)
     if hasattr(module, "parameters"):
         resident += [t for t in list(module.parameters()) + list(module.buffers()) if t.is_cuda]
     owned = {t.untyped_storage().data_ptr(): t.untyped_storage().nbytes() for t in resident}
@@ -873,8 +873,8 @@ def _sampled(cand: Run, base: Run) -> tuple[Run, Run]:
             kind = list if isinstance(a, list) else tuple
             return kind(p[0] for p in pairs), kind(p[1] for p in pairs)
         if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
-            pairs = {k: walk(a[k], b[k]) for k in a}
-            return {k: p[0] for k, p in pairs.items()}, {k: p[1] for k, p in pairs.items()}
+            by_key = {k: walk(a[k], b[k]) for k in a}
+            return {k: p[0] for k, p in by_key.items()}, {k: p[1] for k, p in by_key.items()}
         return pick(a, b)
 
     outs = walk(cand.outputs, base.outputs)
