@@ -53,6 +53,20 @@ def settings_from_config(config: Any) -> Settings:
     return settings
 
 
+def prepare_before_imports(config: Any) -> None:
+    """The backend's environment (``TRITON_INTERPRET=1`` without a GPU), set from the options pytest has parsed
+    so far, before conftests and test modules are imported: Triton reads it when its JIT functions are made, so a
+    test module importing ``triton`` or ``torch._inductor`` at its top would otherwise make them for the GPU and
+    every kernelopt test of the session would fail.  Mode off touches nothing; a bad value is left for
+    :func:`settings_from_config` to report."""
+    from .backends import BACKEND_CHOICES, prepare
+    from .gpu_pinning import kernelopt_mode
+
+    mode, backend, _ = kernelopt_mode(config)
+    if mode != "off" and backend in BACKEND_CHOICES:
+        prepare(backend)
+
+
 def _ini_keys(config: Any) -> list[str]:
     """The keys of the ini file pytest read that no plugin registered (pytest's own helper where it has one;
     else every key, read without ``config.inicfg``'s deprecation warning)."""

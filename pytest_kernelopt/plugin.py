@@ -1,7 +1,10 @@
 """pytest hooks for pytest-kernelopt.  Hooks only: the work lives in harness.py and the modules it calls.
 
-Nothing here imports torch, triton or openai; a run that does not use the
-``kernelopt`` fixture, marker or problem collector is untouched.
+Nothing here imports torch, triton or openai.  Unless the mode is off, the backend's environment is set
+before conftests and test modules are imported (on a machine without a GPU: ``TRITON_INTERPRET=1``, which
+Triton reads when its JIT functions are made; tests/test_plugin.py::
+test_a_suite_that_imports_triton_at_its_top_runs_on_the_cpu_and_is_reported_whole); nothing else is touched in
+a run that does not use the ``kernelopt`` fixture, marker or problem collector.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from . import gpu_pinning
 from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, ProblemItem, is_problem_candidate
 from .config import FIELDS, SettingError
 from .errors import BackendError, InputError, ModuleError
-from .harness import MARKER, Harness, marker_kwargs
+from .harness import MARKER, Harness, marker_kwargs, prepare_before_imports
 from .sharding import apply_shard
 
 
@@ -43,8 +46,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list) -> None:
-    """An xdist worker takes its GPU (CUDA_VISIBLE_DEVICES) before any conftest can import torch."""
+    """Before any conftest or test module can import torch or Triton: an xdist worker takes its GPU
+    (CUDA_VISIBLE_DEVICES), and the backend's environment is set (TRITON_INTERPRET=1 without a GPU)."""
     gpu_pinning.pin_this_worker(early_config)
+    prepare_before_imports(early_config)
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
@@ -64,6 +69,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[HARNESS_KEY] = harness
     config.pluginmanager.register(_Outcomes(harness), "kernelopt-outcomes")
     if harness.settings.mode != "off":
+        harness.prepare()  # set already where pytest_load_initial_conftests ran (a plugin registered later)
         # torch warns this for every CPU Triton kernel module Inductor loads; on the CPU backend the plugin runs
         # those kernels in the Triton interpreter, so the warning is expected and says nothing to the user
         config.addinivalue_line("filterwarnings", "ignore:Could not find an active CPU backend:UserWarning")
@@ -78,8 +84,6 @@ def pytest_configure(config: pytest.Config) -> None:
             config.args.extend(problems)
         else:
             config.args[:] = list(problems)
-        if harness.settings.mode != "off":
-            harness.prepare()
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -94,10 +98,6 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if harness is None:
         return
     harness.shard_note = apply_shard(config, items, harness.settings.shard) or harness.shard_note
-    if harness.settings.mode == "off":
-        return
-    if any("kernelopt" in getattr(item, "fixturenames", ()) for item in items):
-        harness.prepare()  # TRITON_INTERPRET must be set before triton decorates kernels
 
 
 @pytest.fixture

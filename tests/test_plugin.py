@@ -176,6 +176,23 @@ def test_unknown_fixture_keyword_is_an_error(pytester):
     result.stdout.fnmatch_lines(["*unknown kernelopt() keyword(s) min_speed*"])
 
 
+def test_a_suite_that_imports_triton_at_its_top_runs_on_the_cpu_and_is_reported_whole(pytester, backend,
+                                                                                      monkeypatch):
+    """A conftest and a test module that import ``triton`` and ``torch._inductor.config`` at their top made
+    Triton's JIT functions before the plugin chose the interpreter (it did so after collection), and every
+    kernelopt test of the session failed on a machine without a GPU: the backend's environment is set before
+    conftests and test modules are imported."""
+    if backend.name != "cpu":
+        pytest.skip("the interpreter is chosen only on a machine without a GPU")
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)  # as on a user's machine (this suite's CPU runs set it)
+    pytester.makeconftest("import triton\nimport triton.language as tl\n")
+    pytester.makepyfile(test_mod="import torch._inductor.config\nimport triton\n"
+                        + MODULE_TEST.format(marker="", extra="", device_line=DEVICE_LINE))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-cache-dir=kc")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*MODE verify BACKEND cpu*"])
+
+
 def test_mode_off_is_inert(pytester):
     # the test does not call the module: mode off returns torch.compile's wrapper, which would compile the module
     # to C++ on its first call (what torch.compile does is not this plugin's to test, and it took half a minute)
