@@ -23,8 +23,10 @@ class ProblemFile(pytest.File):
         from .errors import ProblemFormatError
         from .problems import load_problem_module
 
-        # the backend's environment first: a problem file may size its inputs by it at import
-        self.config.stash[HARNESS_KEY].prepare()
+        # the backend's environment first: a problem file may size its inputs by it at import (mode off: inert)
+        harness = self.config.stash[HARNESS_KEY]
+        if harness.settings.mode != "off":
+            harness.prepare()
         try:
             load_problem_module(self.path)
         except ProblemFormatError as e:
@@ -38,6 +40,9 @@ class ProblemItem(pytest.Item):
 
         harness = self.config.stash[HARNESS_KEY]
         settings = harness.resolve(marker_kwargs(self), {})
+        if settings.mode == "off":  # inert, as the fixture is: the problem runs under a plain torch.compile
+            harness.run_problem_plain(self.path, settings)
+            return
         record = harness.run_problem(self.nodeid, self.path, settings,
                                      lambda k, v: self.user_properties.append((k, v)))
         if record.regressions:

@@ -217,6 +217,19 @@ class Harness:
                                settings.mode, record.perf, settings)
 
     # -- problem files ----------------------------------------------------------------------
+    def run_problem_plain(self, path: Path, settings: Settings) -> None:
+        """Mode off: the problem's module under a plain ``torch.compile``, called once on its inputs (on the GPU
+        where there is one); no cache, no interpreter, no record (tests/test_plugin.py::test_mode_off_is_inert)."""
+        import torch
+
+        from .problems import ProblemSpec, build_problem
+
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        problem = build_problem(ProblemSpec.from_file(path), device, interpreted=False)
+        compiled = torch.compile(problem.module, mode=settings.torch_compile_mode)
+        with torch.set_grad_enabled(settings.training):
+            compiled(*problem.example_inputs)
+
     def run_problem(self, nodeid: str, path: Path, settings: Settings,
                     record_property: Callable[[str, Any], None] | None = None) -> Any:
         backend = self.backend(settings)

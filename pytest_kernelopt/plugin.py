@@ -203,5 +203,5 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         workeroutput["kernelopt_gpu"] = gpu_pinning.current_pin_json()
         workeroutput["kernelopt_shard"] = harness.shard_note
         return
-    if harness.settings.report and (harness.results or harness.outcomes):
+    if harness.settings.report:  # always, when asked: in mode off (inert) it lists no test
         harness.write_report(harness.settings.report)

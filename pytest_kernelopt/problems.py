@@ -216,11 +216,14 @@ def fresh_like(example: tuple, seed: int) -> tuple:
     return tuple(out)
 
 
-def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
+def build_problem(spec: ProblemSpec, device: str, seed: int = 0, *, interpreted: bool | None = None) -> Problem:
+    """The problem on ``device``.  ``interpreted`` (default: on the CPU) sizes it for the Triton interpreter: small
+    problems (KERNELOPT_PROBLEM_SCALE) and at most :func:`cpu_max_numel` input elements."""
     import torch
 
+    interpreted = device == "cpu" if interpreted is None else interpreted
     if spec.kind == "file":
-        if device == "cpu":
+        if interpreted:
             use_small_problems()
         mod = load_problem_module(spec.ref)
         torch.manual_seed(seed)
@@ -259,7 +262,7 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
             raise
         except (Exception, SystemExit) as e:
             raise ProblemFormatError(f"{spec.ref}: get_inputs() failed: {type(e).__name__}: {e}") from e
-        if device == "cpu":
+        if interpreted:
             _check_interpreter_size(spec.ref, example)
         return Problem(spec.name, model, example, draw, spec, redrawable=True)
     if spec.kind == "pickle":

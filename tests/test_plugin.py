@@ -193,9 +193,14 @@ def test_a_suite_that_imports_triton_at_its_top_runs_on_the_cpu_and_is_reported_
     result.stdout.fnmatch_lines(["*MODE verify BACKEND cpu*"])
 
 
-def test_mode_off_is_inert(pytester):
+def test_mode_off_is_inert(pytester, monkeypatch):
+    """Mode off is a plain ``torch.compile`` for the fixture and for problem files alike: no interpreter, no cache,
+    no capture; ``--kernelopt-report`` writes a report that lists no test.  (A problem file was judged and given
+    its cached kernel on a GPU, and captured into the report on the CPU.)"""
     # the test does not call the module: mode off returns torch.compile's wrapper, which would compile the module
-    # to C++ on its first call (what torch.compile does is not this plugin's to test, and it took half a minute)
+    # to C++ on its first call (what torch.compile does is not this plugin's to test, and it took half a minute);
+    # the problem's forward has nothing for Inductor to compile, for the same reason
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     pytester.makepyfile(test_mod=textwrap.dedent('''
         import torch
 
@@ -204,12 +209,33 @@ def test_mode_off_is_inert(pytester):
             assert result.kernels == [] and result.regressions == []
             print("MODE", result.mode, "BACKEND", result.backend)
     '''))
+    probs = pytester.mkdir("probs")
+    (probs / "plain.py").write_text(textwrap.dedent('''
+        import os, torch
+
+        print("INTERPRETER AT IMPORT", os.environ.get("TRITON_INTERPRET"))
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                print("FORWARD RAN")
+                return x
+
+        def get_inputs():
+            return [torch.randn(4, 16)]
+
+        def get_init_inputs():
+            return []
+    '''))
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-mode=off",
-                                          "--kernelopt-cache-dir=cache_here")
-    result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["*MODE off BACKEND *"])
-    assert "= pytest-kernelopt =" not in result.stdout.str(), "an inert run reports nothing"
+                                          "--kernelopt-cache-dir=cache_here", "--kernelopt-report=r.json",
+                                          "test_mod.py", "--kernelopt-problems=probs")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*INTERPRETER AT IMPORT None*", "*MODE off BACKEND *", "*FORWARD RAN*"])
+    out = result.stdout.str()
+    assert "= pytest-kernelopt =" not in out and "kernelopt [" not in out, "an inert run reports nothing"
     assert not (pytester.path / "cache_here").exists()
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert report["mode"] == "off" and report["tests"] == []
 
 
 def test_verify_mode_with_ini_marker_report_and_junit(pytester):
