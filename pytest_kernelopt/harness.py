@@ -361,9 +361,15 @@ class Harness:
             self.gpu_pins.append(Pin.from_json(workeroutput["kernelopt_gpu"]))
         self.shard_note = self.shard_note or workeroutput.get("kernelopt_shard")
 
-    def write_report(self, path: str) -> None:
-        doc = {"mode": self.settings.mode, "backend": self.backend_description,
-               "settings": dataclasses.asdict(self.settings),
+    def write_report(self, path: str, *, complete: bool = True, interrupted: bool = False) -> None:
+        """The JSON report: ``meta`` as bench's (:func:`pytest_kernelopt.report.report_meta`), the session's
+        settings, and a record per test; ``complete`` is false for a run interrupted or stopped early."""
+        from .report import report_meta
+
+        meta = report_meta("pytest", self.settings.mode, self.backend_description, complete=complete,
+                           interrupted=interrupted, tests=len({_test_of(n) for n, _ in self.results} |
+                                                               set(self.outcomes)))
+        doc = {"meta": meta, "settings": dataclasses.asdict(self.settings),
                "gpu_per_worker": {p.worker: {"gpu": p.gpu, "timing": p.timing, "source": p.source,
                                              "shared_with": list(p.shared_with)} for p in self.gpu_pins},
                "shard": self.shard_note,

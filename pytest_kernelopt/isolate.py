@@ -36,6 +36,7 @@ from typing import Any, Callable
 from .candidate import Candidate
 from .config import Settings
 from .gates.results import CascadeResult
+from .interrupts import workers_ignore_interrupts
 from .problems import ProblemSpec
 
 ProgressFn = Callable[[str], None]
@@ -299,7 +300,8 @@ class IsolatedEvaluator:
     def _spawn(self) -> tuple[Any, Any]:
         parent, child = self._ctx.Pipe()
         proc = self._ctx.Process(target=_worker_main, args=(child, self.spec, self.settings, self.plan), daemon=True)
-        proc.start()
+        with workers_ignore_interrupts():  # a Ctrl-C is the parent's to handle (interrupts.py)
+            proc.start()
         child.close()
         return proc, parent
 
@@ -364,7 +366,15 @@ class IsolatedEvaluator:
         if self.prestart:
             self._spawn_spare()
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """End the workers: the live one is told to finish (and waited for), the spare to exit; ``wait=False``
+        (an interrupted run) kills both at once."""
+        if not wait:
+            self._kill()
+            if self._spare is not None:
+                self._end(*self._spare)
+                self._spare = None
+            return
         if self._conn is not None:
             try:
                 self._conn.send(None)

@@ -185,11 +185,19 @@ class _Outcomes:
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     harness = config.stash.get(HARNESS_KEY, None)
-    if harness is None or not (harness.results or any(o == "failed" for o, _ in harness.outcomes.values())):
+    if harness is None:
+        return
+    interrupted = exitstatus == pytest.ExitCode.INTERRUPTED and harness.settings.mode != "off"
+    if not (harness.results or any(o == "failed" for o, _ in harness.outcomes.values()) or interrupted):
         return
     terminalreporter.write_sep("=", "pytest-kernelopt")
     for line in harness.summary_lines():
         terminalreporter.write_line(line)
+    if interrupted:
+        report = harness.settings.report
+        terminalreporter.write_line(
+            f"interrupted: {len(harness.results)} kernelopt result(s) finished, shown above"
+            + (f" and kept in the report {report} (complete: false)" if report else ""))
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
@@ -204,4 +212,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         workeroutput["kernelopt_shard"] = harness.shard_note
         return
     if harness.settings.report:  # always, when asked: in mode off (inert) it lists no test
-        harness.write_report(harness.settings.report)
+        interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        # -x or --maxfail stopped it early: some tests never ran
+        stopped = bool(getattr(session, "shouldstop", False) or getattr(session, "shouldfail", False))
+        harness.write_report(harness.settings.report, complete=not (interrupted or stopped), interrupted=interrupted)

@@ -181,16 +181,31 @@ def test_a_suite_that_imports_triton_at_its_top_runs_on_the_cpu_and_is_reported_
     """A conftest and a test module that import ``triton`` and ``torch._inductor.config`` at their top made
     Triton's JIT functions before the plugin chose the interpreter (it did so after collection), and every
     kernelopt test of the session failed on a machine without a GPU: the backend's environment is set before
-    conftests and test modules are imported."""
+    conftests and test modules are imported.
+
+    The same run is interrupted (a test raises KeyboardInterrupt where a Ctrl-C would land): an interrupted run
+    wrote no report; it says it was interrupted and its report keeps what finished, with the ``meta`` bench's
+    report has (``complete`` false, ``interrupted`` true)."""
     if backend.name != "cpu":
         pytest.skip("the interpreter is chosen only on a machine without a GPU")
+    from pytest_kernelopt.report import META_KEYS
+
     monkeypatch.delenv("TRITON_INTERPRET", raising=False)  # as on a user's machine (this suite's CPU runs set it)
     pytester.makeconftest("import triton\nimport triton.language as tl\n")
     pytester.makepyfile(test_mod="import torch._inductor.config\nimport triton\n"
-                        + MODULE_TEST.format(marker="", extra="", device_line=DEVICE_LINE))
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-cache-dir=kc")
+                        + MODULE_TEST.format(marker="", extra="", device_line=DEVICE_LINE)
+                        + "\n\ndef test_ctrl_c(kernelopt):\n    raise KeyboardInterrupt\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-cache-dir=kc",
+                                           "--kernelopt-report=r.json")
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["*MODE verify BACKEND cpu*"])
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*MODE verify BACKEND cpu*", "*= pytest-kernelopt =*", "*test_mod.py::test_softmax*",
+                                 "interrupted: 1 kernelopt result(s) finished, shown above and kept in the report "
+                                 "r.json (complete: false)"])
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert tuple(report["meta"])[:len(META_KEYS)] == META_KEYS and report["meta"]["report"] == "pytest"
+    assert report["meta"]["complete"] is False and report["meta"]["interrupted"] is True
+    assert [t["test"] for t in report["tests"]] == ["test_mod.py::test_softmax"]
 
 
 def test_mode_off_is_inert(pytester, monkeypatch):
@@ -235,7 +250,7 @@ def test_mode_off_is_inert(pytester, monkeypatch):
     assert "= pytest-kernelopt =" not in out and "kernelopt [" not in out, "an inert run reports nothing"
     assert not (pytester.path / "cache_here").exists()
     report = json.loads((pytester.path / "r.json").read_text())
-    assert report["mode"] == "off" and report["tests"] == []
+    assert report["meta"]["mode"] == "off" and report["tests"] == []
 
 
 def test_verify_mode_with_ini_marker_report_and_junit(pytester):
@@ -246,7 +261,7 @@ def test_verify_mode_with_ini_marker_report_and_junit(pytester):
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*MODE verify BACKEND *", "*= pytest-kernelopt =*", "*test_mod.py::test_softmax*"])
     report = json.loads((pytester.path / "out" / "r.json").read_text())
-    assert report["mode"] == "verify" and report["settings"]["seeds"] == 2  # session settings: from ini
+    assert report["meta"]["mode"] == "verify" and report["settings"]["seeds"] == 2  # session settings: from ini
     assert report["settings"]["cache_dir"] == str(pytester.path / "mycache")  # relative: from the rootdir
     assert report["tests"][0]["test"].endswith("test_softmax")
     assert report["tests"][0]["triton_kernels"] == 1
