@@ -298,6 +298,9 @@ class IsolatedEvaluator:
     # the problem and captures the module.  Each worker judges one candidate (or one screening) and is ended; the
     # next one is the spare, told to go, and a new spare is spawned at once to import meanwhile.
     def _spawn(self) -> tuple[Any, Any]:
+        from .kernel_loader import private_dir
+
+        private_dir()  # the worker's folder of kernel sources goes inside this process's, removed with it
         parent, child = self._ctx.Pipe()
         proc = self._ctx.Process(target=_worker_main, args=(child, self.spec, self.settings, self.plan), daemon=True)
         with workers_ignore_interrupts():  # a Ctrl-C is the parent's to handle (interrupts.py)

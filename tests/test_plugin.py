@@ -144,17 +144,30 @@ def test_a_cache_dir_that_is_a_file_is_a_usage_error(pytester):
     result.stderr.fnmatch_lines(["*cache_dir *afile.txt exists but is not a directory*"])
 
 
-def test_the_summary_names_the_proposer_and_an_unenforced_perf_gate(pytester, backend):
+def test_the_summary_names_the_proposer_and_an_unenforced_perf_gate(pytester, backend, monkeypatch):
     """The summary said neither which proposer searched (only the JSON report did) nor that ``--kernelopt-perf``
-    on a machine without a GPU gates nothing: the run passed green."""
+    on a machine without a GPU gates nothing: the run passed green.
+
+    Every kernel searched left a ``kernelopt-kernels-*`` folder in the temporary directory, finished runs too: the
+    search here loads candidates in this run's process and its workers, and none is left."""
     if backend.name != "cpu":
         pytest.skip("a machine without a GPU is what this is about")
+    import tempfile
+
+    tmp = pytester.mkdir("tmp")
+    # Inductor's cache stays where it was (a cold one would compile everything again)
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", os.environ.get("TORCHINDUCTOR_CACHE_DIR") or
+                       os.path.join(tempfile.gettempdir(), f"torchinductor_{os.environ.get('USER', 'root')}"))
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.delenv("KERNELOPT_KERNEL_DIR", raising=False)
     _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=1, max_candidates=1)")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt", "--kernelopt-perf",
                                            "--kernelopt-cache-dir=kc")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["proposer: tuner; no LLM endpoint configured*the offline tuner runs",
                                  "WARNING: the whole-module performance gate*requested but not enforced*no GPU*"])
+    assert "kernel(s) searched and checked for correctness only" in result.stdout.str()
+    assert sorted(p.name for p in tmp.glob("kernelopt-kernels-*")) == []
 
 
 def test_the_cuda_backend_without_a_gpu_says_so_without_frames(pytester, backend, monkeypatch):
