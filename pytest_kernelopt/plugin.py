@@ -18,6 +18,7 @@ from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, ProblemItem, 
 from .config import FIELDS, SettingError
 from .errors import BackendError, InputError, ModuleError
 from .harness import MARKER, Harness, marker_kwargs, prepare_before_imports
+from .problems import find_problem_files
 from .sharding import apply_shard
 
 
@@ -75,9 +76,10 @@ def pytest_configure(config: pytest.Config) -> None:
         config.addinivalue_line("filterwarnings", "ignore:Could not find an active CPU backend:UserWarning")
     problems = config.getoption("kernelopt_problems")
     if problems:
-        missing = [p for p in problems if not Path(p).exists()]
-        if missing:
-            raise pytest.UsageError(f"--kernelopt-problems: no such path: {', '.join(missing)}")
+        try:  # a missing path, or a folder with no problem file, is what `kernelopt bench` says it is
+            find_problem_files(problems)
+        except FileNotFoundError as e:
+            raise pytest.UsageError(f"--kernelopt-problems: {e}") from None
         # a broken problem file is a collection error for that file alone: the others still run
         config.option.continue_on_collection_errors = True
         if config.args_source == pytest.Config.ArgsSource.ARGS:

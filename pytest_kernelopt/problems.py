@@ -48,7 +48,8 @@ def find_problem_files(paths: Sequence[str | Path]) -> list[Path]:
                          and not any(part.startswith(".") or part == "__pycache__"
                                      for part in f.relative_to(p).parts[:-1]))
             if len(found) == before:
-                raise FileNotFoundError(f"no problem files (*.py) under {p}")
+                raise FileNotFoundError(f"no problem files (*.py) under {p} (files named _*.py, test_*.py or "
+                                        "conftest.py are not problems)")
         elif p.is_file():
             found.append(p)
         else:

@@ -310,9 +310,18 @@ def test_problem_collector_with_isolation(pytester):
     assert report["tests"][0]["test"].endswith("good.py::good")
 
 
-def test_missing_problem_path_is_a_usage_error(pytester):
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-problems", "nowhere")
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
+def test_a_problem_path_with_no_problem_file_is_a_usage_error_saying_so(pytester):
+    """A missing path is a usage error; a folder with no problem file ran nothing ("no tests ran", exit 5) without
+    a word: it is a usage error too, saying what ``kernelopt bench`` says."""
+    pytester.mkdir("empty")
+    (pytester.mkdir("helpers_only") / "_scale.py").write_text("SCALE = 1\n")
+    for path, said in (("nowhere", "no such file or directory: nowhere"),
+                       ("empty", "no problem files (*.py) under empty (files named _*.py, test_*.py or conftest.py "
+                                 "are not problems)"),
+                       ("helpers_only", "no problem files (*.py) under helpers_only")):
+        result = pytester.runpytest("-p", "no:cacheprovider", "--kernelopt-problems", path)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, path
+        result.stderr.fnmatch_lines([f"*--kernelopt-problems: {said}*"])
 
 
 def _seed_cache(cache_dir, backend, edit):
