@@ -153,6 +153,7 @@ class Harness:
         self.backend_description = ""
         self.gpu_pins: list[Any] = []  # gpu_pinning.Pin of each xdist worker (the controller's summary)
         self.shard_note: str | None = None
+        self.problems_only = False  # --kernelopt-problems without a test path: nothing else is collected
 
     # -- environment ------------------------------------------------------------------------
     def prepare(self) -> None:

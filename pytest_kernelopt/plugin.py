@@ -82,10 +82,22 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(f"--kernelopt-problems: {e}") from None
         # a broken problem file is a collection error for that file alone: the others still run
         config.option.continue_on_collection_errors = True
+        # the problem paths are collection targets, as test paths are: named beside test paths both are collected;
+        # alone they take the place of testpaths and the current directory, as `pytest PATH` would (a problem
+        # suite run on its own, sharded over hosts, is a set of problems only); the header says so
         if config.args_source == pytest.Config.ArgsSource.ARGS:
             config.args.extend(problems)
         else:
             config.args[:] = list(problems)
+            harness.problems_only = True
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    harness = config.stash.get(HARNESS_KEY, None)
+    if harness is not None and harness.problems_only:
+        return ["kernelopt: only the problem files are collected (--kernelopt-problems without a test path; name "
+                "test paths too to run both)"]
+    return []
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):

@@ -300,6 +300,28 @@ def test_problem_collector_reports_broken_files_alone(pytester):
     assert "_helper" not in out.split("short test summary")[0].split("collected")[1].split("\n")[0]
 
 
+# an in-process run without the plugins that import a package afresh every run (hypothesis' summary: 1-2 s a run)
+QUICK = ("-p", "no:cacheprovider", "-p", "no:benchmark", "-p", "no:hypothesispytest")
+TINY_PROBLEM = "class Model:\n    pass\n\ndef get_inputs():\n    return []\n\ndef get_init_inputs():\n    return []\n"
+
+
+def test_problem_paths_are_collection_targets_as_test_paths_are(pytester):
+    """``--kernelopt-problems`` without a test path dropped the normal test collection without a word.  The rule:
+    problem paths are collection targets as test paths are; named beside test paths both are collected, alone they
+    take the place of testpaths and the current directory (as ``pytest probs/`` would), and the header says so."""
+    pytester.makeini("[pytest]\ntestpaths = tests\n")
+    (pytester.mkdir("tests") / "test_plain.py").write_text("def test_plain():\n    pass\n")
+    (pytester.mkdir("probs") / "tiny.py").write_text(TINY_PROBLEM)
+    alone = pytester.runpytest(*QUICK, "--collect-only", "--kernelopt-problems=probs")
+    assert alone.ret == 0
+    alone.stdout.fnmatch_lines(["kernelopt: only the problem files are collected (--kernelopt-problems without a "
+                                "test path; name test paths too to run both)", "*<ProblemItem tiny>*"])
+    assert "test_plain" not in alone.stdout.str()
+    both = pytester.runpytest(*QUICK, "--collect-only", "tests", "--kernelopt-problems=probs")
+    both.stdout.fnmatch_lines(["*<Function test_plain>*", "*<ProblemItem tiny>*"])
+    assert "only the problem files" not in both.stdout.str()
+
+
 def test_problem_collector_with_isolation(pytester):
     probs = pytester.mkdir("probs")
     (probs / "good.py").write_text(GOOD_PROBLEM)
