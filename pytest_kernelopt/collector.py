@@ -9,11 +9,11 @@ import pytest
 
 
 def is_problem_candidate(path: Path, roots: list[Path]) -> bool:
-    """Every ``.py`` file under a problem root, except private helpers and conftest, is a problem."""
-    if path.suffix != ".py" or path.name.startswith("_") or path.name == "conftest.py":
-        return False
+    """Whether ``path`` is a problem file of one of the ``roots`` given (the rule: problems.NOT_PROBLEMS)."""
+    from .problems import is_problem_file
+
     resolved = path.resolve()
-    return any(resolved == r or r in resolved.parents for r in roots)
+    return any(is_problem_file(resolved, r) for r in roots)
 
 
 class ProblemFile(pytest.File):

@@ -207,7 +207,10 @@ class Harness:
         calls = sum(1 for n, _ in self.results if _test_of(n) == nodeid)
         if calls:  # a second kernelopt() in the same test: its own row in the summary and the report
             nodeid = f"{nodeid} [call {calls + 1}]"
-        inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+        from .errors import InputError
+        from .problems import positional_args
+
+        inputs = tuple(positional_args(inputs, f"{nodeid}: kernelopt(module, inputs): inputs", InputError))
         _warn_if_off_device(nodeid, inputs, backend)
         problem = problem_from_objects(module, inputs, nodeid, settings.base_seed or 0)
         # the module stays in this process (keep): it is returned with its kernels in place

@@ -322,6 +322,28 @@ def test_problem_paths_are_collection_targets_as_test_paths_are(pytester):
     assert "only the problem files" not in both.stdout.str()
 
 
+def test_one_rule_says_which_files_of_a_problem_folder_are_problems(pytester):
+    """A helper module in a problem folder was an error ("not a problem file") while ``_scale.py`` was skipped, and
+    no rule said so; ``kernelopt bench`` also skipped ``test_*.py`` and hidden folders where pytest's collector took
+    them for problems.  One rule (problems.NOT_PROBLEMS) for both; the error names it."""
+    from pytest_kernelopt.problems import find_problem_files
+
+    probs = pytester.mkdir("probs")
+    for name, text in {"tiny.py": TINY_PROBLEM, "_helpers.py": "VALUE = 1\n", "helpers.py": "VALUE = 1\n",
+                       "test_checks.py": "def test_checks():\n    pass\n", "conftest.py": "",
+                       ".hidden/tiny.py": TINY_PROBLEM, "sub/other.py": TINY_PROBLEM}.items():
+        (probs / name).parent.mkdir(exist_ok=True)
+        (probs / name).write_text(text)
+    assert [p.relative_to(probs).as_posix() for p in find_problem_files([probs])] == ["helpers.py", "sub/other.py",
+                                                                                       "tiny.py"]
+    result = pytester.runpytest(*QUICK, "--collect-only", "probs", "--kernelopt-problems=probs")
+    result.stdout.fnmatch_lines(["*<ProblemItem other>*", "*<Function test_checks>*", "*<ProblemItem tiny>*",
+                                 "*helpers.py: not a problem file: missing Model, get_inputs, get_init_inputs*a "
+                                 "helper module of a problem folder is named _*.py, and is then no problem*"])
+    out = result.stdout.str()
+    assert "_helpers" not in out and ".hidden" not in out and "<ProblemItem test_checks>" not in out
+
+
 def test_problem_collector_with_isolation(pytester):
     probs = pytester.mkdir("probs")
     (probs / "good.py").write_text(GOOD_PROBLEM)
