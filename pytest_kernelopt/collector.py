@@ -43,8 +43,11 @@ class ProblemItem(pytest.Item):
         if settings.mode == "off":  # inert, as the fixture is: the problem runs under a plain torch.compile
             harness.run_problem_plain(self.path, settings)
             return
+        from .junit import per_test_properties
+
         record = harness.run_problem(self.nodeid, self.path, settings,
-                                     lambda k, v: self.user_properties.append((k, v)))
+                                     (lambda k, v: self.user_properties.append((k, v)))
+                                     if per_test_properties(self.config) else None)
         if record.regressions:
             raise KernelOptFailure(record.regressions)
 

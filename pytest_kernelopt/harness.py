@@ -263,12 +263,11 @@ class Harness:
                 "nothing was searched and the compiled baseline runs (llm_error=warn; llm_error=fail fails the "
                 "test)"), stacklevel=2)
         self.results.append((nodeid, record))
-        if record_property is not None:
-            record_property("kernelopt_backend", record.backend)
-            record_property("kernelopt_mode", record.mode)
-            for k in record.kernels:
-                record_property(f"kernelopt:{k.kernel}", f"{k.decision} ({k.source})"
-                                + (f" {k.speedup:.3f}x" if k.speedup else ""))
+        if record_property is not None:  # junit.py says where JUnit properties go
+            from .junit import test_properties
+
+            for name, value in test_properties(record):
+                record_property(name, value)
 
     # -- reporting --------------------------------------------------------------------------
     def summary_lines(self) -> list[str]:

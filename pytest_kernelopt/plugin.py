@@ -18,6 +18,7 @@ from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, ProblemItem, 
 from .config import FIELDS, SettingError
 from .errors import BackendError, InputError, ModuleError
 from .harness import MARKER, Harness, marker_kwargs, prepare_before_imports
+from .junit import add_suite_properties, per_test_properties
 from .problems import find_problem_files
 from .sharding import apply_shard
 
@@ -115,7 +116,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
 
 
 @pytest.fixture
-def kernelopt(request: pytest.FixtureRequest, record_property):
+def kernelopt(request: pytest.FixtureRequest):
     """``kernelopt(module, inputs, **options)``: compile, apply cached kernels, (optimize), gate.
 
     Returns a :class:`~pytest_kernelopt.harness.KernelOptResult`; a failed gate
@@ -123,6 +124,9 @@ def kernelopt(request: pytest.FixtureRequest, record_property):
     numbers held against each threshold.
     """
     harness: Harness = request.config.stash[HARNESS_KEY]
+    # the test's own JUnit properties where its junit family has them (junit.py); else the suite's, at the end
+    record_property = ((lambda name, value: request.node.user_properties.append((name, value)))
+                       if per_test_properties(request.config) else None)
     # the user's mistakes (a bad marker keyword or setting, a backend this machine cannot give) fail the test with
     # their message alone: no plugin frames, and pytest.fail outside the except (no "during handling" chain)
     try:
@@ -214,6 +218,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
             + (f" and kept in the report {report} (complete: false)" if report else ""))
 
 
+@pytest.hookimpl(tryfirst=True)  # before junitxml writes its file
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     harness = session.config.stash.get(HARNESS_KEY, None)
     if harness is None:
@@ -225,6 +230,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         workeroutput["kernelopt_gpu"] = gpu_pinning.current_pin_json()
         workeroutput["kernelopt_shard"] = harness.shard_note
         return
+    add_suite_properties(session.config, harness.results)  # xunit2: the kernels' decisions, as the suite's
     if harness.settings.report:  # always, when asked: in mode off (inert) it lists no test
         interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
         # -x or --maxfail stopped it early: some tests never ran

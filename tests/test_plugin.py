@@ -162,12 +162,16 @@ def test_the_summary_names_the_proposer_and_an_unenforced_perf_gate(pytester, ba
     monkeypatch.delenv("KERNELOPT_KERNEL_DIR", raising=False)
     _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=1, max_candidates=1)")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt", "--kernelopt-perf",
-                                           "--kernelopt-cache-dir=kc")
+                                           "--kernelopt-cache-dir=kc", "--junitxml=j.xml", "-o", "junit_family=xunit1")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["proposer: tuner; no LLM endpoint configured*the offline tuner runs",
                                  "WARNING: the whole-module performance gate*requested but not enforced*no GPU*"])
     assert "kernel(s) searched and checked for correctness only" in result.stdout.str()
     assert sorted(p.name for p in tmp.glob("kernelopt-kernels-*")) == []
+    # xunit1: the test's own properties; a kernel kept where nothing was measured says so (it read
+    # "baseline_kept (baseline)", as one measured and kept did)
+    junit = (pytester.path / "j.xml").read_text()
+    assert 'value="baseline_kept (baseline), not measured (no GPU)' in junit.split("<testcase", 1)[1], junit
 
 
 def test_the_cuda_backend_without_a_gpu_says_so_without_frames(pytester, backend, monkeypatch):
@@ -266,6 +270,24 @@ def test_mode_off_is_inert(pytester, monkeypatch):
     assert report["meta"]["mode"] == "off" and report["tests"] == []
 
 
+def test_a_kernels_junit_property_tells_measured_from_not_measured():
+    """A kernel kept after its candidates were timed and one that nothing timed both read "baseline_kept
+    (baseline)": the value carries the nearest candidate's speedup, or says it was not measured."""
+    from pytest_kernelopt.junit import kernel_value
+    from pytest_kernelopt.records import KernelRecord
+
+    timed = {"performance": {"measured": True, "speedup": 1.01, "ci_low": 0.99, "ci_high": 1.03}}
+    kept = KernelRecord("k", 0, "pointwise", "baseline_kept", "baseline", numbers=timed, failed_gates=["performance"])
+    assert kernel_value(kept, "cuda") == ("baseline_kept (baseline), nearest candidate 1.010x [0.990, 1.030]; "
+                                          "failed gates: performance")
+    untimed = KernelRecord("k", 0, "pointwise", "baseline_kept", "baseline", failed_gates=["correctness"])
+    assert kernel_value(untimed, "cuda") == "baseline_kept (baseline), not measured; failed gates: correctness"
+    assert kernel_value(KernelRecord("k", 0, "pointwise", "baseline_kept", "baseline"), "cpu") == \
+        "baseline_kept (baseline), not measured (no GPU)"
+    won = KernelRecord("k", 0, "pointwise", "accepted", "tuner", speedup=1.2, ci=(1.1, 1.3))
+    assert kernel_value(won, "cuda") == "accepted (tuner) 1.200x [1.100, 1.300]"
+
+
 def test_verify_mode_with_ini_marker_report_and_junit(pytester):
     pytester.makeini("[pytest]\nkernelopt_seeds = 2\nkernelopt_cache_dir = mycache\n")
     _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=3, fp64_factor=1.5)")
@@ -281,8 +303,12 @@ def test_verify_mode_with_ini_marker_report_and_junit(pytester):
     # one Triton kernel, nothing cached for it: the table says so and tells the user how to search it
     result.stdout.fnmatch_lines(["*test_mod.py::test_softmax*1*0*0*0*1*",
                                  "*1 Triton kernel(s) have no cache entry*pytest --kernelopt*"])
+    # pytest's default junit family, xunit2, has no per-test properties (record_property warned): the test's
+    # properties are the suite's, named by the test (junit.py)
+    assert "incompatible with junit_family" not in result.stdout.str()
     junit = (pytester.path / "out" / "j.xml").read_text()
-    assert 'name="kernelopt_mode" value="verify"' in junit
+    assert '<property name="kernelopt_mode:test_mod.py::test_softmax" value="verify" />' in junit
+    assert "<testcase" in junit and "<properties>" not in junit.split("<testcase", 1)[1]
 
 
 def test_problem_collector_reports_broken_files_alone(pytester):
