@@ -52,10 +52,13 @@ class ProblemItem(pytest.Item):
             raise KernelOptFailure(record.regressions)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
-        from .errors import InputError, ModuleError, ProblemFormatError, user_traceback
+        from .config import SettingError
+        from .errors import BackendError, InputError, ModuleError, ProblemFormatError, user_traceback
 
         if isinstance(excinfo.value, KernelOptFailure):
             return "\n".join(excinfo.value.lines)
+        if isinstance(excinfo.value, (BackendError, SettingError)):  # as the fixture says it: no frames
+            return f"pytest-kernelopt: {type(excinfo.value).__name__}: {excinfo.value}"
         if isinstance(excinfo.value, (ModuleError, InputError, ProblemFormatError)):
             # the user's error: its message, and the problem file's own frames (not pytest's or the plugin's)
             cause = excinfo.value.__cause__

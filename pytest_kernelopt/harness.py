@@ -169,7 +169,15 @@ class Harness:
         from .backends import select_backend
 
         _quiet_torch_trace_log()
-        return select_backend(settings.backend)
+        backend = select_backend(settings.backend)
+        if settings.perf and not backend.measures_time and settings.perf_unmeasured == "fail":
+            from .errors import PerfUnmeasuredError
+
+            # before anything is compiled: the test's verdict cannot be what was asked of it
+            raise PerfUnmeasuredError(
+                "the performance gate (perf, --kernelopt-perf) was requested but performance cannot be measured "
+                f"here ({backend.description}); perf_unmeasured=fail makes that a failure (warn only warns)")
+        return backend
 
     def resolve(self, marker_kwargs: dict[str, Any], call_kwargs: dict[str, Any]) -> Settings:
         s = self.settings.with_overrides(marker_kwargs, source=MARKER_SOURCE)
@@ -322,7 +330,8 @@ class Harness:
             if any((r.settings or {}).get("perf", self.settings.perf) for _, r in self.results if r.backend != "cuda"):
                 lines.append("WARNING: the whole-module performance gate (perf, --kernelopt-perf) was requested but "
                              "not enforced: there is no GPU here, so no regression could be seen (a CI job that "
-                             "relies on it needs a GPU runner)")
+                             "relies on it needs a GPU runner; --kernelopt-perf-unmeasured=fail makes this a "
+                             "failure)")
         searched = sum(len(_searched(r)) for _, r in self.results if r.backend != "cuda" and r.mode == "optimize")
         if searched:
             cache_dir = next((r.settings or {}).get("cache_dir") for _, r in self.results) or self.settings.cache_dir

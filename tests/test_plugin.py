@@ -174,6 +174,28 @@ def test_the_summary_names_the_proposer_and_an_unenforced_perf_gate(pytester, ba
     assert 'value="baseline_kept (baseline), not measured (no GPU)' in junit.split("<testcase", 1)[1], junit
 
 
+def test_perf_where_nothing_can_be_measured_fails_when_asked_to(pytester, backend):
+    """``--kernelopt-perf`` without a GPU passed with only a warning, and a CI job meant to gate performance could
+    not make that a failure: ``perf_unmeasured=fail`` fails each test saying why, before anything is compiled (the
+    default, warn, is test_the_summary_names_the_proposer_and_an_unenforced_perf_gate)."""
+    if backend.measures_time:
+        pytest.skip("needs a machine where performance is not measured")
+    pytester.makeini("[pytest]\nkernelopt_perf_unmeasured = fail\n")
+    pytester.makepyfile(test_perf=textwrap.dedent("""
+        import torch
+
+        def test_perf(kernelopt):
+            kernelopt(torch.nn.Identity(), torch.randn(4, 8))
+    """))
+    (pytester.mkdir("probs") / "tiny.py").write_text(TINY_PROBLEM)
+    result = pytester.runpytest(*QUICK, "--kernelopt-perf", "test_perf.py", "--kernelopt-problems=probs")
+    result.assert_outcomes(failed=2)
+    said = ("pytest-kernelopt: PerfUnmeasuredError: the performance gate (perf, --kernelopt-perf) was requested but "
+            "performance cannot be measured here (CPU: *); perf_unmeasured=fail makes that a failure (warn only warns)")
+    result.stdout.fnmatch_lines(["*_ test_perf _*", said, "*_ kernelopt problem tiny.py _*", said])
+    assert "Traceback" not in result.stdout.str()
+
+
 def test_the_cuda_backend_without_a_gpu_says_so_without_frames(pytester, backend, monkeypatch):
     if backend.name != "cpu":
         pytest.skip("needs a machine without a GPU")
