@@ -408,8 +408,8 @@ def test_a_problem_path_with_no_problem_file_is_a_usage_error_saying_so(pytester
     pytester.mkdir("empty")
     (pytester.mkdir("helpers_only") / "_scale.py").write_text("SCALE = 1\n")
     for path, said in (("nowhere", "no such file or directory: nowhere"),
-                       ("empty", "no problem files (*.py) under empty (files named _*.py, test_*.py or conftest.py "
-                                 "are not problems)"),
+                       ("empty", "no problem files (*.py) under empty (not problems: helpers (_*.py), tests "
+                                 "(test_*.py), conftest.py, and files in hidden or __pycache__ folders)"),
                        ("helpers_only", "no problem files (*.py) under helpers_only")):
         result = pytester.runpytest("-p", "no:cacheprovider", "--kernelopt-problems", path)
         assert result.ret == pytest.ExitCode.USAGE_ERROR, path
