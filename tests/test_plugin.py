@@ -152,12 +152,10 @@ def test_the_summary_names_the_proposer_and_an_unenforced_perf_gate(pytester, ba
     search here loads candidates in this run's process and its workers, and none is left."""
     if backend.name != "cpu":
         pytest.skip("a machine without a GPU is what this is about")
-    import tempfile
+    from torch._inductor.runtime.cache_dir_utils import cache_dir
 
     tmp = pytester.mkdir("tmp")
-    # Inductor's cache stays where it was (a cold one would compile everything again)
-    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", os.environ.get("TORCHINDUCTOR_CACHE_DIR") or
-                       os.path.join(tempfile.gettempdir(), f"torchinductor_{os.environ.get('USER', 'root')}"))
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", cache_dir())  # Inductor's cache stays warm where it was
     monkeypatch.setenv("TMPDIR", str(tmp))
     monkeypatch.delenv("KERNELOPT_KERNEL_DIR", raising=False)
     _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=1, max_candidates=1)")
