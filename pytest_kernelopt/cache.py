@@ -526,6 +526,9 @@ def _read_entry(path: Path, digest: str) -> CacheEntry:
                 raise _Bad(f"{b['file']} does not match the recorded baseline hash")
         if decision == "accepted":
             files[KERNEL_FILE] = _read_file(path, KERNEL_FILE)
+        elif meta.get("candidate") is not None or meta.get("cascade") is not None:
+            raise _Bad(f"{ENTRY_JSON}'s decision is {decision!r}, but it records an accepted candidate and its "
+                       f"cascade: the decision was edited")
         entry = CacheEntry(path, meta, files)
         if decision == "accepted":
             try:
@@ -535,13 +538,12 @@ def _read_entry(path: Path, digest: str) -> CacheEntry:
             if cand.replaces != entry.kernel_names:
                 raise _Bad("the candidate's replaced kernels differ from the recorded baselines")
             # the speedup shown (list, show, verify, the pytest summary) is the performance gate's own figure,
-            # and that gate passed: a hand-edited figure, or a cascade that did not accept, is refused (red
-            # team 17 showed 9.99x for an entry whose recorded gate said 0.5x)
+            # and that gate passed: a hand-edited figure, or a cascade that did not accept, is refused, each said
+            # as what it is (tests/test_cache_cli.py::test_an_accepted_entry_shows_only_its_performance_gates_speedup)
             cascade = entry.cascade
-            perf = cascade.gate("performance") if cascade is not None else None
-            if cascade is None or not cascade.accepted or perf is None or not perf.passed:
-                raise _Bad("an accepted entry whose recorded cascade did not accept it (its performance gate did "
-                           "not pass)")
+            problem = _unaccepting_cascade(cascade)
+            if problem:
+                raise _Bad(problem)
             if meta.get("speedup") != _speedup_record(cascade):
                 raise _Bad("the recorded speedup is not its performance gate's figure")
         # everything the CLI and the plugin read later must parse now, not crash then
@@ -551,23 +553,56 @@ def _read_entry(path: Path, digest: str) -> CacheEntry:
     return entry
 
 
+def _unaccepting_cascade(cascade: CascadeResult | None) -> str:
+    """Why an accepted entry's recorded cascade does not show it accepted ('' when it does), naming the record that
+    says otherwise: a recorded decision edited away from "accepted" is not a performance gate that failed."""
+    if cascade is None:
+        return "an accepted entry that records no cascade"
+    perf = cascade.gate("performance")
+    if perf is None:
+        return "an accepted entry whose recorded cascade has no performance gate"
+    if not perf.passed:
+        return f"an accepted entry whose recorded performance gate did not pass (its status is {perf.status!r})"
+    if not cascade.accepted:
+        return (f"an accepted entry whose recorded cascade decision is {cascade.decision!r}, not 'accepted' (its "
+                f"gates passed: the decision in {ENTRY_JSON} was edited)")
+    return ""
+
+
+def _source_hash(source: str) -> str:
+    """The sha256 of a candidate's source as its content hash takes it (stripped), recorded beside that hash so that
+    an edit of kernel.py can be told from an edit of entry.json."""
+    return hashlib.sha256(source.strip().encode()).hexdigest()
+
+
 def _candidate_mismatch(meta: Mapping[str, Any], kernel_text: str) -> str:
-    """What to say when the candidate's hash fails: it covers kernel.py's source *and* entry.json's configs and
-    launch, so blaming kernel.py alone sent users who had edited only a config to an untouched file.  kernel.py's
-    header records the configs as written; where entry.json's now differ from it, the configs were edited."""
+    """What to say when the candidate's hash fails.  The hash covers kernel.py's source *and* entry.json's configs
+    and launch; the entry also records the source's own hash (``candidate.source_hash``) and kernel.py's header the
+    configs as written, so the part that changed can be named: kernel.py's source, entry.json's configs, or (the
+    source as recorded) entry.json's configs, launch or hash.  Only where neither record tells is the message
+    general.  (tests/test_cache_cli.py::test_show_says_which_part_of_an_entry_does_not_match_its_candidate_hash)"""
     general = (f"the candidate ({KERNEL_FILE}'s source with the configs and launch in {ENTRY_JSON}) does not match "
                f"the recorded candidate hash: {KERNEL_FILE}'s source, the configs or launch, or the hash was edited")
-    head = kernel_text.partition(HEADER_END)[0]
+    head, _, source = kernel_text.partition(HEADER_END)
+    record = meta.get("candidate") or {}
+    recorded_source = record.get("source_hash") if isinstance(record, dict) else None
+    if isinstance(recorded_source, str) and _source_hash(source) != recorded_source:
+        return (f"{KERNEL_FILE} was edited: its source (below the header) no longer matches the source hash "
+                f"{ENTRY_JSON} records, so the candidate does not match its recorded hash")
     line = next((ln for ln in head.splitlines() if ln.startswith(CONFIGS_LINE)), None)
     try:
         written = json.loads(line[len(CONFIGS_LINE):]) if line else []
-        edited = written != [dict(c) for c in (meta.get("candidate") or {}).get("configs") or []]
-    except (ValueError, TypeError, AttributeError):  # a header or record too garbled to tell: say both
+        stored = [dict(c) for c in record.get("configs") or []]
+        as_written = Candidate.from_json({**record, "source": source, "configs": written}).content_hash
+    except (ValueError, TypeError, AttributeError, KeyError):  # a header or record too garbled to tell: say both
         return general
-    if edited:
+    if written != stored and as_written == record.get("hash"):
         return (f"the configs in {ENTRY_JSON} were edited (they differ from those {KERNEL_FILE}'s header recorded "
-                f"when the entry was written), so the candidate does not match the recorded candidate hash, which "
-                f"covers them as well as {KERNEL_FILE}'s source")
+                f"when the entry was written, with which the candidate matches its recorded hash)")
+    if isinstance(recorded_source, str):
+        return (f"{ENTRY_JSON} was edited: {KERNEL_FILE}'s source is as recorded, but with the configs and launch "
+                f"in {ENTRY_JSON} the candidate does not match the recorded candidate hash (the configs, the launch "
+                "or the hash was changed)")
     return general
 
 
@@ -582,6 +617,24 @@ def _read_file(path: Path, name: str) -> str:
         raise _Bad(str(e)) from None
     except (OSError, UnicodeDecodeError) as e:
         raise _Bad(f"{name} cannot be read ({type(e).__name__})") from None
+
+
+def entry_files(path: Path) -> list[tuple[str, str | None, str]]:
+    """What an entry directory holds, read as the loader reads it (plain files of bounded size only), for showing a
+    corrupt entry: ``(name, text or None, what it is)`` per file, by name."""
+    if path.is_symlink() or not path.is_dir():
+        return []
+    out: list[tuple[str, str | None, str]] = []
+    for child in sorted(path.iterdir(), key=lambda p: p.name):
+        try:
+            text = _read_text(child)
+        except UnsafeFile as e:
+            out.append((child.name, None, str(e)))
+        except (OSError, UnicodeDecodeError) as e:
+            out.append((child.name, None, f"cannot be read ({type(e).__name__})"))
+        else:
+            out.append((child.name, text, f"{len(text.encode())} bytes"))
+    return out
 
 
 @dataclass(frozen=True)
@@ -876,7 +929,8 @@ class KernelCache:
         now = _now()
         meta = {"schema_version": SCHEMA_VERSION, "key": key.to_json(), "digest": key.digest, "decision": "accepted",
                 "problem_id": problem_id, "baselines": records,
-                "candidate": {**cand_json, "hash": candidate.content_hash, "file": KERNEL_FILE},
+                "candidate": {**cand_json, "hash": candidate.content_hash, "file": KERNEL_FILE,
+                              "source_hash": _source_hash(candidate.source)},
                 "cascade": cascade.to_json(), "speedup": spd, "found_by": found_by, "environment": env.to_json(),
                 "created": now, "updated": now, "history": []}
         gpu = f"{env.gpu_name} ({env.device})" if env.gpu_name else env.device

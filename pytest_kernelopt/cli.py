@@ -144,36 +144,58 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if getattr(args, "compare_modes", False):  # ours against eager, default compile and max-autotune
         from .bench_modes import run_compare_modes
 
-        return run_compare_modes(args, settings, backend, problems, proposer)
+        try:
+            return run_compare_modes(args, settings, backend, problems, proposer)
+        except KeyboardInterrupt:  # its JSON is rewritten after each problem: a rerun resumes
+            print("kernelopt bench --compare-modes: interrupted; the problems finished are kept in its results "
+                  "folder, and a rerun resumes from there", file=sys.stderr)
+            return 130
     outcomes: list[Any] = []
     failed: list[dict[str, str]] = []  # problems that did not run to the end, with their error
+    interrupted: Path | None = None  # the problem a Ctrl-C stopped
 
-    def meta(complete: bool) -> dict[str, Any]:
-        return {"backend": backend.description, "proposer": proposer, "version": __version__,
-                "complete": complete, "problems": len(problems), "failed": len(failed)}
+    def report(complete: bool) -> None:
+        from dataclasses import asdict
+
+        from .report import report_meta
+
+        meta = report_meta("bench", settings.mode, backend.description, complete=complete,
+                           interrupted=interrupted is not None, proposer=proposer, problems=len(problems),
+                           failed=len(failed))
+        write_json(args.report, outcomes, meta, failed=failed, settings=asdict(settings))
 
     t0 = time.perf_counter()
-    for i, path in enumerate(problems, 1):
-        print(f"[{i}/{len(problems)}] {path} ...", flush=True)
-        try:
-            out = optimize_problem_file(path, settings, backend, use_cache=not args.no_cache,
-                                        progress=lambda m: print(f"    {m}", flush=True))
-            outcomes.append(out)
-            kept = sum(k.decision != "accepted" for k in out.kernels)
-            speed = f"{out.speedup:.3f}x" if out.measured else "not measured (no GPU)"
-            print(f"    done in {out.seconds:.1f}s: {len(out.accepted)} accepted, {kept} kept or verified; "
-                  f"module speedup {speed}", flush=True)
-        except (Exception, SystemExit) as e:
-            failed.append({"problem": str(path), "error": f"{type(e).__name__}: {e}"})
-            print(f"    ERROR: {type(e).__name__}: {e}", flush=True)
-        if args.report:  # written after every problem, so an interrupted run keeps what it measured
-            write_json(args.report, outcomes, meta(False), failed=failed)
+    try:
+        for i, path in enumerate(problems, 1):
+            print(f"[{i}/{len(problems)}] {path} ...", flush=True)
+            interrupted = path
+            try:
+                out = optimize_problem_file(path, settings, backend, use_cache=not args.no_cache,
+                                            progress=lambda m: print(f"    {m}", flush=True))
+                outcomes.append(out)
+                kept = sum(k.decision != "accepted" for k in out.kernels)
+                speed = f"{out.speedup:.3f}x" if out.measured else "not measured (no GPU)"
+                print(f"    done in {out.seconds:.1f}s: {len(out.accepted)} accepted, {kept} kept or verified; "
+                      f"module speedup {speed}", flush=True)
+            except (Exception, SystemExit) as e:
+                failed.append({"problem": str(path), "error": f"{type(e).__name__}: {e}"})
+                print(f"    ERROR: {type(e).__name__}: {e}", flush=True)
+            interrupted = None
+            if args.report:  # written after every problem, so a run cut off keeps what it measured
+                report(False)
+    except KeyboardInterrupt:  # Ctrl-C: what finished is shown and kept; the workers ignore it (interrupts.py)
+        pass
     print()
     print(render_outcomes(outcomes, backend.description, failed))
     print(f"total {time.perf_counter() - t0:.1f}s")
     if args.report:
-        write_json(args.report, outcomes, meta(not failed), failed=failed)
-        print(f"report written to {args.report}" + (" (incomplete: see \"failed\")" if failed else ""))
+        report(not failed and interrupted is None)
+        print(f"report written to {args.report}" + (" (incomplete: see \"failed\")" if failed else "")
+              + (" (incomplete: interrupted)" if interrupted is not None else ""))
+    if interrupted is not None:
+        print(f"kernelopt bench: interrupted during {interrupted}; {len(outcomes) + len(failed)} of {len(problems)} "
+              "problem(s) finished (shown above" + (", and in the report)" if args.report else ")"), file=sys.stderr)
+        return 130  # as a shell reports a run ended by Ctrl-C
     if failed:
         print(f"kernelopt bench: {len(failed)} of {len(problems)} problem(s) failed", file=sys.stderr)
     return 1 if failed else 0
@@ -285,7 +307,8 @@ def build_parser() -> argparse.ArgumentParser:
         "exit status: 0 success; 1 a verdict or a finding (judge: rejected; bench, capture: a problem failed; "
         "cache verify: problems found, entries not judged among them; cache show: a corrupt entry); 2 a usage "
         "error (bad arguments or values, a missing file, an unknown kernel or cache key) or, for judge, a problem "
-        "that could not run. `kernelopt COMMAND --help` for more."))
+        "that could not run; 130 bench interrupted (Ctrl-C; what finished is kept). `kernelopt COMMAND --help` for "
+        "more."))
     parser.add_argument("--version", action="version", version=f"pytest-kernelopt {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 

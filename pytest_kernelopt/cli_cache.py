@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from .cache import CacheEntry, CacheError, Environment, KernelCache, ScanResult, current_environment
+from .cache import CacheEntry, CacheError, Environment, KernelCache, ScanResult, current_environment, entry_files
 from .entry_checks import DEFAULT_TIMEOUT
 from .printable import escape
 
@@ -252,6 +252,7 @@ def _show(cache: KernelCache, key: str, with_source: bool) -> int:
     _line(f"path: {s.path}")
     if s.entry is None:
         _line(f"CORRUPT: {s.problem}")
+        _show_corrupt(s.path, with_source)
         return 1
     e = s.entry
     _line(e.summary())
@@ -266,6 +267,18 @@ def _show(cache: KernelCache, key: str, with_source: bool) -> int:
                 _line(f"===== {name} =====")
                 print(escape(text, lines=True))
     return 0
+
+
+def _show_corrupt(path: Path, with_source: bool) -> None:
+    """A corrupt entry as it is on disk: its files, entry.json's text, and with ``--source`` its kernel files (what
+    the loader would read, escaped as every line here is)."""
+    files = entry_files(path)
+    _line("files: " + (", ".join(f"{name} ({what})" for name, _, what in files) or "none"))
+    for name, text, _ in files:
+        if text is not None and (name == "entry.json" or (with_source and name.endswith(".py"))):
+            _line()
+            _line(f"===== {name} (as on disk) =====")
+            print(escape(text, lines=True))
 
 
 #: ``verify``'s statuses, in the order its last line counts them

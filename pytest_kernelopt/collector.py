@@ -12,11 +12,11 @@ if TYPE_CHECKING:
 
 
 def is_problem_candidate(path: Path, roots: list[Path]) -> bool:
-    """Every ``.py`` file under a problem root, except private helpers and conftest, is a problem."""
-    if path.suffix != ".py" or path.name.startswith("_") or path.name == "conftest.py":
-        return False
+    """Whether ``path`` is a problem file of one of the ``roots`` given (the rule: problems.NOT_PROBLEMS)."""
+    from .problems import is_problem_file
+
     resolved = path.resolve()
-    return any(resolved == r or r in resolved.parents for r in roots)
+    return any(is_problem_file(resolved, r) for r in roots)
 
 
 class ProblemFile(pytest.File):
@@ -26,8 +26,10 @@ class ProblemFile(pytest.File):
         from .errors import ProblemFormatError
         from .problems import load_problem_module
 
-        # the backend's environment first: a problem file may size its inputs by it at import
-        self.config.stash[HARNESS_KEY].prepare()
+        # the backend's environment first: a problem file may size its inputs by it at import (mode off: inert)
+        harness = self.config.stash[HARNESS_KEY]
+        if harness.settings.mode != "off":
+            harness.prepare()
         try:
             load_problem_module(self.path)
         except ProblemFormatError as e:
@@ -41,16 +43,25 @@ class ProblemItem(pytest.Item):
 
         harness = self.config.stash[HARNESS_KEY]
         settings = harness.resolve(marker_kwargs(self), {})
+        if settings.mode == "off":  # inert, as the fixture is: the problem runs under a plain torch.compile
+            harness.run_problem_plain(self.path, settings)
+            return
+        from .junit import per_test_properties
+
         record = harness.run_problem(self.nodeid, self.path, settings,
-                                     lambda k, v: self.user_properties.append((k, v)))
+                                     (lambda k, v: self.user_properties.append((k, v)))
+                                     if per_test_properties(self.config) else None)
         if record.regressions:
             raise KernelOptFailure(record.regressions)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str | TerminalRepr:
-        from .errors import InputError, ModuleError, ProblemFormatError, user_traceback
+        from .config import SettingError
+        from .errors import BackendError, InputError, ModuleError, ProblemFormatError, user_traceback
 
         if isinstance(excinfo.value, KernelOptFailure):
             return "\n".join(excinfo.value.lines)
+        if isinstance(excinfo.value, (BackendError, SettingError)):  # as the fixture says it: no frames
+            return f"pytest-kernelopt: {type(excinfo.value).__name__}: {excinfo.value}"
         if isinstance(excinfo.value, (ModuleError, InputError, ProblemFormatError)):
             # the user's error: its message, and the problem file's own frames (not pytest's or the plugin's)
             cause = excinfo.value.__cause__

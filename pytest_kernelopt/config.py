@@ -66,6 +66,7 @@ class Settings:
     ncu: bool = True  # Nsight Compute metrics in the profile when ncu is installed (GPU only)
     report: str | None = None
     perf: bool = False
+    perf_unmeasured: str = "warn"  # warn | fail: perf requested where performance cannot be measured
     shard: str | None = None  # "K/N": run only shard K of N (sharding.py); None: every test
 
     def with_overrides(self, overrides: Mapping[str, Any] | None, source: str = "option") -> "Settings":
@@ -298,6 +299,11 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     _spec("report", "write a JSON report to this path"),
     _spec("perf", "re-measure each module against its compiled baseline in the same run and fail on a regression "
                   "beyond perf_regression (needs a GPU)"),
+    _spec("perf_unmeasured", "when perf is requested but performance cannot be measured here (no GPU, or a GPU "
+                             "two xdist workers share): warn (the default, so that the same command line or ini "
+                             "still passes on a laptop or a CPU job) only warns in the summary; fail fails each "
+                             "test, for a CI job that relies on the performance gate",
+          choices=("warn", "fail")),
     _spec("shard", "K/N: run only shard K of N (tests split by a hash of their node id, for N CI hosts)",
           check=lambda v: __import__("pytest_kernelopt.sharding", fromlist=["parse_shard"]).parse_shard(v),
           form="K/N with 1 <= K <= N"),

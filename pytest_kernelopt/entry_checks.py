@@ -127,9 +127,12 @@ def compile_check_entry(entry: Any, timeout: float = COMPILE_CHECK_TIMEOUT) -> A
     import multiprocessing as mp
 
     from .gates.results import GateResult
+    from .interrupts import workers_ignore_interrupts
 
     ctx = mp.get_context("spawn")
-    with ctx.Pool(1) as pool:
+    with workers_ignore_interrupts():
+        pool = ctx.Pool(1)  # its worker starts here
+    with pool:
         job = pool.apply_async(_compile_check_child, (cand.to_json(), sources, target))
         try:
             return GateResult.from_json(job.get(timeout))

@@ -15,6 +15,10 @@ class NoGPUError(BackendError):
     """A step needs a CUDA GPU and none is present."""
 
 
+class PerfUnmeasuredError(BackendError):
+    """``perf`` was requested with ``perf_unmeasured=fail`` where performance cannot be measured (no GPU)."""
+
+
 class UnsupportedGeneratedCode(KernelOptError):
     """Inductor produced code of a shape the parser does not know.
 

@@ -53,6 +53,20 @@ def settings_from_config(config: Any) -> Settings:
     return settings
 
 
+def prepare_before_imports(config: Any) -> None:
+    """The backend's environment (``TRITON_INTERPRET=1`` without a GPU), set from the options pytest has parsed
+    so far, before conftests and test modules are imported: Triton reads it when its JIT functions are made, so a
+    test module importing ``triton`` or ``torch._inductor`` at its top would otherwise make them for the GPU and
+    every kernelopt test of the session would fail.  Mode off touches nothing; a bad value is left for
+    :func:`settings_from_config` to report."""
+    from .backends import BACKEND_CHOICES, prepare
+    from .gpu_pinning import kernelopt_mode
+
+    mode, backend, _ = kernelopt_mode(config)
+    if mode != "off" and backend in BACKEND_CHOICES:
+        prepare(backend)
+
+
 def _ini_keys(config: Any) -> list[str]:
     """The keys of the ini file pytest read that no plugin registered (pytest's own helper where it has one;
     else every key, read without ``config.inicfg``'s deprecation warning)."""
@@ -139,6 +153,7 @@ class Harness:
         self.backend_description = ""
         self.gpu_pins: list[Any] = []  # gpu_pinning.Pin of each xdist worker (the controller's summary)
         self.shard_note: str | None = None
+        self.problems_only = False  # --kernelopt-problems without a test path: nothing else is collected
 
     # -- environment ------------------------------------------------------------------------
     def prepare(self) -> None:
@@ -154,7 +169,15 @@ class Harness:
         from .backends import select_backend
 
         _quiet_torch_trace_log()
-        return select_backend(settings.backend)
+        backend = select_backend(settings.backend)
+        if settings.perf and not backend.measures_time and settings.perf_unmeasured == "fail":
+            from .errors import PerfUnmeasuredError
+
+            # before anything is compiled: the test's verdict cannot be what was asked of it
+            raise PerfUnmeasuredError(
+                "the performance gate (perf, --kernelopt-perf) was requested but performance cannot be measured "
+                f"here ({backend.description}); perf_unmeasured=fail makes that a failure (warn only warns)")
+        return backend
 
     def resolve(self, marker_kwargs: dict[str, Any], call_kwargs: dict[str, Any]) -> Settings:
         s = self.settings.with_overrides(marker_kwargs, source=MARKER_SOURCE)
@@ -192,7 +215,10 @@ class Harness:
         calls = sum(1 for n, _ in self.results if _test_of(n) == nodeid)
         if calls:  # a second kernelopt() in the same test: its own row in the summary and the report
             nodeid = f"{nodeid} [call {calls + 1}]"
-        inputs = tuple(inputs) if isinstance(inputs, (list, tuple)) else (inputs,)
+        from .errors import InputError
+        from .problems import positional_args
+
+        inputs = tuple(positional_args(inputs, f"{nodeid}: kernelopt(module, inputs): inputs", InputError))
         _warn_if_off_device(nodeid, inputs, backend)
         problem = problem_from_objects(module, inputs, nodeid, settings.base_seed or 0)
         # the module stays in this process (keep): it is returned with its kernels in place
@@ -204,6 +230,19 @@ class Harness:
                                settings.mode, record.perf, settings)
 
     # -- problem files ----------------------------------------------------------------------
+    def run_problem_plain(self, path: Path, settings: Settings) -> None:
+        """Mode off: the problem's module under a plain ``torch.compile``, called once on its inputs (on the GPU
+        where there is one); no cache, no interpreter, no record (tests/test_plugin.py::test_mode_off_is_inert)."""
+        import torch
+
+        from .problems import ProblemSpec, build_problem
+
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+        problem = build_problem(ProblemSpec.from_file(path), device, interpreted=False)
+        compiled = torch.compile(problem.module, mode=settings.torch_compile_mode)
+        with torch.set_grad_enabled(settings.training):
+            compiled(*problem.example_inputs)
+
     def run_problem(self, nodeid: str, path: Path, settings: Settings,
                     record_property: Callable[[str, Any], None] | None = None) -> Any:
         backend = self.backend(settings)
@@ -233,12 +272,11 @@ class Harness:
                 "nothing was searched and the compiled baseline runs (llm_error=warn; llm_error=fail fails the "
                 "test)"), stacklevel=2)
         self.results.append((nodeid, record))
-        if record_property is not None:
-            record_property("kernelopt_backend", record.backend)
-            record_property("kernelopt_mode", record.mode)
-            for k in record.kernels:
-                record_property(f"kernelopt:{k.kernel}", f"{k.decision} ({k.source})"
-                                + (f" {k.speedup:.3f}x" if k.speedup else ""))
+        if record_property is not None:  # junit.py says where JUnit properties go
+            from .junit import test_properties
+
+            for name, value in test_properties(record):
+                record_property(name, value)
 
     # -- reporting --------------------------------------------------------------------------
     def summary_lines(self) -> list[str]:
@@ -293,7 +331,8 @@ class Harness:
             if any((r.settings or {}).get("perf", self.settings.perf) for _, r in self.results if r.backend != "cuda"):
                 lines.append("WARNING: the whole-module performance gate (perf, --kernelopt-perf) was requested but "
                              "not enforced: there is no GPU here, so no regression could be seen (a CI job that "
-                             "relies on it needs a GPU runner)")
+                             "relies on it needs a GPU runner; --kernelopt-perf-unmeasured=fail makes this a "
+                             "failure)")
         searched = sum(len(_searched(r)) for _, r in self.results if r.backend != "cuda" and r.mode == "optimize")
         if searched:
             cache_dir = next((r.settings or {}).get("cache_dir") for _, r in self.results) or self.settings.cache_dir
@@ -335,9 +374,15 @@ class Harness:
             self.gpu_pins.append(Pin.from_json(workeroutput["kernelopt_gpu"]))
         self.shard_note = self.shard_note or workeroutput.get("kernelopt_shard")
 
-    def write_report(self, path: str) -> None:
-        doc: dict[str, Any] = {"mode": self.settings.mode, "backend": self.backend_description,
-               "settings": dataclasses.asdict(self.settings),
+    def write_report(self, path: str, *, complete: bool = True, interrupted: bool = False) -> None:
+        """The JSON report: ``meta`` as bench's (:func:`pytest_kernelopt.report.report_meta`), the session's
+        settings, and a record per test; ``complete`` is false for a run interrupted or stopped early."""
+        from .report import report_meta
+
+        meta = report_meta("pytest", self.settings.mode, self.backend_description, complete=complete,
+                           interrupted=interrupted, tests=len({_test_of(n) for n, _ in self.results} |
+                                                               set(self.outcomes)))
+        doc: dict[str, Any] = {"meta": meta, "settings": dataclasses.asdict(self.settings),
                "gpu_per_worker": {p.worker: {"gpu": p.gpu, "timing": p.timing, "source": p.source,
                                              "shared_with": list(p.shared_with)} for p in self.gpu_pins},
                "shard": self.shard_note,

@@ -36,6 +36,7 @@ from typing import Any, Callable
 from .candidate import Candidate
 from .config import Settings
 from .gates.results import CascadeResult
+from .interrupts import workers_ignore_interrupts
 from .problems import ProblemSpec
 
 ProgressFn = Callable[[str], None]
@@ -295,9 +296,13 @@ class IsolatedEvaluator:
     # the problem and captures the module.  Each worker judges one candidate (or one screening) and is ended; the
     # next one is the spare, told to go, and a new spare is spawned at once to import meanwhile.
     def _spawn(self) -> tuple[Any, Any]:
+        from .kernel_loader import private_dir
+
+        private_dir()  # the worker's folder of kernel sources goes inside this process's, removed with it
         parent, child = self._ctx.Pipe()
         proc = self._ctx.Process(target=_worker_main, args=(child, self.spec, self.settings, self.plan), daemon=True)
-        proc.start()
+        with workers_ignore_interrupts():  # a Ctrl-C is the parent's to handle (interrupts.py)
+            proc.start()
         child.close()
         return proc, parent
 
@@ -363,7 +368,15 @@ class IsolatedEvaluator:
         if self.prestart:
             self._spawn_spare()
 
-    def close(self) -> None:
+    def close(self, wait: bool = True) -> None:
+        """End the workers: the live one is told to finish (and waited for), the spare to exit; ``wait=False``
+        (an interrupted run) kills both at once."""
+        if not wait:
+            self._kill()
+            if self._spare is not None:
+                self._end(*self._spare)
+                self._spare = None
+            return
         if self._conn is not None:
             try:
                 self._conn.send(None)

@@ -14,17 +14,25 @@ it refuses anything else, so no path can load unchecked code), then:
   ``inspect.getsource`` (which Triton uses) and Inductor's per-kernel autotune
   cache find it there, whatever path the source may name.
 
+The private folder is removed when the process exits.  A worker process makes its folder inside its parent's
+(``KERNELOPT_KERNEL_DIR``, set by the first process that makes one), so the parent's exit removes a worker's folder
+too where the worker was killed and could not remove its own
+(tests/test_plugin.py::test_the_summary_names_the_proposer_and_an_unenforced_perf_gate).
+
 The module is never put in ``sys.modules`` or Inductor's code cache.
 """
 
 from __future__ import annotations
 
 import ast
+import atexit
 import builtins
 import hashlib
 import importlib
 import itertools
 import linecache
+import os
+import shutil
 import tempfile
 import threading
 import types
@@ -40,10 +48,21 @@ _DIR: Path | None = None
 SAFE_BUILTINS = {name: getattr(builtins, name) for name in BUILTINS | {"set"}}
 
 
-def _private_dir() -> Path:
+#: the folder of the first process that loaded a kernel, for the processes it starts (see the module docstring)
+DIR_ENV = "KERNELOPT_KERNEL_DIR"
+
+
+def private_dir() -> Path:
+    """This process's folder of kernel sources (made on first use, removed at exit)."""
     global _DIR
-    if _DIR is None:
-        _DIR = Path(tempfile.mkdtemp(prefix="kernelopt-kernels-"))
+    with _LOCK:
+        if _DIR is None:
+            parent = os.environ.get(DIR_ENV)
+            _DIR = Path(tempfile.mkdtemp(prefix="kernelopt-kernels-",
+                                         dir=parent if parent and os.path.isdir(parent) else None))
+            if not (parent and os.path.isdir(parent)):
+                os.environ[DIR_ENV] = str(_DIR)  # the workers this process starts make theirs inside it
+            atexit.register(shutil.rmtree, _DIR, ignore_errors=True)
     return _DIR
 
 
@@ -75,7 +94,7 @@ def load_kernel_module(source: str, name: str = "kernel") -> types.ModuleType:
     digest = hashlib.sha256(source.encode()).hexdigest()[:16]
     with _LOCK:
         n = next(_COUNTER)
-    path = _private_dir() / f"k{n}_{digest}.py"
+    path = private_dir() / f"k{n}_{digest}.py"
     path.write_text(source)
     filename = str(path)
     linecache.cache[filename] = (len(source), None, source.splitlines(keepends=True), filename)

@@ -1,7 +1,10 @@
 """pytest hooks for pytest-kernelopt.  Hooks only: the work lives in harness.py and the modules it calls.
 
-Nothing here imports torch, triton or openai; a run that does not use the
-``kernelopt`` fixture, marker or problem collector is untouched.
+Nothing here imports torch, triton or openai.  Unless the mode is off, the backend's environment is set
+before conftests and test modules are imported (on a machine without a GPU: ``TRITON_INTERPRET=1``, which
+Triton reads when its JIT functions are made; tests/test_plugin.py::
+test_a_suite_that_imports_triton_at_its_top_runs_on_the_cpu_and_is_reported_whole); nothing else is touched in
+a run that does not use the ``kernelopt`` fixture, marker or problem collector.
 """
 
 from __future__ import annotations
@@ -14,7 +17,9 @@ from . import gpu_pinning
 from .collector import HARNESS_KEY, KernelOptFailure, ProblemFile, ProblemItem, is_problem_candidate
 from .config import FIELDS, SettingError
 from .errors import BackendError, InputError, ModuleError
-from .harness import MARKER, Harness, marker_kwargs
+from .harness import MARKER, Harness, marker_kwargs, prepare_before_imports
+from .junit import add_suite_properties, per_test_properties
+from .problems import find_problem_files
 from .sharding import apply_shard
 
 
@@ -43,8 +48,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser, args: list) -> None:
-    """An xdist worker takes its GPU (CUDA_VISIBLE_DEVICES) before any conftest can import torch."""
+    """Before any conftest or test module can import torch or Triton: an xdist worker takes its GPU
+    (CUDA_VISIBLE_DEVICES), and the backend's environment is set (TRITON_INTERPRET=1 without a GPU)."""
     gpu_pinning.pin_this_worker(early_config)
+    prepare_before_imports(early_config)
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)
@@ -64,22 +71,34 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[HARNESS_KEY] = harness
     config.pluginmanager.register(_Outcomes(harness), "kernelopt-outcomes")
     if harness.settings.mode != "off":
+        harness.prepare()  # set already where pytest_load_initial_conftests ran (a plugin registered later)
         # torch warns this for every CPU Triton kernel module Inductor loads; on the CPU backend the plugin runs
         # those kernels in the Triton interpreter, so the warning is expected and says nothing to the user
         config.addinivalue_line("filterwarnings", "ignore:Could not find an active CPU backend:UserWarning")
     problems = config.getoption("kernelopt_problems")
     if problems:
-        missing = [p for p in problems if not Path(p).exists()]
-        if missing:
-            raise pytest.UsageError(f"--kernelopt-problems: no such path: {', '.join(missing)}")
+        try:  # a missing path, or a folder with no problem file, is what `kernelopt bench` says it is
+            find_problem_files(problems)
+        except FileNotFoundError as e:
+            raise pytest.UsageError(f"--kernelopt-problems: {e}") from None
         # a broken problem file is a collection error for that file alone: the others still run
         config.option.continue_on_collection_errors = True
+        # the problem paths are collection targets, as test paths are: named beside test paths both are collected;
+        # alone they take the place of testpaths and the current directory, as `pytest PATH` would (a problem
+        # suite run on its own, sharded over hosts, is a set of problems only); the header says so
         if config.args_source == pytest.Config.ArgsSource.ARGS:
             config.args.extend(problems)
         else:
             config.args[:] = list(problems)
-        if harness.settings.mode != "off":
-            harness.prepare()
+            harness.problems_only = True
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    harness = config.stash.get(HARNESS_KEY, None)
+    if harness is not None and harness.problems_only:
+        return ["kernelopt: only the problem files are collected (--kernelopt-problems without a test path; name "
+                "test paths too to run both)"]
+    return []
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
@@ -94,14 +113,10 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     if harness is None:
         return
     harness.shard_note = apply_shard(config, items, harness.settings.shard) or harness.shard_note
-    if harness.settings.mode == "off":
-        return
-    if any("kernelopt" in getattr(item, "fixturenames", ()) for item in items):
-        harness.prepare()  # TRITON_INTERPRET must be set before triton decorates kernels
 
 
 @pytest.fixture
-def kernelopt(request: pytest.FixtureRequest, record_property):
+def kernelopt(request: pytest.FixtureRequest):
     """``kernelopt(module, inputs, **options)``: compile, apply cached kernels, (optimize), gate.
 
     Returns a :class:`~pytest_kernelopt.harness.KernelOptResult`; a failed gate
@@ -109,6 +124,9 @@ def kernelopt(request: pytest.FixtureRequest, record_property):
     numbers held against each threshold.
     """
     harness: Harness = request.config.stash[HARNESS_KEY]
+    # the test's own JUnit properties where its junit family has them (junit.py); else the suite's, at the end
+    record_property = ((lambda name, value: request.node.user_properties.append((name, value)))
+                       if per_test_properties(request.config) else None)
     # the user's mistakes (a bad marker keyword or setting, a backend this machine cannot give) fail the test with
     # their message alone: no plugin frames, and pytest.fail outside the except (no "during handling" chain)
     try:
@@ -185,13 +203,22 @@ class _Outcomes:
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
     harness = config.stash.get(HARNESS_KEY, None)
-    if harness is None or not (harness.results or any(o == "failed" for o, _ in harness.outcomes.values())):
+    if harness is None:
+        return
+    interrupted = exitstatus == pytest.ExitCode.INTERRUPTED and harness.settings.mode != "off"
+    if not (harness.results or any(o == "failed" for o, _ in harness.outcomes.values()) or interrupted):
         return
     terminalreporter.write_sep("=", "pytest-kernelopt")
     for line in harness.summary_lines():
         terminalreporter.write_line(line)
+    if interrupted:
+        report = harness.settings.report
+        terminalreporter.write_line(
+            f"interrupted: {len(harness.results)} kernelopt result(s) finished, shown above"
+            + (f" and kept in the report {report} (complete: false)" if report else ""))
 
 
+@pytest.hookimpl(tryfirst=True)  # before junitxml writes its file
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     harness = session.config.stash.get(HARNESS_KEY, None)
     if harness is None:
@@ -203,5 +230,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         workeroutput["kernelopt_gpu"] = gpu_pinning.current_pin_json()
         workeroutput["kernelopt_shard"] = harness.shard_note
         return
-    if harness.settings.report and (harness.results or harness.outcomes):
-        harness.write_report(harness.settings.report)
+    add_suite_properties(session.config, harness.results)  # xunit2: the kernels' decisions, as the suite's
+    if harness.settings.report:  # always, when asked: in mode off (inert) it lists no test
+        interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        # -x or --maxfail stopped it early: some tests never ran
+        stopped = bool(getattr(session, "shouldstop", False) or getattr(session, "shouldfail", False))
+        harness.write_report(harness.settings.report, complete=not (interrupted or stopped), interrupted=interrupted)

@@ -34,21 +34,38 @@ def looks_like_problem(path: Path) -> bool:
     return "class Model" in text and "def get_inputs" in text
 
 
+#: the rule, one for ``kernelopt bench`` (find_problem_files) and ``pytest --kernelopt-problems`` (the collector):
+#: a file named on the command line is a problem file; under a folder named there, every ``.py`` file is one except
+#: helpers (a name starting with ``_``: ``_scale.py``), tests (``test_*.py``, which pytest collects as tests),
+#: ``conftest.py``, and files in hidden or ``__pycache__`` folders.  A problem file not in the format is an error of
+#: its own, never skipped: a helper module goes in a ``_*.py`` file.
+#: (tests/test_plugin.py::test_one_rule_says_which_files_of_a_problem_folder_are_problems)
+NOT_PROBLEMS = "helpers (_*.py), tests (test_*.py), conftest.py, and files in hidden or __pycache__ folders"
+
+
+def is_problem_file(path: Path, root: Path) -> bool:
+    """Whether ``path`` is a problem file for ``root``, a path named on the command line (see :data:`NOT_PROBLEMS`)."""
+    if path == root:
+        return True
+    try:
+        rel = path.relative_to(root)
+    except ValueError:
+        return False
+    return (path.suffix == ".py" and not path.name.startswith(("_", "test_")) and path.name != "conftest.py"
+            and not any(part.startswith(".") or part == "__pycache__" for part in rel.parts[:-1]))
+
+
 def find_problem_files(paths: Sequence[str | Path]) -> list[Path]:
-    """Every problem file under ``paths``, as ``pytest --kernelopt-problems`` collects them: each ``.py`` file
-    except private helpers (``_*.py``), ``conftest.py`` and ``test_*.py``, outside hidden and ``__pycache__``
-    folders.  A file among them that is not in the problem format is not skipped: it is an error of its own.
+    """Every problem file under ``paths`` (:func:`is_problem_file`), as ``pytest --kernelopt-problems`` collects
+    them.  A file among them that is not in the problem format is not skipped: it is an error of its own.
     A path that is missing, or a folder with no problem file, raises FileNotFoundError saying which."""
     found: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
             before = len(found)
-            found.extend(f for f in sorted(p.rglob("*.py"))
-                         if not f.name.startswith(("_", "test_")) and f.name != "conftest.py"
-                         and not any(part.startswith(".") or part == "__pycache__"
-                                     for part in f.relative_to(p).parts[:-1]))
+            found.extend(f for f in sorted(p.rglob("*.py")) if is_problem_file(f, p))
             if len(found) == before:
-                raise FileNotFoundError(f"no problem files (*.py) under {p}")
+                raise FileNotFoundError(f"no problem files (*.py) under {p} (not problems: {NOT_PROBLEMS})")
         elif p.is_file():
             found.append(p)
         else:
@@ -81,7 +98,8 @@ def load_problem_module(path: str | Path):
     if missing:
         sys.modules.pop(name, None)
         raise ProblemFormatError(f"{path}: not a problem file: missing {', '.join(missing)} "
-                                 f"(needs class Model, get_inputs() and get_init_inputs())")
+                                 f"(needs class Model, get_inputs() and get_init_inputs()); a helper module of a "
+                                 f"problem folder is named _*.py, and is then no problem")
     if not isinstance(mod.Model, type) or not callable(mod.get_inputs) or not callable(mod.get_init_inputs):
         sys.modules.pop(name, None)
         raise ProblemFormatError(f"{path}: Model must be a class and get_inputs/get_init_inputs functions")
@@ -216,11 +234,14 @@ def fresh_like(example: tuple, seed: int) -> tuple:
     return tuple(out)
 
 
-def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
+def build_problem(spec: ProblemSpec, device: str, seed: int = 0, *, interpreted: bool | None = None) -> Problem:
+    """The problem on ``device``.  ``interpreted`` (default: on the CPU) sizes it for the Triton interpreter: small
+    problems (KERNELOPT_PROBLEM_SCALE) and at most :func:`cpu_max_numel` input elements."""
     import torch
 
+    interpreted = device == "cpu" if interpreted is None else interpreted
     if spec.kind == "file":
-        if device == "cpu":
+        if interpreted:
             use_small_problems()
         mod = load_problem_module(spec.ref)
         torch.manual_seed(seed)
@@ -259,7 +280,7 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
             raise
         except (Exception, SystemExit) as e:
             raise ProblemFormatError(f"{spec.ref}: get_inputs() failed: {type(e).__name__}: {e}") from e
-        if device == "cpu":
+        if interpreted:
             _check_interpreter_size(spec.ref, example)
         return Problem(spec.name, model, example, draw, spec, redrawable=True)
     if spec.kind == "pickle":
@@ -272,17 +293,31 @@ def build_problem(spec: ProblemSpec, device: str, seed: int = 0) -> Problem:
     raise ProblemFormatError(f"unknown problem kind {spec.kind!r}")
 
 
-def _sequence(value: Any, ref: str, fn: str) -> list:
-    """What ``fn()`` returned, as the list of positional arguments the format says it is (a list or a tuple; a
-    generator is taken as the list it yields).  A dict, a string, a lone tensor or None is a format error of the
-    problem file, not the module's (else a dict's keys are passed to forward, and the error blames the Model:
-    tests/test_problems.py::test_get_inputs_must_return_a_list_or_tuple)."""
+#: the rule for a module's arguments, one for the fixture's ``inputs`` and a problem file's ``get_inputs()`` and
+#: ``get_init_inputs()``: a list or tuple of the positional arguments (a generator: the list it yields), or a single
+#: tensor, the one argument.  Anything else (a dict, a string, None, a number) is an error saying so, never passed
+#: on as it is (a dict's keys reached forward, and the error blamed the Model)
+#: (tests/test_problems.py::test_inputs_are_a_list_or_tuple_or_one_tensor_for_the_fixture_and_problem_files)
+ARGUMENTS_RULE = "a list (or tuple) of the positional arguments, or a single tensor (the one argument)"
+
+
+def positional_args(value: Any, what: str, error: type[Exception] = ProblemFormatError) -> list:
+    """``value`` as the list of positional arguments :data:`ARGUMENTS_RULE` says it is; ``error`` (saying ``what``
+    must be) otherwise."""
     import types
 
     if isinstance(value, (list, tuple, types.GeneratorType, map, filter, range)):
         return list(value)
-    raise ProblemFormatError(f"{ref}: {fn}() must return a list (or tuple) of the positional arguments, "
-                             f"got {type(value).__name__}")
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        return [value]
+    raise error(f"{what} must be {ARGUMENTS_RULE}, got {type(value).__name__}")
+
+
+def _sequence(value: Any, ref: str, fn: str) -> list:
+    """What ``fn()`` of a problem file returned, as its arguments (:func:`positional_args`); a format error of the
+    problem file otherwise, not the module's."""
+    return positional_args(value, f"{ref}: {fn}()", ProblemFormatError)
 
 
 def problem_from_objects(module: Any, inputs: tuple, name: str, seed: int = 0) -> Problem:

@@ -91,10 +91,27 @@ def outcome_to_json(o: Any) -> dict[str, Any]:
     }
 
 
+#: what the ``meta`` object of both JSON reports (``pytest --kernelopt-report``, ``kernelopt bench --report``) holds
+#: first: which report it is, the pytest-kernelopt version, the mode and backend, and whether the run reached the end
+#: of what it was given (``complete``: false when it was interrupted or stopped early, and for bench when a problem
+#: failed) or was ``interrupted`` (Ctrl-C).  tests/test_plugin.py and tests/test_new_user.py check both reports.
+META_KEYS = ("report", "version", "mode", "backend", "complete", "interrupted")
+
+
+def report_meta(report: str, mode: str, backend: str, *, complete: bool, interrupted: bool,
+                **extra: Any) -> dict[str, Any]:
+    """A JSON report's ``meta``: :data:`META_KEYS`, then what is particular to ``report`` (``pytest`` or ``bench``)."""
+    from . import __version__
+
+    return {"report": report, "version": __version__, "mode": mode, "backend": backend, "complete": complete,
+            "interrupted": interrupted, **extra}
+
+
 def write_json(path: str | Path, outcomes: list[Any], meta: dict[str, Any],
-               failed: Iterable[dict[str, str]] = ()) -> None:
-    """The bench report: ``problems`` that ran, ``failed`` ones with their error (``meta.complete`` is true only
-    when every problem ran)."""
+               failed: Iterable[dict[str, str]] = (), settings: dict[str, Any] | None = None) -> None:
+    """The bench report: ``meta`` (:func:`report_meta`), the ``settings``, ``problems`` that ran, ``failed`` ones
+    with their error."""
     from .jsonio import write_json as write_document
 
-    write_document(path, {"meta": meta, "problems": [outcome_to_json(o) for o in outcomes], "failed": list(failed)})
+    write_document(path, {"meta": meta, "settings": settings, "problems": [outcome_to_json(o) for o in outcomes],
+                          "failed": list(failed)})

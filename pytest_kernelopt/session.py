@@ -233,9 +233,12 @@ def _run_in_worker(spec: Any, settings: Settings, backend: Backend, **kw: Any) -
     evaluator = IsolatedEvaluator(spec, settings)
     setup = time.perf_counter() - t0
     try:
-        return run_kernelopt(evaluator, settings, backend, **kw), setup
-    finally:
-        evaluator.close()
+        record = run_kernelopt(evaluator, settings, backend, **kw)
+    except BaseException:  # an interrupt above all: its workers are killed, not waited for
+        evaluator.close(wait=False)
+        raise
+    evaluator.close()
+    return record, setup
 
 
 def recheck_worker_winners(record: RunRecord, evaluator: Any, settings: Settings) -> RunRecord:

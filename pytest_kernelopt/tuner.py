@@ -805,7 +805,10 @@ def capture_variant_graphs(spec: Any, *, backend: str = "auto", training: bool =
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_variant_child, args=(child, spec, backend, training, dict(options or LOOPED_OPTIONS),
                                                     seed, mode), daemon=True)
-    proc.start()
+    from .interrupts import workers_ignore_interrupts
+
+    with workers_ignore_interrupts():
+        proc.start()
     child.close()
     try:
         if not parent.poll(max(1.0, timeout)):

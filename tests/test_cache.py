@@ -335,7 +335,7 @@ DAMAGE = {
     "garbled speedup": (_garble_speedup, "the recorded speedup is not its performance gate"),
     "missing entry.json": (_delete_json, "entry.json is missing"),
     "missing kernel.py": (_delete_kernel, "kernel.py is missing"),
-    "kernel edited": (_edit_kernel, "does not match the recorded candidate hash"),
+    "kernel edited": (_edit_kernel, "kernel.py was edited: its source"),
     "kernel header removed": (_edit_header_away, "no kernelopt header"),
     "recorded hash changed": (_swap_recorded_hash, "does not match the recorded candidate hash"),
     "baseline edited": (_edit_baseline, "does not match the recorded baseline hash"),

@@ -282,8 +282,13 @@ def test_read_only_cache_commands_create_no_lock_folder(tmp_path, capsys):
 @pytest.mark.parametrize("edit, why", [
     (lambda e: e["speedup"].update(value=9.99, ci=[9.5, 10.5]), "the recorded speedup is not its performance gate's"),
     (lambda e: next(g for g in e["cascade"]["gates"] if g["gate"] == "performance").update(status="fail"),
-     "its performance gate did not pass"),
-    (lambda e: e["cascade"].update(decision="rejected"), "whose recorded cascade did not accept it"),
+     "whose recorded performance gate did not pass (its status is 'fail')"),
+    # the decision edited, not the gate: said as such (it read "its performance gate did not pass")
+    (lambda e: e["cascade"].update(decision="rejected"), "whose recorded cascade decision is 'rejected', not "
+                                                         "'accepted' (its gates passed: the decision in entry.json "
+                                                         "was edited)"),
+    (lambda e: e.update(decision="baseline_kept"), "entry.json's decision is 'baseline_kept', but it records an "
+                                                   "accepted candidate and its cascade: the decision was edited"),
 ])
 def test_an_accepted_entry_shows_only_its_performance_gates_speedup(tmp_path, capsys, edit, why):
     """Red team 17: a hand-edited entry.json (as a pull request could carry) showed 9.99x in list, show and verify
@@ -340,12 +345,38 @@ def test_show_says_which_part_of_an_entry_does_not_match_its_candidate_hash(tmp_
     rc, out, _ = cli(capsys, tmp_path, "show", entry.digest)
     assert rc == 1
     assert ("CORRUPT: the configs in entry.json were edited (they differ from those kernel.py's header recorded when "
-            "the entry was written), so the candidate does not match the recorded candidate hash") in out
+            "the entry was written, with which the candidate matches its recorded hash)") in out
 
+    # kernel.py edited, its header's configs line too (where a user sees the configs): kernel.py is named, not the
+    # configs in entry.json (which nobody touched)
     other = store(cache, "k_b")
     kernel = other.path / "kernel.py"
+    kernel.write_text(kernel.read_text().replace('"XBLOCK": 128', '"XBLOCK": 64') + "# an edit\n")
+    rc, out, _ = cli(capsys, tmp_path, "show", other.digest, "--source")
+    assert rc == 1
+    assert ("CORRUPT: kernel.py was edited: its source (below the header) no longer matches the source hash "
+            "entry.json records") in out
+    # show says what the corrupt entry holds: its files, entry.json as on disk, and with --source kernel.py
+    assert "files: baseline_0.py (" in out and "entry.json (" in out and "kernel.py (" in out
+    assert "===== entry.json (as on disk) =====" in out and '"problem_id": "t::k_b"' in out
+    assert "===== kernel.py (as on disk) =====" in out and "# an edit" in out
+
+    # the launch in entry.json edited, kernel.py's source as recorded: entry.json is named
+    third = store(cache, "k_c")
+    meta = json.loads((third.path / "entry.json").read_text())
+    meta["candidate"]["hash"] = "0" * 64
+    (third.path / "entry.json").write_text(json.dumps(meta))
+    rc, out, _ = cli(capsys, tmp_path, "show", third.digest)
+    assert rc == 1 and "CORRUPT: entry.json was edited: kernel.py's source is as recorded" in out
+
+    # an entry that records no source hash (written before it did): where nothing tells, both are named
+    fourth = store(cache, "k_d")
+    meta = json.loads((fourth.path / "entry.json").read_text())
+    del meta["candidate"]["source_hash"]
+    (fourth.path / "entry.json").write_text(json.dumps(meta))
+    kernel = fourth.path / "kernel.py"
     kernel.write_text(kernel.read_text() + "# an edit\n")
-    rc, out, _ = cli(capsys, tmp_path, "show", other.digest)
+    rc, out, _ = cli(capsys, tmp_path, "show", fourth.digest)
     assert rc == 1
     assert ("CORRUPT: the candidate (kernel.py's source with the configs and launch in entry.json) does not match "
             "the recorded candidate hash: kernel.py's source, the configs or launch, or the hash was edited") in out

@@ -121,6 +121,52 @@ def test_bench_reports_bad_and_failing_problems_and_exits_1(tmp_path, backend):
         assert "1.000x" not in out and "geometric mean" not in out
 
 
+def test_an_interrupted_bench_says_so_and_keeps_what_finished(tmp_path, monkeypatch, capsys):
+    """Ctrl-C during ``kernelopt bench`` ended in raw tracebacks and no word of what had finished: the run says it
+    was interrupted, shows and reports the problems that finished (``complete`` false, ``interrupted`` true) and
+    exits 130.  (The problem file raises KeyboardInterrupt where a Ctrl-C would land; in this process, nothing
+    isolated and nothing searched, so no worker starts.)"""
+    from pytest_kernelopt.cli import main
+    from pytest_kernelopt.report import META_KEYS
+
+    probs = tmp_path / "probs"
+    probs.mkdir()
+    (probs / "a_good.py").write_text(GOOD)
+    (probs / "b_interrupted.py").write_text("raise KeyboardInterrupt\n")
+    (probs / "c_never.py").write_text(GOOD)
+    monkeypatch.chdir(tmp_path)
+    rc = main(["bench", "probs", "--no-cache", "--no-isolate", "--proposer", "none", "--report", "r.json"])
+    out, err = capsys.readouterr()
+    assert rc == 130, out + err
+    assert "Traceback" not in out + err
+    assert f"kernelopt bench: interrupted during {Path('probs') / 'b_interrupted.py'}; 1 of 3 problem(s) " \
+           "finished (shown above, and in the report)" in err
+    assert "report written to r.json (incomplete: interrupted)" in out and "c_never" not in out
+    report = json.loads((tmp_path / "r.json").read_text())
+    assert tuple(report["meta"])[:len(META_KEYS)] == META_KEYS and report["meta"]["report"] == "bench"
+    assert report["meta"]["complete"] is False and report["meta"]["interrupted"] is True
+    assert [p["name"] for p in report["problems"]] == ["a_good"] and report["settings"]["proposer"] == "none"
+
+
+def test_a_worker_never_sees_the_terminals_ctrl_c():
+    """A Ctrl-C reaches every process of the terminal's process group: a worker importing torch printed a
+    traceback of its own beside the parent's.  Workers start with SIGINT blocked (interrupts.py); the parent
+    handles the interrupt and ends them."""
+    import multiprocessing as mp
+    import signal
+    import time
+
+    from pytest_kernelopt.interrupts import workers_ignore_interrupts
+
+    ctx = mp.get_context("spawn")
+    proc = ctx.Process(target=time.sleep, args=(0.3,), daemon=True)
+    with workers_ignore_interrupts():
+        proc.start()
+    os.kill(proc.pid, signal.SIGINT)
+    proc.join(30)
+    assert proc.exitcode == 0
+
+
 def test_bench_with_an_unreachable_llm_fails_and_shows_the_whole_error(tmp_path):
     (tmp_path / "good.py").write_text(GOOD)
     env = {"OPENAI_BASE_URL": closed_port_url(), "OPENAI_API_KEY": "test", "NO_PROXY": "127.0.0.1",

@@ -144,17 +144,54 @@ def test_a_cache_dir_that_is_a_file_is_a_usage_error(pytester):
     result.stderr.fnmatch_lines(["*cache_dir *afile.txt exists but is not a directory*"])
 
 
-def test_the_summary_names_the_proposer_and_an_unenforced_perf_gate(pytester, backend):
+def test_the_summary_names_the_proposer_and_an_unenforced_perf_gate(pytester, backend, monkeypatch):
     """The summary said neither which proposer searched (only the JSON report did) nor that ``--kernelopt-perf``
-    on a machine without a GPU gates nothing: the run passed green."""
+    on a machine without a GPU gates nothing: the run passed green.
+
+    Every kernel searched left a ``kernelopt-kernels-*`` folder in the temporary directory, finished runs too: the
+    search here loads candidates in this run's process and its workers, and none is left."""
     if backend.name != "cpu":
         pytest.skip("a machine without a GPU is what this is about")
+    from torch._inductor.runtime.cache_dir_utils import cache_dir
+
+    tmp = pytester.mkdir("tmp")
+    monkeypatch.setenv("TORCHINDUCTOR_CACHE_DIR", cache_dir())  # Inductor's cache stays warm where it was
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.delenv("KERNELOPT_KERNEL_DIR", raising=False)
     _write_test(pytester, marker="@pytest.mark.kernelopt(seeds=1, max_candidates=1)")
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt", "--kernelopt-perf",
-                                           "--kernelopt-cache-dir=kc")
+                                           "--kernelopt-cache-dir=kc", "--junitxml=j.xml", "-o", "junit_family=xunit1")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["proposer: tuner; no LLM endpoint configured*the offline tuner runs",
                                  "WARNING: the whole-module performance gate*requested but not enforced*no GPU*"])
+    assert "kernel(s) searched and checked for correctness only" in result.stdout.str()
+    assert sorted(p.name for p in tmp.glob("kernelopt-kernels-*")) == []
+    # xunit1: the test's own properties; a kernel kept where nothing was measured says so (it read
+    # "baseline_kept (baseline)", as one measured and kept did)
+    junit = (pytester.path / "j.xml").read_text()
+    assert 'value="baseline_kept (baseline), not measured (no GPU)' in junit.split("<testcase", 1)[1], junit
+
+
+def test_perf_where_nothing_can_be_measured_fails_when_asked_to(pytester, backend):
+    """``--kernelopt-perf`` without a GPU passed with only a warning, and a CI job meant to gate performance could
+    not make that a failure: ``perf_unmeasured=fail`` fails each test saying why, before anything is compiled (the
+    default, warn, is test_the_summary_names_the_proposer_and_an_unenforced_perf_gate)."""
+    if backend.measures_time:
+        pytest.skip("needs a machine where performance is not measured")
+    pytester.makeini("[pytest]\nkernelopt_perf_unmeasured = fail\n")
+    pytester.makepyfile(test_perf=textwrap.dedent("""
+        import torch
+
+        def test_perf(kernelopt):
+            kernelopt(torch.nn.Identity(), torch.randn(4, 8))
+    """))
+    (pytester.mkdir("probs") / "tiny.py").write_text(TINY_PROBLEM)
+    result = pytester.runpytest(*QUICK, "--kernelopt-perf", "test_perf.py", "--kernelopt-problems=probs")
+    result.assert_outcomes(failed=2)
+    said = ("pytest-kernelopt: PerfUnmeasuredError: the performance gate (perf, --kernelopt-perf) was requested but "
+            "performance cannot be measured here (CPU: *); perf_unmeasured=fail makes that a failure (warn only warns)")
+    result.stdout.fnmatch_lines(["*_ test_perf _*", said, "*_ kernelopt problem tiny.py _*", said])
+    assert "Traceback" not in result.stdout.str()
 
 
 def test_the_cuda_backend_without_a_gpu_says_so_without_frames(pytester, backend, monkeypatch):
@@ -176,9 +213,46 @@ def test_unknown_fixture_keyword_is_an_error(pytester):
     result.stdout.fnmatch_lines(["*unknown kernelopt() keyword(s) min_speed*"])
 
 
-def test_mode_off_is_inert(pytester):
+def test_a_suite_that_imports_triton_at_its_top_runs_on_the_cpu_and_is_reported_whole(pytester, backend,
+                                                                                      monkeypatch):
+    """A conftest and a test module that import ``triton`` and ``torch._inductor.config`` at their top made
+    Triton's JIT functions before the plugin chose the interpreter (it did so after collection), and every
+    kernelopt test of the session failed on a machine without a GPU: the backend's environment is set before
+    conftests and test modules are imported.
+
+    The same run is interrupted (a test raises KeyboardInterrupt where a Ctrl-C would land): an interrupted run
+    wrote no report; it says it was interrupted and its report keeps what finished, with the ``meta`` bench's
+    report has (``complete`` false, ``interrupted`` true)."""
+    if backend.name != "cpu":
+        pytest.skip("the interpreter is chosen only on a machine without a GPU")
+    from pytest_kernelopt.report import META_KEYS
+
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)  # as on a user's machine (this suite's CPU runs set it)
+    pytester.makeconftest("import triton\nimport triton.language as tl\n")
+    pytester.makepyfile(test_mod="import torch._inductor.config\nimport triton\n"
+                        + MODULE_TEST.format(marker="", extra="", device_line=DEVICE_LINE)
+                        + "\n\ndef test_ctrl_c(kernelopt):\n    raise KeyboardInterrupt\n")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-cache-dir=kc",
+                                           "--kernelopt-report=r.json")
+    result.assert_outcomes(passed=1)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*MODE verify BACKEND cpu*", "*= pytest-kernelopt =*", "*test_mod.py::test_softmax*",
+                                 "interrupted: 1 kernelopt result(s) finished, shown above and kept in the report "
+                                 "r.json (complete: false)"])
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert tuple(report["meta"])[:len(META_KEYS)] == META_KEYS and report["meta"]["report"] == "pytest"
+    assert report["meta"]["complete"] is False and report["meta"]["interrupted"] is True
+    assert [t["test"] for t in report["tests"]] == ["test_mod.py::test_softmax"]
+
+
+def test_mode_off_is_inert(pytester, monkeypatch):
+    """Mode off is a plain ``torch.compile`` for the fixture and for problem files alike: no interpreter, no cache,
+    no capture; ``--kernelopt-report`` writes a report that lists no test.  (A problem file was judged and given
+    its cached kernel on a GPU, and captured into the report on the CPU.)"""
     # the test does not call the module: mode off returns torch.compile's wrapper, which would compile the module
-    # to C++ on its first call (what torch.compile does is not this plugin's to test, and it took half a minute)
+    # to C++ on its first call (what torch.compile does is not this plugin's to test, and it took half a minute);
+    # the problem's forward has nothing for Inductor to compile, for the same reason
+    monkeypatch.delenv("TRITON_INTERPRET", raising=False)
     pytester.makepyfile(test_mod=textwrap.dedent('''
         import torch
 
@@ -187,12 +261,51 @@ def test_mode_off_is_inert(pytester):
             assert result.kernels == [] and result.regressions == []
             print("MODE", result.mode, "BACKEND", result.backend)
     '''))
+    probs = pytester.mkdir("probs")
+    (probs / "plain.py").write_text(textwrap.dedent('''
+        import os, torch
+
+        print("INTERPRETER AT IMPORT", os.environ.get("TRITON_INTERPRET"))
+
+        class Model(torch.nn.Module):
+            def forward(self, x):
+                print("FORWARD RAN")
+                return x
+
+        def get_inputs():
+            return [torch.randn(4, 16)]
+
+        def get_init_inputs():
+            return []
+    '''))
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-mode=off",
-                                          "--kernelopt-cache-dir=cache_here")
-    result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["*MODE off BACKEND *"])
-    assert "= pytest-kernelopt =" not in result.stdout.str(), "an inert run reports nothing"
+                                          "--kernelopt-cache-dir=cache_here", "--kernelopt-report=r.json",
+                                          "test_mod.py", "--kernelopt-problems=probs")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*INTERPRETER AT IMPORT None*", "*MODE off BACKEND *", "*FORWARD RAN*"])
+    out = result.stdout.str()
+    assert "= pytest-kernelopt =" not in out and "kernelopt [" not in out, "an inert run reports nothing"
     assert not (pytester.path / "cache_here").exists()
+    report = json.loads((pytester.path / "r.json").read_text())
+    assert report["meta"]["mode"] == "off" and report["tests"] == []
+
+
+def test_a_kernels_junit_property_tells_measured_from_not_measured():
+    """A kernel kept after its candidates were timed and one that nothing timed both read "baseline_kept
+    (baseline)": the value carries the nearest candidate's speedup, or says it was not measured."""
+    from pytest_kernelopt.junit import kernel_value
+    from pytest_kernelopt.records import KernelRecord
+
+    timed = {"performance": {"measured": True, "speedup": 1.01, "ci_low": 0.99, "ci_high": 1.03}}
+    kept = KernelRecord("k", 0, "pointwise", "baseline_kept", "baseline", numbers=timed, failed_gates=["performance"])
+    assert kernel_value(kept, "cuda") == ("baseline_kept (baseline), nearest candidate 1.010x [0.990, 1.030]; "
+                                          "failed gates: performance")
+    untimed = KernelRecord("k", 0, "pointwise", "baseline_kept", "baseline", failed_gates=["correctness"])
+    assert kernel_value(untimed, "cuda") == "baseline_kept (baseline), not measured; failed gates: correctness"
+    assert kernel_value(KernelRecord("k", 0, "pointwise", "baseline_kept", "baseline"), "cpu") == \
+        "baseline_kept (baseline), not measured (no GPU)"
+    won = KernelRecord("k", 0, "pointwise", "accepted", "tuner", speedup=1.2, ci=(1.1, 1.3))
+    assert kernel_value(won, "cuda") == "accepted (tuner) 1.200x [1.100, 1.300]"
 
 
 def test_verify_mode_with_ini_marker_report_and_junit(pytester):
@@ -203,15 +316,19 @@ def test_verify_mode_with_ini_marker_report_and_junit(pytester):
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*MODE verify BACKEND *", "*= pytest-kernelopt =*", "*test_mod.py::test_softmax*"])
     report = json.loads((pytester.path / "out" / "r.json").read_text())
-    assert report["mode"] == "verify" and report["settings"]["seeds"] == 2  # session settings: from ini
+    assert report["meta"]["mode"] == "verify" and report["settings"]["seeds"] == 2  # session settings: from ini
     assert report["settings"]["cache_dir"] == str(pytester.path / "mycache")  # relative: from the rootdir
     assert report["tests"][0]["test"].endswith("test_softmax")
     assert report["tests"][0]["triton_kernels"] == 1
     # one Triton kernel, nothing cached for it: the table says so and tells the user how to search it
     result.stdout.fnmatch_lines(["*test_mod.py::test_softmax*1*0*0*0*1*",
                                  "*1 Triton kernel(s) have no cache entry*pytest --kernelopt*"])
+    # pytest's default junit family, xunit2, has no per-test properties (record_property warned): the test's
+    # properties are the suite's, named by the test (junit.py)
+    assert "incompatible with junit_family" not in result.stdout.str()
     junit = (pytester.path / "out" / "j.xml").read_text()
-    assert 'name="kernelopt_mode" value="verify"' in junit
+    assert '<property name="kernelopt_mode:test_mod.py::test_softmax" value="verify" />' in junit
+    assert "<testcase" in junit and "<properties>" not in junit.split("<testcase", 1)[1]
 
 
 def test_problem_collector_reports_broken_files_alone(pytester):
@@ -229,6 +346,50 @@ def test_problem_collector_reports_broken_files_alone(pytester):
     assert "_helper" not in out.split("short test summary")[0].split("collected")[1].split("\n")[0]
 
 
+# an in-process run without the plugins that import a package afresh every run (hypothesis' summary: 1-2 s a run)
+QUICK = ("-p", "no:cacheprovider", "-p", "no:benchmark", "-p", "no:hypothesispytest")
+TINY_PROBLEM = "class Model:\n    pass\n\ndef get_inputs():\n    return []\n\ndef get_init_inputs():\n    return []\n"
+
+
+def test_problem_paths_are_collection_targets_as_test_paths_are(pytester):
+    """``--kernelopt-problems`` without a test path dropped the normal test collection without a word.  The rule:
+    problem paths are collection targets as test paths are; named beside test paths both are collected, alone they
+    take the place of testpaths and the current directory (as ``pytest probs/`` would), and the header says so."""
+    pytester.makeini("[pytest]\ntestpaths = tests\n")
+    (pytester.mkdir("tests") / "test_plain.py").write_text("def test_plain():\n    pass\n")
+    (pytester.mkdir("probs") / "tiny.py").write_text(TINY_PROBLEM)
+    alone = pytester.runpytest(*QUICK, "--collect-only", "--kernelopt-problems=probs")
+    assert alone.ret == 0
+    alone.stdout.fnmatch_lines(["kernelopt: only the problem files are collected (--kernelopt-problems without a "
+                                "test path; name test paths too to run both)", "*<ProblemItem tiny>*"])
+    assert "test_plain" not in alone.stdout.str()
+    both = pytester.runpytest(*QUICK, "--collect-only", "tests", "--kernelopt-problems=probs")
+    both.stdout.fnmatch_lines(["*<Function test_plain>*", "*<ProblemItem tiny>*"])
+    assert "only the problem files" not in both.stdout.str()
+
+
+def test_one_rule_says_which_files_of_a_problem_folder_are_problems(pytester):
+    """A helper module in a problem folder was an error ("not a problem file") while ``_scale.py`` was skipped, and
+    no rule said so; ``kernelopt bench`` also skipped ``test_*.py`` and hidden folders where pytest's collector took
+    them for problems.  One rule (problems.NOT_PROBLEMS) for both; the error names it."""
+    from pytest_kernelopt.problems import find_problem_files
+
+    probs = pytester.mkdir("probs")
+    for name, text in {"tiny.py": TINY_PROBLEM, "_helpers.py": "VALUE = 1\n", "helpers.py": "VALUE = 1\n",
+                       "test_checks.py": "def test_checks():\n    pass\n", "conftest.py": "",
+                       ".hidden/tiny.py": TINY_PROBLEM, "sub/other.py": TINY_PROBLEM}.items():
+        (probs / name).parent.mkdir(exist_ok=True)
+        (probs / name).write_text(text)
+    assert [p.relative_to(probs).as_posix() for p in find_problem_files([probs])] == ["helpers.py", "sub/other.py",
+                                                                                       "tiny.py"]
+    result = pytester.runpytest(*QUICK, "--collect-only", "probs", "--kernelopt-problems=probs")
+    result.stdout.fnmatch_lines(["*<ProblemItem other>*", "*<Function test_checks>*", "*<ProblemItem tiny>*",
+                                 "*helpers.py: not a problem file: missing Model, get_inputs, get_init_inputs*a "
+                                 "helper module of a problem folder is named _*.py, and is then no problem*"])
+    out = result.stdout.str()
+    assert "_helpers" not in out and ".hidden" not in out and "<ProblemItem test_checks>" not in out
+
+
 def test_problem_collector_with_isolation(pytester):
     probs = pytester.mkdir("probs")
     (probs / "good.py").write_text(GOOD_PROBLEM)
@@ -239,9 +400,18 @@ def test_problem_collector_with_isolation(pytester):
     assert report["tests"][0]["test"].endswith("good.py::good")
 
 
-def test_missing_problem_path_is_a_usage_error(pytester):
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt-problems", "nowhere")
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
+def test_a_problem_path_with_no_problem_file_is_a_usage_error_saying_so(pytester):
+    """A missing path is a usage error; a folder with no problem file ran nothing ("no tests ran", exit 5) without
+    a word: it is a usage error too, saying what ``kernelopt bench`` says."""
+    pytester.mkdir("empty")
+    (pytester.mkdir("helpers_only") / "_scale.py").write_text("SCALE = 1\n")
+    for path, said in (("nowhere", "no such file or directory: nowhere"),
+                       ("empty", "no problem files (*.py) under empty (not problems: helpers (_*.py), tests "
+                                 "(test_*.py), conftest.py, and files in hidden or __pycache__ folders)"),
+                       ("helpers_only", "no problem files (*.py) under helpers_only")):
+        result = pytester.runpytest("-p", "no:cacheprovider", "--kernelopt-problems", path)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR, path
+        result.stderr.fnmatch_lines([f"*--kernelopt-problems: {said}*"])
 
 
 def _seed_cache(cache_dir, backend, edit):

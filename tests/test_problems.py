@@ -11,6 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+pytest_plugins = ["pytester"]
+
 from pytest_kernelopt.problems import ProblemSpec, build_problem  # noqa: E402
 
 MODEL = """
@@ -84,18 +86,43 @@ def test_cache_records_problem_files_relative_to_the_rootdir(tmp_path):
     assert problem_id_for(outside, tmp_path / "probs") == str(outside)
 
 
-@pytest.mark.parametrize("returns, got", [("{'x': torch.randn(4, 8)}", "dict"), ("torch.randn(4, 8)", "Tensor"),
-                                          ("None", "NoneType")])
+@pytest.mark.parametrize("returns, got", [("{'x': torch.randn(4, 8)}", "dict"), ("None", "NoneType"),
+                                          ("'x'", "str")])
 def test_get_inputs_must_return_a_list_or_tuple(tmp_path, returns, got):
-    """Red team 15: a dict's keys reached forward and the error blamed the Model."""
+    """A dict's keys reached forward and the error blamed the Model."""
     from pytest_kernelopt.errors import ProblemFormatError
 
     spec = _problem(tmp_path, f"returns_{got.lower()}", f"""
         def get_inputs():
             return {returns}
     """)
-    with pytest.raises(ProblemFormatError, match=rf"get_inputs\(\) must return a list \(or tuple\).*got {got}"):
+    with pytest.raises(ProblemFormatError, match=rf"get_inputs\(\) must be a list \(or tuple\) of the positional "
+                                                 rf"arguments, or a single tensor \(the one argument\), got {got}"):
         build_problem(spec, "cpu")
+
+
+def test_inputs_are_a_list_or_tuple_or_one_tensor_for_the_fixture_and_problem_files(tmp_path, pytester):
+    """The fixture took a bare tensor as the one input while a problem file's get_inputs() returning one was a
+    format error: one rule for both (problems.ARGUMENTS_RULE), a lone tensor being the one argument and a dict an
+    error in the fixture too (it was passed to forward as one argument)."""
+    spec = _problem(tmp_path, "returns_tensor", """
+        def get_inputs():
+            return torch.randn(4, 8)
+    """)
+    (x,) = build_problem(spec, "cpu").example_inputs
+    assert x.shape == (4, 8)
+    pytester.makepyfile(test_dict=textwrap.dedent("""
+        import torch
+
+        def test_dict(kernelopt):
+            kernelopt(torch.nn.Identity(), {"x": torch.randn(4, 8)})
+    """))
+    # in this process: torch is loaded already; hypothesis' summary would import hypothesis afresh (1-2 s)
+    result = pytester.runpytest("-p", "no:cacheprovider", "-p", "no:benchmark", "-p", "no:hypothesispytest")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*InputError: test_dict.py::test_dict: kernelopt(module, inputs): inputs must be a "
+                                 "list (or tuple) of the positional arguments, or a single tensor (the one "
+                                 "argument), got dict"])
 
 
 def test_a_generator_of_inputs_is_the_list_it_yields(tmp_path):
