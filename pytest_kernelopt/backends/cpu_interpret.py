@@ -136,14 +136,19 @@ def _fewest_programs_first() -> None:
 
 
 @contextlib.contextmanager
-def inductor_config_order():
-    """Within the block, kernels built keep Inductor's configuration order (see :func:`_fewest_programs_first`)."""
-    before = getattr(_STATE, "inductor_order", False)
-    _STATE.inductor_order = True
+def _flag_set(name: str):
+    """Within the block, this thread's interpreter flag ``name`` is on (as it was before, after)."""
+    before = getattr(_STATE, name, False)
+    setattr(_STATE, name, True)
     try:
         yield
     finally:
-        _STATE.inductor_order = before
+        setattr(_STATE, name, before)
+
+
+def inductor_config_order():
+    """Within the block, kernels built keep Inductor's configuration order (see :func:`_fewest_programs_first`)."""
+    return _flag_set("inductor_order")
 
 
 def _cache_numpy_dtypes() -> None:
@@ -221,15 +226,9 @@ def _patch_program_order() -> None:
     builder._kernelopt_order = True
 
 
-@contextlib.contextmanager
 def programs_reversed():
     """Within the block, interpreted launches run their programs in reverse order (see _patch_program_order)."""
-    before = getattr(_STATE, "reverse", False)
-    _STATE.reverse = True
-    try:
-        yield
-    finally:
-        _STATE.reverse = before
+    return _flag_set("reverse")
 
 
 def inductor_options() -> dict[str, Any]:
