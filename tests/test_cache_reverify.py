@@ -113,14 +113,24 @@ def test_a_committed_kernel_off_the_allowlist_is_refused_before_it_is_loaded(tmp
     assert "REFUSED" in proc.stdout and "undefined_name" in proc.stdout and "1 refused" in proc.stdout
 
 
-def test_the_committed_cache_is_intact_and_compiles_for_its_gpu():
-    """CI without a GPU: every kernel in this repository's kernels_cache/ still compiles for its architecture."""
+def test_the_committed_cache_is_intact_and_compiles_for_its_gpu(tmp_path, backend):
+    """CI without a GPU: every kernel in this repository's kernels_cache/ still compiles for its architecture.  On
+    a GPU every entry is matched to its problem and judged, none refused (one recorded on another GPU is stale
+    there, which fails verify by design).  A copy is verified: verify retires what fails, and the repository's
+    cache is no test's to change."""
+    import shutil
+
     cache_dir = Path(__file__).resolve().parent.parent / "kernels_cache"
     if not any(cache_dir.rglob("entry.json")):
         pytest.skip("no committed cache entries")
-    proc = _verify(cache_dir, "--problems", str(cache_dir.parent / "examples" / "problems"))  # their problems
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert " 0 corrupt" in proc.stdout and " 0 broken" in proc.stdout
+    work = tmp_path / "kernels_cache"
+    shutil.copytree(cache_dir, work)
+    proc = _verify(work, "--problems", str(cache_dir.parent / "examples" / "problems"))  # their problems
+    out = proc.stdout + proc.stderr
+    for clean in (" 0 corrupt", " 0 broken", " 0 refused", " 0 not judged", " 0 errors"):
+        assert clean in proc.stdout, out
+    if backend.name == "cpu":
+        assert proc.returncode == 0, out
 
 
 # --------------------------------------------------------------------------- what verify runs, and what it calls ok
