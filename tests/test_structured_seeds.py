@@ -463,10 +463,12 @@ def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_
     got = list(integer_probes((logits, labels, mask), seed=3, values=[-100]))
     assert all(not why for _, _, why in got)
     names = [lab for lab, _, _ in got]
-    fits = int(labels.min()) + 5 <= int(labels.max())
+    fits = int(labels.min()) + 5 <= int(labels.max())  # a shuffle of the drawn range
+    start = 0 if int(labels.min()) >= 0 else int(labels.min())  # position ids start at 0 where every value is >= 0
+    positions = start + 5 <= int(labels.max())
     offsets = int(labels.max()) - 6 + 1 >= 2  # rows from their own starts, up to the drawn maximum (no bound)
     # positions, a shuffle, sorted, positions from each row's own start, the compared value three ways
-    assert len(names) == 2 * fits + 1 + offsets + 3, names
+    assert len(names) == positions + fits + 1 + offsets + 3, names
     assert not any("position ids" in lab for lab, _, _ in integer_probes((torch.tensor([[0, 2, 1, 0]]),), 1, []))
     for lab, inputs, why in got:
         if why:
@@ -477,7 +479,7 @@ def test_integer_inputs_get_the_values_the_modules_own_kernels_compare_with_and_
             assert torch.equal(y, labels.sort(-1, descending=True).values)
             continue
         if "position ids" in lab:
-            assert torch.equal(y, (torch.arange(6) + labels.min()).expand(3, 6))
+            assert torch.equal(y, (torch.arange(6) + start).expand(3, 6))
             continue
         if "a shuffle" in lab:
             assert torch.equal(y.sort(-1).values, (torch.arange(6) + labels.min()).expand(3, 6))

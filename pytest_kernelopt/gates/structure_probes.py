@@ -466,15 +466,22 @@ def _with_value(value: int, where: str) -> Callable[[Any, Any], None]:
 def _arange_fits(y: Any) -> bool:
     """Rows of ``y``'s width of consecutive values fit the range its drawn values span (no value leaves it); a 1-D
     input is one row."""
-    return y.dim() >= 1 and y.shape[-1] >= 2 and int(y.min()) + y.shape[-1] - 1 <= int(y.max())
+    return y.dim() >= 1 and y.shape[-1] >= 2 and _arange_start(y) + y.shape[-1] - 1 <= int(y.max())
+
+
+def _arange_start(y: Any) -> int:
+    """Where position-id rows start: at 0 where every drawn value is non-negative (0 indexes whatever they index;
+    a kernel can key on rows that are exactly 0..T-1), else at the least drawn value."""
+    lo = int(y.min())
+    return 0 if lo >= 0 else lo
 
 
 def _arange_rows(y: Any, gen: Any) -> None:
-    """Each row 0, 1, ..., width - 1 shifted to start at the input's least drawn value (position ids)."""
+    """Each row 0, 1, ..., width - 1, from :func:`_arange_start` (position ids)."""
     import torch
 
     rows = _rows(y)
-    lo = int(rows.min())
+    lo = _arange_start(rows)
     rows.copy_((torch.arange(rows.shape[1]) + lo).to(rows.device, rows.dtype).expand_as(rows))
 
 
