@@ -605,7 +605,7 @@ def _sorted_desc(y: Any, gen: Any) -> None:
 #: structures for integer inputs that are not 0/1 masks and hold no negative value as drawn (ids, labels,
 #: positions, lengths), written with the input's own drawn values only: position ids and sorted lengths
 INTEGER_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
-    ("rows 0, 1, ..., T-1 from its least value (position ids)", _arange_fits, _arange_rows),
+    ("rows 0, 1, ..., T-1, from 0 where the values are non-negative (position ids)", _arange_fits, _arange_rows),
     ("rows each a permutation of T values from its least (a shuffle's indices)", _arange_fits, _permuted_rows),
     ("sorted descending along its last dimension (lengths, sorted)", lambda y: y.shape[-1] >= 2 if y.dim() else False,
      _sorted_desc),
