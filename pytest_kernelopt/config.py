@@ -62,6 +62,8 @@ class Settings:
     proposer: str = "auto"  # auto | agents | tuner | none
     model: str | None = None
     llm_error: str = "fail"  # fail | warn: when the chosen proposer (the LLM agents) could not run
+    llm_retries: int = 4  # retries of a failed LLM request (the openai SDK's, with its bounded backoff)
+    llm_timeout: float = 120.0  # seconds an LLM request may take
     training: bool = False
     ncu: bool = True  # Nsight Compute metrics in the profile when ncu is installed (GPU only)
     report: str | None = None
@@ -291,6 +293,10 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
     _spec("llm_error", "when the chosen proposer could not run (the LLM endpoint unreachable or refusing): fail "
                        "fails the test (kernelopt bench: the problem, exit 1); warn only warns, and the test "
                        "passes with the compiled baseline", choices=("fail", "warn"), commands=_BENCH),
+    _spec("llm_retries", "retries of an LLM request that failed in a retryable way (connection error, timeout, "
+                         "408, 409, 429, 5xx), with the openai SDK's bounded exponential backoff", low=0,
+          commands=_BENCH),
+    _spec("llm_timeout", "seconds one LLM request may take", low=0, low_open=True, commands=_BENCH),
     _spec("training", "also capture and check the backward graph (forward + backward)", commands=_CAPTURE),
     _spec("ncu", "on a GPU, add Nsight Compute metrics to the profile the LLM agents see when ncu is installed "
                  "(on PATH, $KERNELOPT_NCU, or /usr/local/cuda/bin); one extra process per module (never for the "

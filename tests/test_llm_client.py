@@ -149,6 +149,15 @@ def test_model_name_resolution(monkeypatch, llm_server):
     assert llm_server.requests[0].body["model"] == "from-settings"
 
 
+def test_the_retry_and_timeout_settings_reach_the_client(llm_server, backoff):
+    llm_server.push(status(500), status(500), reply("never served"))
+    model = model_from_settings(Settings(model="m", llm_retries=1, llm_timeout=7.5))
+    with pytest.raises(LLMRequestError) as info:
+        model.complete(MESSAGES)
+    assert info.value.attempts == 2 and len(backoff) == 1  # one retry, then the error
+    assert model.timeout == 7.5 and llm_server.requests[0].body["model"] == "m"
+
+
 def test_missing_model_or_key_is_a_clear_configuration_error(monkeypatch):
     for var in ("KERNELOPT_MODEL", "OPENAI_MODEL", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
         monkeypatch.delenv(var, raising=False)

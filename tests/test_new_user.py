@@ -171,7 +171,9 @@ def test_bench_with_an_unreachable_llm_fails_and_shows_the_whole_error(tmp_path)
     (tmp_path / "good.py").write_text(GOOD)
     env = {"OPENAI_BASE_URL": closed_port_url(), "OPENAI_API_KEY": "test", "NO_PROXY": "127.0.0.1",
            "no_proxy": "127.0.0.1"}
-    args = ("bench", "good.py", "--no-cache", "--seeds", "2", "--proposer", "agents", "--model", "m")
+    # no retries: a refused connection is the same error after the SDK's backoff, only later
+    args = ("bench", "good.py", "--no-cache", "--seeds", "2", "--proposer", "agents", "--model", "m",
+            "--llm-retries", "0")
     proc = kernelopt_cli(*args, "--report", "r.json", cwd=tmp_path, env=env)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "the agents proposer could not run" in proc.stdout
@@ -215,7 +217,7 @@ def test_an_unreachable_llm_fails_the_test_or_warns_and_the_summary_says_so(pyte
     pytester.makepyfile(test_llm=LLM_TESTS)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--kernelopt", "--kernelopt-proposer=agents",
                                            "--kernelopt-model=m", "--kernelopt-cache-dir=kc",
-                                           "--kernelopt-report=r.json")
+                                           "--kernelopt-report=r.json", "--kernelopt-llm-retries=0")
     result.assert_outcomes(failed=1, passed=1)
     out = result.stdout.str()
     # the failure itself, the warning, and the summary

@@ -36,7 +36,7 @@ VALUES = {"mode": "optimize", "backend": "cpu", "compile_mode": "max-autotune-no
           "perf_max_samples": 24, "perf_max_seconds": 5.0, "perf_warmup": 2, "confidence": 0.9, "perf_regression": 0.1, "isolate": False,
           "timeout": 99.0, "max_candidates": 3, "max_turns": 2, "kernel_time_budget": 11.0,
           "problem_time_budget": 22.0, "run_time_budget": 33.0, "max_tokens": 1000, "proposer": "tuner",
-          "model": "m1", "llm_error": "warn", "training": True, "ncu": False, "report": "r.json", "perf": True,
+          "model": "m1", "llm_error": "warn", "llm_retries": 1, "llm_timeout": 30.0, "training": True, "ncu": False, "report": "r.json", "perf": True,
           "perf_unmeasured": "fail", "shard": "1/1"}
 
 

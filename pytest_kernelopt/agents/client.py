@@ -256,8 +256,11 @@ def _tokens(value: Any) -> int:
 
 
 def model_from_settings(settings: Any, **kwargs: Any) -> OpenAIChatModel:
-    """The configured model for a :class:`~pytest_kernelopt.config.Settings` (its ``model`` field)."""
-    return OpenAIChatModel(getattr(settings, "model", None), **kwargs)
+    """The configured model for a :class:`~pytest_kernelopt.config.Settings` (its ``model``, ``llm_retries`` and
+    ``llm_timeout`` fields)."""
+    kwargs.setdefault("max_retries", settings.llm_retries)
+    kwargs.setdefault("timeout", settings.llm_timeout)
+    return OpenAIChatModel(settings.model, **kwargs)
 
 
 class ScriptedChatModel:
