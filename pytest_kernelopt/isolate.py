@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import multiprocessing as mp
 import os
 import signal
 import time
@@ -38,6 +37,7 @@ from .config import Settings
 from .gates.results import CascadeResult
 from .interrupts import workers_ignore_interrupts
 from .problems import ProblemSpec
+from .worker_start import run_in_env, worker_context
 
 ProgressFn = Callable[[str], None]
 
@@ -271,7 +271,7 @@ class IsolatedEvaluator:
         self.start_timeout = start_timeout or max(600.0, settings.timeout)
         self.plan = SeedPlan.make(settings.seeds, settings.base_seed)
         self.max_rss = max_worker_rss()
-        self._ctx = mp.get_context("spawn")
+        self._ctx = worker_context(settings.backend)
         self._proc: Any = None
         self._conn: Any = None
         self._clean = False  # the live worker has loaded no candidate
@@ -300,7 +300,8 @@ class IsolatedEvaluator:
 
         private_dir()  # the worker's folder of kernel sources goes inside this process's, removed with it
         parent, child = self._ctx.Pipe()
-        proc = self._ctx.Process(target=_worker_main, args=(child, self.spec, self.settings, self.plan), daemon=True)
+        proc = self._ctx.Process(target=run_in_env, args=(dict(os.environ), _worker_main, child, self.spec,
+                                                          self.settings, self.plan), daemon=True)
         with workers_ignore_interrupts():  # a Ctrl-C is the parent's to handle (interrupts.py)
             proc.start()
         child.close()

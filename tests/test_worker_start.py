@@ -1,0 +1,66 @@
+"""Judge workers fork from a server that imported torch once, under the parent's environment and with SIGINT
+ignored; a changed import environment, or KERNELOPT_WORKER_START=spawn, spawns them as fresh interpreters."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+SCRIPT = textwrap.dedent('''
+    import json, os, signal, sys
+    from pytest_kernelopt.worker_start import run_in_env, worker_context
+
+    def probe(conn):
+        conn.send({"torch_preloaded": "torch" in sys.modules, "foo": os.environ.get("KOPT_TEST_FOO"),
+                   "sigint_ignored": signal.getsignal(signal.SIGINT) == signal.SIG_IGN})
+
+    def start():
+        ctx = worker_context("cpu")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=run_in_env, args=(dict(os.environ), probe, child), daemon=True)
+        proc.start()
+        got = dict(parent.recv(), method=ctx.get_start_method())
+        proc.join(60)
+        return got
+
+    if __name__ == "__main__":
+        out = [start()]
+        os.environ["KOPT_TEST_FOO"] = "set after the server started"
+        out.append(start())
+        os.environ["TORCHINDUCTOR_KOPT_TEST"] = "1"  # read at import time: the server's imports no longer match
+        out.append(start())
+        print(json.dumps(out))
+''')
+
+
+def _run(tmp_path, **env):
+    script = tmp_path / "probe.py"
+    script.write_text(SCRIPT)
+    base = {k: v for k, v in __import__("os").environ.items() if k != "KERNELOPT_WORKER_START"}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                          env=dict(base, **env))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    import json
+
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no forkserver on Windows: workers are always spawned")
+def test_workers_fork_from_a_preloaded_server_under_the_parents_environment(tmp_path):
+    first, later, changed = _run(tmp_path)
+    assert first == {"torch_preloaded": True, "foo": None, "sigint_ignored": True, "method": "forkserver"}
+    # the environment at the worker's start, not the server's
+    assert later == {"torch_preloaded": True, "foo": "set after the server started", "sigint_ignored": True,
+                     "method": "forkserver"}
+    # an import-time variable changed: a fresh interpreter, which imports under it
+    assert changed == {"torch_preloaded": False, "foo": "set after the server started", "sigint_ignored": True,
+                       "method": "spawn"}
+
+
+def test_spawn_is_chosen_by_the_environment_variable(tmp_path):
+    results = _run(tmp_path, KERNELOPT_WORKER_START="spawn")
+    assert [r["method"] for r in results] == ["spawn"] * 3
+    assert not any(r["torch_preloaded"] for r in results) and all(r["sigint_ignored"] for r in results)
