@@ -249,6 +249,7 @@ def optimize_problem_file(path: str | Path, settings: Settings, backend: Backend
         release_memory()
     if record.regressions:
         raise RuntimeError("; ".join(record.regressions))
+    assert record.outcome is not None  # the bench runs in optimize mode: its record has the search's outcome
     return record.outcome
 
 
