@@ -129,9 +129,23 @@ def _proposers(records: list[dict[str, Any]], meta: dict[str, Any]) -> str:
 
 
 def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> str:
+    """The results as markdown: what was run and how, the table, the geometric means, max-autotune's other picks,
+    where the search time went, the failed problems."""
     meta = doc.get("meta", {})
     records = [r for r in doc["problems"] if r.get("backend") == backend_name]
-    others = len(doc["problems"]) - len(records)
+    done = [r for r in records if r.get("status") == "done"]
+    failed = [r for r in records if r.get("status") != "done"]
+    lines = _header(meta, records, backend_name, others=len(doc["problems"]) - len(records))
+    lines += _table(done) + _geomeans(records, meta) + _picks(done) + _phases(done)
+    if failed:
+        lines += ["", "## Failed problems", ""]
+        lines += [f"- {r['name']} ({r['problem']}): {r.get('error', '?')}".replace("\n", " ") for r in failed]
+    lines += ["", f"Chart: {chart_note}", ""]
+    return "\n".join(lines)
+
+
+def _header(meta: dict[str, Any], records: list[dict[str, Any]], backend_name: str, others: int) -> list[str]:
+    """What was run, and how it was timed and compiled."""
     done = [r for r in records if r.get("status") == "done"]
     failed = [r for r in records if r.get("status") != "done"]
     lines = ["# kernelopt bench --compare-modes", "",
@@ -174,7 +188,12 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
                         "(1.02)" if any("min_speedup" not in r for r in records) else ""))
     if others:
         lines.append(f"- {others} record(s) of another backend are kept in the JSON and not shown here")
-    lines += ["", "| problem | Triton kernels | ours applied | search s | compile s default / MA / MA+CD | "
+    return lines
+
+
+def _table(done: list[dict[str, Any]]) -> list[str]:
+    """One row a problem done."""
+    lines = ["", "| problem | Triton kernels | ours applied | search s | compile s default / MA / MA+CD | "
                   "eager ms | default ms | MA ms | MA+CD ms | ours ms | ours vs eager | ours vs default | "
                   "ours vs MA | ours vs MA+CD | timer A/A | correctness |",
               "|---" * 16 + "|"]
@@ -186,7 +205,12 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
             r["name"], str(r.get("triton_kernels", "-")), str(len(r.get("applied", []))), _cell_s(r.get("search_s")),
             comp, *(_cell_ms(m[k].get("ms")) for k in MODES),
             *(_cell_speed(r.get("speedup", {}).get(b)) for b in BASELINES), _cell_aa(r), _cell_correct(r)]) + " |")
-    lines += ["", "## Geometric means of ours over each baseline", ""]
+    return lines
+
+
+def _geomeans(records: list[dict[str, Any]], meta: dict[str, Any]) -> list[str]:
+    """Ours over each baseline, across the problems, and the timer's A/A."""
+    lines = ["", "## Geometric means of ours over each baseline", ""]
     summary = summarize(records)
     for b in BASELINES:
         s = summary[b]
@@ -205,6 +229,12 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
         lines.append(f"- kept baselines count 1.0x over default compile ({KEPT_NOTE})")
     if (aa_line := aa_summary(records)) is not None:
         lines.append(aa_line)
+    return lines
+
+
+def _picks(done: list[dict[str, Any]]) -> list[str]:
+    """Where max-autotune's autotuner picked another launch config than the default compile's."""
+    lines: list[str] = []
     picks = [(r["name"], p) for r in done for p in r.get("autotune_picks") or ()
              if p.get("max-autotune") != p.get("default")]
     if picks:
@@ -214,6 +244,12 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
             lines.append(f"| {name} | {p['kernel']} | {_cfg(p.get('default'))} | {_cfg(p.get('max-autotune'))} | "
                          f"{_cfg(p.get('ours')) if p.get('ours') else 'kept'}"
                          f"{' (' + p['ours_edit'] + ')' if p.get('ours') and p.get('ours_edit') else ''} |")
+    return lines
+
+
+def _phases(done: list[dict[str, Any]]) -> list[str]:
+    """Where each problem's search time went."""
+    lines: list[str] = []
     spent = [(r["name"], r.get("search_s"), ph) for r in done if (ph := search_phases(r))]
     if spent:
         lines += ["", "## Where the search time went (s)", "",
@@ -226,11 +262,7 @@ def render_markdown(doc: dict[str, Any], backend_name: str, chart_note: str) -> 
                   "| problem | search | " + " | ".join(PHASES) + " |", "|---" * (len(PHASES) + 2) + "|"]
         for name, total, ph in spent:
             lines.append(f"| {name} | {_cell_s(total)} | " + " | ".join(_cell_s(ph.get(k)) for k in PHASES) + " |")
-    if failed:
-        lines += ["", "## Failed problems", ""]
-        lines += [f"- {r['name']} ({r['problem']}): {r.get('error', '?')}".replace("\n", " ") for r in failed]
-    lines += ["", f"Chart: {chart_note}", ""]
-    return "\n".join(lines)
+    return lines
 
 
 PHASES = ("profile", "autotune_picks", "looped_variants", "screening", "gates", "worker_starts", "truths", "transfer",
