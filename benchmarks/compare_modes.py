@@ -21,7 +21,7 @@ from pytest_kernelopt.cache import KernelCache  # noqa: E402
 from pytest_kernelopt.capture import capture  # noqa: E402
 from pytest_kernelopt.gates.perf import time_interleaved  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, build_problem, input_signature  # noqa: E402
-from pytest_kernelopt.session import cache_key, device_key  # noqa: E402
+from pytest_kernelopt.workflow import cache_key, device_key  # noqa: E402
 from pytest_kernelopt.substitute import KernelSwap  # noqa: E402
 
 args = sys.argv[1:]

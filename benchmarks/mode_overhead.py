@@ -41,7 +41,7 @@ def main() -> None:
     import torch
 
     from pytest_kernelopt.backends import select_backend
-    from pytest_kernelopt.bench_modes import compile_mode, entry_point, mode_config
+    from pytest_kernelopt.bench.measure import compile_mode, entry_point, mode_config
     from pytest_kernelopt.capture import capture
     from pytest_kernelopt.gates.perf import speedup_interval, time_interleaved
     from pytest_kernelopt.problems import ProblemSpec, build_problem

@@ -128,10 +128,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     prepare(settings.backend)
+    # after prepare(): the workflow imports torch, and Triton reads the backend's environment on import
     from .backends import select_backend
-    from .optimize import choose_proposer, proposer_reason
     from .report import render_outcomes, write_json
-    from .session import optimize_problem_file
+    from .workflow import choose_proposer, optimize_problem_file, proposer_reason
 
     backend = select_backend(settings.backend)
     problems = _problem_files(args)
@@ -142,7 +142,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(f"{len(problems)} problem(s); isolation {'on' if settings.isolate else 'off'}; "
           f"cache {'off' if args.no_cache else settings.cache_dir}")
     if getattr(args, "compare_modes", False):  # ours against eager, default compile and max-autotune
-        from .bench_modes import run_compare_modes
+        from .bench.command import run_compare_modes
 
         try:
             return run_compare_modes(args, settings, backend, problems, proposer)
@@ -259,10 +259,11 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
     settings = replace(_settings(args), mode="optimize")
     prepare(settings.backend)
+    # after prepare(), as in cmd_bench
     from .backends import select_backend
     from .errors import USER_ERRORS
     from .problems import ProblemSpec
-    from .session import make_evaluator
+    from .workflow import make_evaluator
 
     try:
         candidate = _read_candidate(args)

@@ -2,7 +2,7 @@
 
 :class:`Harness` is built once per pytest session.  It resolves settings
 (defaults < ini < command line < marker < fixture call), runs a module or a
-problem file through the one workflow (:func:`pytest_kernelopt.session.run_workflow`), collects
+problem file through the one workflow (:func:`pytest_kernelopt.workflow.run_workflow`), collects
 every result for the terminal summary, the JSON report and JUnit properties,
 and shows progress while an optimization runs.
 """
@@ -210,7 +210,7 @@ class Harness:
                                    settings=settings)
         backend = self.backend(settings)
         from .problems import problem_from_objects
-        from .session import run_workflow
+        from .workflow import run_workflow  # imports torch: never at the plugin's import (pytest --help)
 
         calls = sum(1 for n, _ in self.results if _test_of(n) == nodeid)
         if calls:  # a second kernelopt() in the same test: its own row in the summary and the report
@@ -247,7 +247,7 @@ class Harness:
                     record_property: Callable[[str, Any], None] | None = None) -> Any:
         backend = self.backend(settings)
         from .problems import ProblemSpec
-        from .session import problem_id_for, release_memory, run_problem_spec
+        from .workflow import problem_id_for, release_memory, run_problem_spec  # imports torch (as above)
 
         try:
             record = run_problem_spec(ProblemSpec.from_file(path), settings, backend, name=path.stem,
@@ -319,7 +319,7 @@ class Harness:
                          + (" ..." if len(empty) > 5 else ""))
         searching = [r for _, r in self.results if r.mode == "optimize" and r.proposer]
         if searching:
-            from .optimize import proposer_reason
+            from .workflow import proposer_reason
 
             names = sorted({r.proposer for r in searching})
             reason = proposer_reason(self.settings) if names == ["tuner"] or names == ["agents"] else ""

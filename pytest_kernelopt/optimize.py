@@ -1,7 +1,8 @@
 """Optimize one module: profile, propose, judge, keep the winners -- or keep the baseline.
 
-The proposer is the offline tuner (no LLM), the LLM agents, or none; which one
-ran is recorded on every kernel.  Kernels are attacked hottest first.  Each
+The proposer is the offline tuner (no LLM), the LLM agents, or none, chosen by the
+workflow (:mod:`pytest_kernelopt.workflow.proposer`); which one ran is recorded on
+every kernel.  Kernels are attacked hottest first.  Each
 candidate goes through the full cascade at the module level; when several
 kernels got winners they are checked together once more, and if the
 combination fails only the best single winner is kept.  When nothing passes,
@@ -13,39 +14,69 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
 from .candidate import Candidate
 from .config import Settings
-from .gates.results import CascadeResult
+from .gates.results import CascadeResult, stopped_in
 from .graph import KernelGraph
+from .profile import ModuleProfile, profile_module
 from .records import SearchDecision
+from .time_limit import TimeLimitExceeded, time_limit
+from .tuner import (
+    AUTOTUNE_OPTIONS,
+    _baseline,
+    autotune_picks,
+    capture_variant_graphs,
+    iter_kernels,
+    looped_variants,
+    pipelined_variants,
+    propose_configs,
+    search,
+)
 
 if TYPE_CHECKING:
-    from .profile import ModuleProfile
+    from .agents import AgentOptimizer
+    from .gates.cascade import EvaluationSession
+    from .problems import InputSig, ProblemSpec
+    from .tuner import SearchResult
 
 ProgressFn = Callable[[str], None]
 
 
 class Evaluator(Protocol):
-    graphs: list[KernelGraph]
-    backend_name: str
-    measures_time: bool
+    """What judges candidates for one module: in this process (:class:`LocalEvaluator`) or in workers
+    (:class:`pytest_kernelopt.isolate.IsolatedEvaluator`)."""
 
-    def evaluate(self, candidate: Candidate | Sequence[Candidate], perf: bool = True,
+    @property
+    def graphs(self) -> list[KernelGraph]: ...
+
+    @property
+    def inputs(self) -> list[InputSig]: ...
+
+    @property
+    def spec(self) -> ProblemSpec | None: ...  # what a worker rebuilds the module from (None: it cannot)
+
+    @property
+    def backend_name(self) -> str: ...
+
+    @property
+    def measures_time(self) -> bool: ...
+
+    def evaluate(self, candidate: Candidate | list[Candidate], perf: bool = True,
                  seeds: int | None = None, aot: bool = True) -> CascadeResult: ...
 
     def rank(self, candidates: Sequence[Candidate]) -> tuple[float | None, list[float | None]]: ...
 
-    def profile(self, ncu: bool = True) -> Any: ...
+    def profile(self, ncu: bool = True) -> ModuleProfile: ...
+
+    def close(self) -> None: ...
 
 
 class LocalEvaluator:
     """In-process evaluation over an :class:`EvaluationSession` (no isolation)."""
 
-    in_process = True
-
-    def __init__(self, session: Any) -> None:
+    def __init__(self, session: EvaluationSession) -> None:
         self.session = session
         self.spec = session.problem.spec  # what an isolated worker would rebuild the module from (None: cannot)
         self.graphs = session.captured.graphs
@@ -54,13 +85,12 @@ class LocalEvaluator:
         self.measures_time = session.backend.measures_time
         self._profile: ModuleProfile | None = None
 
-    def evaluate(self, candidate, perf: bool = True, seeds: int | None = None, aot: bool = True) -> CascadeResult:
+    def evaluate(self, candidate: Candidate | list[Candidate], perf: bool = True, seeds: int | None = None,
+                 aot: bool = True) -> CascadeResult:
         """The cascade in this process, under the isolated judge's time limit (the ``timeout`` setting,
         :mod:`pytest_kernelopt.time_limit`): a candidate that outruns it is rejected in the gate it was in.  The
         baseline's own runs and float64 truths (the user's module, collected once a session) are collected first,
         outside the limit, as the isolated judge bounds them apart (each seed's truth)."""
-        from .time_limit import TimeLimitExceeded, time_limit
-
         session = self.session
         session.baseline_record(session.plan if seeds is None else session.plan.first(seeds))
         stage = ["static"]
@@ -75,23 +105,19 @@ class LocalEvaluator:
             with time_limit(limit):
                 return session.evaluate(candidate, seen, perf=perf, seeds=seeds, aot=aot)
         except TimeLimitExceeded:
-            from .gates.results import stopped_in
-
             cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
             return stopped_in(stage[0], f"timed out after {limit:g}s in the {stage[0]} gate (hang or runaway "
                               "kernel); stopped in this process", cands, time.perf_counter() - t0,
                               {"in_process": True, "timed_out": True})
 
-    def rank(self, candidates):
+    def rank(self, candidates: Sequence[Candidate]) -> tuple[float | None, list[float | None]]:
         return self.session.rank(candidates)
 
     def close(self) -> None:
         return None
 
-    def profile(self, ncu: bool = True):
+    def profile(self, ncu: bool = True) -> ModuleProfile:
         if self._profile is None:
-            from .profile import profile_module
-
             self._profile = profile_module(self.session, ncu=ncu)
         return self._profile
 
@@ -124,7 +150,7 @@ class ProblemOutcome:
     kernels: list[KernelOutcome]
     seconds: float
     joint: CascadeResult | None = None
-    profile: Any = None
+    profile: ModuleProfile | None = None
     note: str = ""
     measures_time: bool | None = None  # None: as the backend (a GPU measures)
     profile_s: float = 0.0  # of ``seconds``: the profile (before any kernel is searched)
@@ -152,80 +178,25 @@ class ProblemOutcome:
         return float(best)
 
 
-def choose_proposer(settings: Settings) -> str:
-    """``auto`` means the agents when an LLM endpoint and a model are configured (and openai is installed), else
-    the offline tuner; ``agents`` without openai is a MissingExtraError naming the extra ``[llm]``."""
-    from .extras import available, check
-
-    if settings.proposer == "agents":
-        check("openai", "proposer=agents (the LLM agents)")
-    if settings.proposer in ("tuner", "agents", "none"):
-        return settings.proposer
-    if not settings.llm_configured() or not available("openai"):
-        return "tuner"
-    from .agents import LLMConfigError, resolve_model
-
-    try:
-        resolve_model(settings.model)
-    except LLMConfigError:
-        return "tuner"
-    return "agents"
-
-
-def proposer_reason(settings: Settings) -> str:
-    """Why ``proposer=auto`` chose what :func:`choose_proposer` gives (empty where the user named the proposer):
-    an endpoint set without a model, or without openai installed, falls back to the tuner, and says so."""
-    from .extras import available
-
-    if settings.proposer != "auto":
-        return ""
-    if not settings.llm_configured():
-        return "no LLM endpoint configured (OPENAI_API_KEY / OPENAI_BASE_URL): the offline tuner runs"
-    if not available("openai"):
-        return ("an LLM endpoint is configured but openai is not installed (pip install 'pytest-kernelopt[llm]'): "
-                "the offline tuner runs")
-    from .agents import LLMConfigError, resolve_model
-
-    try:
-        model = resolve_model(settings.model)
-    except LLMConfigError:
-        return ("an LLM endpoint is configured but no model (the model setting, or KERNELOPT_MODEL / OPENAI_MODEL): "
-                "the offline tuner runs")
-    return f"the LLM agents run, model {model}"
-
-
-def agent_factory_for(evaluator: Evaluator, settings: Settings, transcript_dir: str):
-    """One AgentOptimizer per run (its run-level budgets span all kernels), created on first use."""
-    made: list[Any] = []
-
-    def factory():
-        if not made:
-            from .agents import AgentOptimizer, model_from_settings
-
-            made.append(AgentOptimizer(model_from_settings(settings), evaluator.evaluate, settings, transcript_dir))
-        return made[0]
-
-    return factory
-
-
 class Optimizer:
-    def __init__(self, evaluator: Evaluator, settings: Settings, *, name: str = "module",
-                 progress: ProgressFn | None = None, agent_factory: Callable[[], Any] | None = None,
-                 proposer: str | None = None) -> None:
+    """One module's search with ``proposer`` (the run's: :func:`pytest_kernelopt.workflow.proposer.choose_proposer`
+    chose it); ``agent_factory`` makes the agents when the proposer is ``agents``."""
+
+    def __init__(self, evaluator: Evaluator, settings: Settings, *, proposer: str, name: str = "module",
+                 progress: ProgressFn | None = None,
+                 agent_factory: Callable[[], AgentOptimizer] | None = None) -> None:
         self.ev = evaluator
         self.settings = settings
         self.name = name
         self.say = progress or (lambda _m: None)
         self.agent_factory = agent_factory
-        self.proposer = proposer if proposer is not None else choose_proposer(settings)  # the run's, when given
+        self.proposer = proposer
         self._tuned_graphs: list | None = None  # the module compiled with Inductor's autotuning (_autotune_picks)
         self.autotune_note = ""
 
     def run(self, skip: Callable[[KernelGraph, str], str | None] | None = None) -> ProblemOutcome:
         t0 = time.perf_counter()
         proposer = self.proposer
-        from .tuner import iter_kernels
-
         reasons = {(g.index, n): skip(g, n) if skip else None for g, n in iter_kernels(self.ev.graphs)}
         fuse = proposer == "agents" and self.agent_factory is not None and any(
             not (skip and skip(g, "+".join(run))) for g in self.ev.graphs for run in g.contiguous_runs())
@@ -277,8 +248,6 @@ class Optimizer:
 
     # -- proposers -----------------------------------------------------------------------
     def _tune(self, graph: KernelGraph, name: str, deadline: float, share: float | None = None) -> KernelOutcome:
-        from .tuner import _baseline, pipelined_variants, propose_configs, search
-
         kind = graph.kernels[name].kind
         s = self.settings
         phases: dict[str, float] = {}  # where the kernel's time went (a compile in a child process, timing, gates)
@@ -349,7 +318,7 @@ class Optimizer:
         return KernelOutcome(name, graph.index, kind, "accepted", "tuner", best[1], best[0], tried, note,
                              screened=len(cands), phases=phases)
 
-    def _pick_note(self, found: Any, picks: list[dict[str, int]]) -> str:
+    def _pick_note(self, found: SearchResult, picks: list[dict[str, int]]) -> str:
         """What became of max-autotune's pick for the kernel, for the outcome's note."""
         if self.settings.compile_mode != "default":
             return ""
@@ -367,8 +336,6 @@ class Optimizer:
         """The launch config max-autotune's autotuner picks for this kernel, from a compile under
         :data:`~pytest_kernelopt.tuner.AUTOTUNE_OPTIONS` in a process of its own (once a run); none where the
         baseline already is max-autotune's compile (``compile_mode``)."""
-        from .tuner import AUTOTUNE_OPTIONS, autotune_picks, capture_variant_graphs
-
         if self.settings.compile_mode != "default":
             return []
         if self._tuned_graphs is None:
@@ -381,8 +348,6 @@ class Optimizer:
     def _looped_variants(self, graph: KernelGraph, name: str, deadline: float) -> list:
         """Inductor's looped reduction for a persistent one, from a second compile (in a process of its own,
         once a run, only when a persistent reduction is searched)."""
-        from .tuner import capture_variant_graphs, looped_variants
-
         if graph.kernels[name].kind != "persistent_reduction":
             return []
         if getattr(self, "_variant_graphs", None) is None:
@@ -392,11 +357,12 @@ class Optimizer:
                 timeout=min(120.0, max(0.0, deadline - time.perf_counter()) / 3), mode=s.torch_compile_mode)
         return looped_variants(graph, name, self._variant_graphs)
 
-    def _agents(self, graph: KernelGraph, name: str, prof: Any) -> KernelOutcome:
+    def _agents(self, graph: KernelGraph, name: str, prof: ModuleProfile | None) -> KernelOutcome:
         kind = graph.kernels[name].kind
         if self.agent_factory is None:
             return KernelOutcome(name, graph.index, kind, "baseline_kept", "agents", note="no agent configured")
         agent = self.agent_factory()
+        assert prof is not None  # run() profiles the module before it searches any kernel
         kp = prof.for_kernel(name)
         profile = kp.__dict__ if kp is not None else {"note": prof.note}
         out = agent.optimize_kernel(graph, name, profile, prof.hardware)
@@ -409,11 +375,12 @@ class Optimizer:
         return KernelOutcome(name, graph.index, kind, "skipped" if error and not results else "baseline_kept",
                              "agents", tried=results, note=out.note or "no candidate passed every gate", error=error)
 
-    def _fusions(self, prof: Any, deadline: float, skip: Callable[[KernelGraph, str], str | None] | None
-                 ) -> list[KernelOutcome]:
+    def _fusions(self, prof: ModuleProfile | None, deadline: float,
+                 skip: Callable[[KernelGraph, str], str | None] | None) -> list[KernelOutcome]:
         """The fusion specialist: one kernel for each contiguous run of Triton launches (agents only)."""
         if self.agent_factory is None:
             return []
+        assert prof is not None  # run() profiles the module before it fuses
         out: list[KernelOutcome] = []
         for graph in self.ev.graphs:
             for run in graph.contiguous_runs():

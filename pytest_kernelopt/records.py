@@ -6,9 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from .config import Settings
+
+if TYPE_CHECKING:
+    from .candidate import Candidate
+    from .gates.results import CascadeResult
+    from .optimize import ProblemOutcome
 
 # what happened to a kernel in a run (each value is one the workflow writes):
 #   cached        a cache entry, re-verified here and applied
@@ -24,7 +29,7 @@ SearchDecision = Literal["accepted", "baseline_kept", "skipped"]
 PASSED = ("accepted", "verified")
 
 
-def passed(result: Any) -> bool:
+def passed(result: CascadeResult) -> bool:
     """Whether a CascadeResult passed every gate that applies where it was judged."""
     return result.decision in PASSED
 
@@ -56,12 +61,12 @@ class RunRecord:
     backend: str
     mode: str
     kernels: list[KernelRecord]
-    applied: list[Any]  # Candidates now in place in the compiled module
+    applied: list[Candidate]  # now in place in the compiled module
     regressions: list[str]
     seconds: float
     perf: dict[str, Any] | None = None
     proposer: str = ""
-    outcome: Any = None  # the optimizer's ProblemOutcome in optimize mode
+    outcome: ProblemOutcome | None = None  # the optimizer's, in optimize mode
     setup_seconds: float | None = None  # building the problem and capturing (compiling) it, before ``seconds``
     triton_kernels: int = 0  # Triton kernels in the compiled module (vendor calls not counted)
     # what has no cache entry: kernels, and contiguous runs of kernels (which only the agents' fusion searches)
@@ -117,7 +122,7 @@ def outcome_record(k: Any) -> KernelRecord:
         phases=dict(getattr(k, "phases", None) or {}))
 
 
-def numbers_text(result: Any, settings: Settings) -> str:
+def numbers_text(result: CascadeResult, settings: Settings) -> str:
     """A failed gate's numbers next to the thresholds they were held to."""
     g = result.failed_gate
     if g is None:

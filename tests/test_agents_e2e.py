@@ -20,7 +20,8 @@ from llm_server import llm_server, reply, tool_call  # noqa: E402,F401
 from pytest_kernelopt.agents import AgentOptimizer, OpenAIChatModel  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
-from pytest_kernelopt.optimize import LocalEvaluator, Optimizer, agent_factory_for  # noqa: E402
+from pytest_kernelopt.optimize import LocalEvaluator, Optimizer  # noqa: E402
+from pytest_kernelopt.workflow.proposer import agent_factory_for, choose_proposer  # noqa: E402
 from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
 
 
@@ -121,7 +122,7 @@ def test_the_optimizer_runs_the_agents_and_says_so(session, llm_server, tmp_path
     llm_server.push(reply("analysis"), reply("plan"), submit(_equivalent(src)))
     settings = Settings(seeds=2, proposer="auto")
     ev = LocalEvaluator(session)
-    out = Optimizer(ev, settings, name="softmax",
+    out = Optimizer(ev, settings, proposer=choose_proposer(settings), name="softmax",
                     agent_factory=agent_factory_for(ev, settings, str(tmp_path))).run()
     assert out.proposer == "agents"
     (k,) = out.kernels

@@ -130,7 +130,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
     import torch
 
     import pytest_kernelopt.gates.perf as perf
-    from pytest_kernelopt import bench_modes
+    from pytest_kernelopt.bench import command, measure, modes, render
     from pytest_kernelopt.config import Settings
 
     seen = []
@@ -149,7 +149,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
                 times[j].append((time.perf_counter() - t) * 1e3)
         return times
 
-    real_compile = bench_modes.compile_mode
+    real_compile = measure.compile_mode
 
     def compile_mode(mode, module, inputs, be):
         fn, out, secs = real_compile(mode, module, inputs, be)
@@ -161,14 +161,15 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
 
         return oom, out, secs
 
-    monkeypatch.setattr(perf, "time_interleaved", wall_clock)
-    monkeypatch.setattr(bench_modes, "compile_mode", compile_mode)
-    monkeypatch.setattr(bench_modes, "autotune_has_cd", lambda: False)  # MA and MA+CD compiled apart
+    monkeypatch.setattr(measure, "time_interleaved", wall_clock)
+    monkeypatch.setattr(measure, "compile_mode", compile_mode)
+    for where in (measure, command):  # MA and MA+CD compiled apart
+        monkeypatch.setattr(where, "autotune_has_cd", lambda: False)
     timed = replace(backend, measures_time=True, description="CPU with a stand-in timer")
     settings = Settings().with_overrides({"mode": "optimize", "proposer": "none", "isolate": False, "seeds": 1,
                                          "perf_samples": 5, "perf_warmup": 0})
     args = argparse.Namespace(out=str(tmp_path), skip_failed=False, stop_after=None, no_cache=True, report=None)
-    assert bench_modes.run_compare_modes(args, settings, timed, [FAST[0]], "none") == 0
+    assert command.run_compare_modes(args, settings, timed, [FAST[0]], "none") == 0
     rec = records(tmp_path)["pointwise_chain"]
     m = rec["modes"]
     # eager, default, MA, MA+CD and the default's A/A slot: each round primed, rotating, a whole number of
@@ -178,11 +179,11 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
     assert seen[0][:2] == (5, 10) and seen[-1][:2] == (4, 8)
     per_round = 8
     rounds = m["eager"]["samples"] // per_round  # as many rounds as the wall clock's noise asked for
-    assert 1 <= rounds <= bench_modes.MAX_ROUNDS and m["eager"]["samples"] == per_round * rounds
+    assert 1 <= rounds <= measure.MAX_ROUNDS and m["eager"]["samples"] == per_round * rounds
     for mode in ("eager", "default", "max-autotune+cd", "ours"):
         assert isinstance(m[mode]["ms"], float) and m[mode]["samples"] == per_round * rounds, mode
     aa = rec["timer_aa"]  # the default column's function again, in a slot of its own
-    assert aa["ci"][0] <= aa["x"] <= aa["ci"][1] and bench_modes.AA not in m
+    assert aa["ci"][0] <= aa["x"] <= aa["ci"][1] and modes.AA not in m
     for mode in ("default", "max-autotune", "max-autotune+cd"):
         assert isinstance(m[mode]["compile_s"], float), mode
     assert m["max-autotune"]["ms"] is None and "out of memory" in m["max-autotune"]["error"]
@@ -196,7 +197,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
     assert "1.000x (kept)" in md and "MA failed: while timed: out of memory" in md
     assert "| timer A/A |" in md and "the timer's A/A (the default column's function timed again" in md
     assert "over max-autotune-no-cudagraphs: not measured" in md and "over compile default: **1.000x**" in md
-    summary = bench_modes.summarize([rec])
+    summary = render.summarize([rec])
     assert summary["default"]["geomean"] == 1.0 and summary["max-autotune"] == NM
     # max-autotune's own launch configs, captured last, beside the default compile's for the same kernel source
     picks = rec["autotune_picks"]
@@ -208,7 +209,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
 
 
 def test_chart_and_geomeans_from_records(tmp_path):
-    from pytest_kernelopt import bench_modes
+    from pytest_kernelopt.bench import render
 
     def rec(name, ma, cd, kernels=1):
         return {"name": name, "status": "done", "triton_kernels": kernels,
@@ -216,11 +217,11 @@ def test_chart_and_geomeans_from_records(tmp_path):
                             "max-autotune": {"x": ma, "ci": [ma, ma]}, "max-autotune+cd": {"x": cd, "ci": [cd, cd]}}}
 
     recs = [rec("a", 1.2, 1.1), rec("b", 0.9, 0.95), rec("c", 1.0, 1.0, kernels=0)]
-    s = bench_modes.summarize(recs)
+    s = render.summarize(recs)
     assert s["max-autotune+cd"]["below_floor"] == ["b"] and s["max-autotune+cd"]["min_problem"] == "b"
     assert s["max-autotune"]["geomean"] == pytest.approx((1.2 * 0.9 * 1.0) ** (1 / 3), abs=1e-4)
     assert s["max-autotune"]["geomean_with_triton_kernels"] == pytest.approx((1.2 * 0.9) ** 0.5, abs=1e-4)
-    note = bench_modes.write_chart(recs, tmp_path / "c.png")
+    note = render.write_chart(recs, tmp_path / "c.png")
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -238,8 +239,7 @@ def test_ours_can_start_from_the_max_autotune_compile(tmp_path, monkeypatch, bac
     import argparse
     from dataclasses import replace
 
-    import pytest_kernelopt.gates.perf as perf
-    from pytest_kernelopt import bench_modes, capture as capture_mod
+    from pytest_kernelopt.bench import command, measure
     from pytest_kernelopt.config import Settings
 
     per_round = []
@@ -256,20 +256,20 @@ def test_ours_can_start_from_the_max_autotune_compile(tmp_path, monkeypatch, bac
         return times
 
     modes_captured = []
-    real_capture = capture_mod.capture
+    real_capture = measure.capture
 
     def capture(*a, **kw):
         modes_captured.append(kw.get("mode"))
         return real_capture(*a, **kw)
 
-    monkeypatch.setattr(perf, "time_interleaved", wall_clock)
-    monkeypatch.setattr(capture_mod, "capture", capture)
+    monkeypatch.setattr(measure, "time_interleaved", wall_clock)
+    monkeypatch.setattr(measure, "capture", capture)
     timed = replace(backend, measures_time=True, description="CPU with a stand-in timer")
     settings = Settings().with_overrides({"mode": "optimize", "proposer": "none", "isolate": False, "seeds": 1,
                                          "perf_samples": 5, "perf_warmup": 0,
                                          "compile_mode": "max-autotune-no-cudagraphs"})
     args = argparse.Namespace(out=str(tmp_path), skip_failed=False, stop_after=None, no_cache=True, report=None)
-    assert bench_modes.run_compare_modes(args, settings, timed, [FAST[0]], "none") == 0
+    assert command.run_compare_modes(args, settings, timed, [FAST[0]], "none") == 0
     assert "max-autotune-no-cudagraphs" in modes_captured
     rec = records(tmp_path)["pointwise_chain"]
     assert rec["ours_compile_mode"] == "max-autotune-no-cudagraphs"
@@ -279,7 +279,7 @@ def test_ours_can_start_from_the_max_autotune_compile(tmp_path, monkeypatch, bac
     for mode in ("eager", "default", "ours"):
         assert isinstance(m[mode]["ms"], float) and m[mode]["samples"] == m["eager"]["samples"], mode
         assert m[mode]["samples"] == sum(per_round) and len(set(per_round)) == 1, mode  # equal rounds
-    assert 1 <= len(per_round) <= bench_modes.MAX_ROUNDS and per_round[0] >= 5
+    assert 1 <= len(per_round) <= measure.MAX_ROUNDS and per_round[0] >= 5
     sp = rec["speedup"]["default"]
     assert "ci" in sp and sp["kept"] is True  # an interval, not a kept 1.0x
     md = (tmp_path / "compare_modes.md").read_text()
@@ -294,17 +294,17 @@ def test_ours_can_start_from_the_max_autotune_compile(tmp_path, monkeypatch, bac
 def test_search_time_by_phase_in_the_report():
     """Where a problem's search time went (the profile, max-autotune's compile for its picks, the looped
     variant's compile, screening, gates), summed over its kernels, as the report's table shows it."""
-    from pytest_kernelopt import bench_modes
+    from pytest_kernelopt.bench import modes, render
 
     rec = {"name": "p", "backend": "cuda", "status": "done", "search_s": 30.0, "profile_s": 4.0, "triton_kernels": 2,
-           "modes": {m: {"ms": 1.0, "compile_s": 1.0} for m in bench_modes.MODES}, "speedup": {},
+           "modes": {m: {"ms": 1.0, "compile_s": 1.0} for m in modes.MODES}, "speedup": {},
            "kernels": [{"kernel": "k0", "phases": {"autotune_picks": 10.0, "screening": 6.5, "gates": 3.0}},
                        {"kernel": "k1", "phases": {"screening": 1.5, "gates": 2.25, "truths": 1.5,
                                                    "transfer": 0.5}}]}
-    assert bench_modes.search_phases(rec) == {"profile": 4.0, "autotune_picks": 10.0, "screening": 8.0,
+    assert render.search_phases(rec) == {"profile": 4.0, "autotune_picks": 10.0, "screening": 8.0,
                                               "gates": 5.25, "truths": 1.5, "transfer": 0.5}
-    assert bench_modes.search_phases({"name": "q", "kernels": [{"kernel": "k", "phases": {}}]}) == {}
-    md = bench_modes.render_markdown({"meta": {}, "problems": [rec]}, "cuda", "no chart")
+    assert render.search_phases({"name": "q", "kernels": [{"kernel": "k", "phases": {}}]}) == {}
+    md = render.render_markdown({"meta": {}, "problems": [rec]}, "cuda", "no chart")
     assert "## Where the search time went (s)" in md
     row = next(line for line in md.splitlines() if line.startswith("| p | 30.0 |"))
     assert row == "| p | 30.0 | 4.0 | 10.0 | - | 8.0 | 5.2 | - | 1.5 | 0.5 | - |"
@@ -314,8 +314,7 @@ def test_search_time_by_phase_in_the_report():
 def test_modes_are_timed_in_rounds_until_the_interval_is_narrow(monkeypatch):
     """Another round of samples while ours' interval against a compiled mode is wider than PRECISION, up to
     MAX_ROUNDS rounds; the eager column's spread is not read."""
-    import pytest_kernelopt.gates.perf as perf
-    from pytest_kernelopt import bench_modes
+    from pytest_kernelopt.bench import measure
     from pytest_kernelopt.config import Settings
 
     calls = []
@@ -333,15 +332,15 @@ def test_modes_are_timed_in_rounds_until_the_interval_is_narrow(monkeypatch):
     settings = Settings().with_overrides({"perf_samples": 10, "perf_warmup": 0})
     names = ["eager", "default", "ours"]
     variants = {m: (lambda: None, lambda i: None) for m in names}
-    for spread, rounds in ((0.001, 1), (0.2, bench_modes.MAX_ROUNDS)):
+    for spread, rounds in ((0.001, 1), (0.2, measure.MAX_ROUNDS)):
         calls.clear()
-        monkeypatch.setattr(perf, "time_interleaved", timer(spread))
-        times = bench_modes.time_modes(variants, settings, None, {})
+        monkeypatch.setattr(measure, "time_interleaved", timer(spread))
+        times = measure.time_modes(variants, settings, None, {})
         assert calls == [12] * rounds, spread  # 10 asked, rounded up to whole turns of 2 x 3 variants
         assert all(len(t) == 12 * rounds for t in times.values())
-    assert bench_modes.widest_interval({"eager": [1.0, 3.0] * 20, "ours": [1.0] * 40}, 0.95) == 0.0
-    wide = bench_modes.widest_interval({"max-autotune": [0.8, 1.2] * 20, "ours": [1.0] * 40}, 0.95)
-    assert wide > bench_modes.PRECISION
+    assert measure.widest_interval({"eager": [1.0, 3.0] * 20, "ours": [1.0] * 40}, 0.95) == 0.0
+    wide = measure.widest_interval({"max-autotune": [0.8, 1.2] * 20, "ours": [1.0] * 40}, 0.95)
+    assert wide > measure.PRECISION
 
 
 def test_a_mode_beyond_eagers_tolerance_is_judged_against_the_float64_truth(tmp_path):
@@ -351,7 +350,8 @@ def test_a_mode_beyond_eagers_tolerance_is_judged_against_the_float64_truth(tmp_
     less accurate is a difference, with both errors; a truth that cannot be computed leaves the difference."""
     import torch
 
-    from pytest_kernelopt.bench_modes import AS_ACCURATE, Float64Truth, _cell_correct, check_output
+    from pytest_kernelopt.bench.measure import AS_ACCURATE, Float64Truth, check_output
+    from pytest_kernelopt.bench.render import _cell_correct
     from pytest_kernelopt.config import Settings
     from pytest_kernelopt.problems import ProblemSpec
 
@@ -394,14 +394,14 @@ def test_a_mode_beyond_eagers_tolerance_is_judged_against_the_float64_truth(tmp_
 
 def test_the_report_names_the_performance_gates_bar_each_problem_was_searched_at():
     """Session 19: a suite re-run at a lower `min_speedup` must not be read as the default one."""
-    from pytest_kernelopt import bench_modes
+    from pytest_kernelopt.bench import modes, render
 
     def rec(name, **extra):
         return {"name": name, "backend": "cuda", "status": "done", "triton_kernels": 1, "speedup": {},
-                "modes": {m: {"ms": 1.0, "compile_s": 1.0} for m in bench_modes.MODES}, "kernels": [], **extra}
+                "modes": {m: {"ms": 1.0, "compile_s": 1.0} for m in modes.MODES}, "kernels": [], **extra}
 
     def bar_line(recs):
-        md = bench_modes.render_markdown({"meta": {}, "problems": recs}, "cuda", "no chart")
+        md = render.render_markdown({"meta": {}, "problems": recs}, "cuda", "no chart")
         return [line for line in md.splitlines() if "performance gate's bar" in line]
 
     assert bar_line([rec("a", min_speedup=1.02), rec("b", min_speedup=1.02)])[0].endswith("reach): 1.02")
@@ -412,7 +412,7 @@ def test_the_report_names_the_performance_gates_bar_each_problem_was_searched_at
 
 
 def test_the_reports_proposer_line_counts_each_proposer_where_runs_mixed_them():
-    from pytest_kernelopt.bench_modes import _proposers
+    from pytest_kernelopt.bench.render import _proposers
 
     done = [{"status": "done", "proposer": "tuner"}] * 3 + [{"status": "done", "proposer": "none"}]
     assert _proposers(done, {"proposer": "none"}) == (
@@ -424,7 +424,7 @@ def test_the_reports_proposer_line_counts_each_proposer_where_runs_mixed_them():
 def test_the_config_table_says_what_else_than_the_config_an_applied_kernel_changed():
     """Session 23: the tuner's pipelined reduction loop is a source edit; a table showing only its launch config
     would read as a config max-autotune could have picked."""
-    from pytest_kernelopt import bench_modes
+    from pytest_kernelopt.bench import modes, render
 
     cfg = {"XBLOCK": 64, "R0_BLOCK": 64, "num_warps": 16, "num_stages": 1}
     picks = [{"kernel": "k_edit", "max-autotune": {**cfg, "XBLOCK": 128}, "default": cfg, "ours": cfg,
@@ -432,9 +432,9 @@ def test_the_config_table_says_what_else_than_the_config_an_applied_kernel_chang
              {"kernel": "k_cfg", "max-autotune": {**cfg, "XBLOCK": 128}, "default": cfg, "ours": {**cfg, "num_warps": 8}},
              {"kernel": "k_kept", "max-autotune": {**cfg, "XBLOCK": 128}, "default": cfg, "ours": None}]
     rec = {"name": "a", "backend": "cuda", "status": "done", "triton_kernels": 3, "speedup": {},
-           "modes": {m: {"ms": 1.0, "compile_s": 1.0} for m in bench_modes.MODES}, "kernels": [],
+           "modes": {m: {"ms": 1.0, "compile_s": 1.0} for m in modes.MODES}, "kernels": [],
            "autotune_picks": picks}
-    md = bench_modes.render_markdown({"meta": {}, "problems": [rec]}, "cuda", "no chart")
+    md = render.render_markdown({"meta": {}, "problems": [rec]}, "cuda", "no chart")
     rows = {line.split(" | ")[1]: line for line in md.splitlines() if line.startswith("| a | k_")}
     assert rows["k_edit"].endswith("num_stages=1 (reduction loop pipelined (3 stages)) |"), rows["k_edit"]
     assert rows["k_cfg"].endswith("num_warps=8, num_stages=1 |") and rows["k_kept"].endswith("| kept |")
@@ -447,15 +447,15 @@ def test_a_results_folder_timed_on_one_gpu_is_not_resumed_on_another(tmp_path, m
     import json
     from dataclasses import replace
 
-    from pytest_kernelopt import bench_modes
+    from pytest_kernelopt.bench import command
     from pytest_kernelopt.config import Settings
 
     doc = {"meta": {"gpu": "NVIDIA H200"}, "problems": [{"problem": "p.py", "backend": "cuda", "status": "done"}]}
     (tmp_path / "compare_modes.json").write_text(json.dumps(doc))
-    monkeypatch.setattr(bench_modes, "gpu_name", lambda _b: "NVIDIA H100 80GB HBM3")
+    monkeypatch.setattr(command, "gpu_name", lambda _b: "NVIDIA H100 80GB HBM3")
     args = argparse.Namespace(out=str(tmp_path), skip_failed=False, stop_after=None, no_cache=True, report=None)
     gpu = replace(backend, name="cuda", measures_time=True)
-    assert bench_modes.run_compare_modes(args, Settings(), gpu, [FAST[0]], "none") == 2
+    assert command.run_compare_modes(args, Settings(), gpu, [FAST[0]], "none") == 2
     err = capsys.readouterr().err
     assert "timed on NVIDIA H200" in err and "this GPU is NVIDIA H100 80GB HBM3" in err and "--out" in err
     assert json.loads((tmp_path / "compare_modes.json").read_text()) == doc  # untouched

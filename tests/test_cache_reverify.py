@@ -16,7 +16,7 @@ from pytest_kernelopt.candidate import Candidate  # noqa: E402
 from pytest_kernelopt.capture import capture  # noqa: E402
 from pytest_kernelopt.gates.results import CascadeResult, GateResult  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, build_problem, input_signature  # noqa: E402
-from pytest_kernelopt.session import cache_key, device_key  # noqa: E402
+from pytest_kernelopt.workflow import cache_key, device_key  # noqa: E402
 
 PROBLEM = '''
 import torch, torch.nn as nn

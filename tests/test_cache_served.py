@@ -18,7 +18,7 @@ from pytest_kernelopt.gates.results import CascadeResult, GateResult  # noqa: E4
 from pytest_kernelopt.optimize import LocalEvaluator  # noqa: E402
 from pytest_kernelopt.tuner import SEARCH_SPACE  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, problem_from_objects  # noqa: E402
-from pytest_kernelopt.session import cache_key, device_key, run_kernelopt, run_problem_spec  # noqa: E402
+from pytest_kernelopt.workflow import cache_key, device_key, run_kernelopt, run_problem_spec  # noqa: E402
 
 PROBLEM = '''
 import torch, torch.nn as nn
@@ -149,7 +149,9 @@ def _no_worker(monkeypatch) -> list:
         started.append(spec.name)
         raise WorkerStarted(spec.name)
 
-    monkeypatch.setattr("pytest_kernelopt.isolate.IsolatedEvaluator", refuse)
+    # wherever the workflow starts a worker: serving cached kernels (verify mode) and searching
+    for where in ("serve", "run"):
+        monkeypatch.setattr(f"pytest_kernelopt.workflow.{where}.IsolatedEvaluator", refuse)
     return started
 
 
@@ -282,7 +284,7 @@ def test_a_kept_decision_searched_under_other_conditions_is_searched_again(
     """Session 19: on the H200 the tuner kept baselines where its best config measured 1.014x [1.009, 1.023]
     (below the 1.02 bar) and the decision was cached: a run with a lower `min_speedup`, or with the LLM agents,
     was served "no candidate beat this kernel" without searching."""
-    from pytest_kernelopt.session import cache_precheck
+    from pytest_kernelopt.workflow import cache_precheck
 
     ev, settings, run, _ = _kept_run(tmp_path, backend, **searched)
     settings = dataclasses.replace(settings, mode="optimize", min_speedup=min_speedup)
@@ -313,7 +315,7 @@ def test_a_kept_entry_records_how_it_was_searched_and_a_malformed_record_reads_a
     import json
 
     from pytest_kernelopt.cache import ENTRY_JSON, LEGACY_SEARCHED
-    from pytest_kernelopt.session import search_conditions
+    from pytest_kernelopt.workflow import search_conditions
 
     cond = search_conditions(Settings(min_speedup=1.005), "tuner")
     assert cond == {"proposer": "tuner", "model": None, "min_speedup": 1.005, "search_space": SEARCH_SPACE}
@@ -330,7 +332,7 @@ def test_a_kept_entry_records_how_it_was_searched_and_a_malformed_record_reads_a
 
 
 def test_the_agents_with_another_model_search_a_kept_decision_again(tmp_path, backend, monkeypatch):
-    from pytest_kernelopt.session import search_again
+    from pytest_kernelopt.workflow import search_again
 
     _, settings, _, entry = _kept_run(tmp_path, backend, proposer="agents", model="m1", min_speedup=1.02)
     optimize = dataclasses.replace(settings, mode="optimize")
@@ -358,7 +360,7 @@ def test_an_entry_accepted_at_a_lower_bar_is_timed_again_and_below_this_runs_bar
     """Session 19: a kernel accepted at `--min-speedup 1.005` (1.009x [1.009, 1.019]) was served, re-checked for
     correctness only, to runs at the default 1.02.  The CPU times nothing, so the GPU's performance gate is
     simulated here: a failing one where the entry is timed again."""
-    import pytest_kernelopt.session as session_mod
+    import pytest_kernelopt.workflow.run as run_mod
 
     x = torch.randn(4, 32, device=backend.device)
     settings = Settings(seeds=2, cache_dir=str(tmp_path / "kc"), min_speedup=run_bar, isolate=False)
@@ -376,7 +378,7 @@ def test_an_entry_accepted_at_a_lower_bar_is_timed_again_and_below_this_runs_bar
                                                         [g.kernels[name]], _accepted_at(cand, bar, low),
                                                         problem_id="sm")
     assert (entry.below_bar(run_bar) is not None) == retimed
-    monkeypatch.setattr(session_mod, "device_key", lambda _b: gpu)
+    monkeypatch.setattr(run_mod, "device_key", lambda _b: gpu)
     asked: list[bool] = []
     real = ev.evaluate
 
@@ -418,9 +420,9 @@ def test_an_entry_recorded_on_another_gpu_that_is_slower_here_is_not_applied_and
     """Session 24 on an H100: loss_kl_div's entry, accepted on the H200, measured 0.971x there, and the run
     failed the problem ("cached kernel ... performance gate failed") instead of running the baseline and
     searching the kernel for this GPU.  A stale entry that is wrong here is still a regression."""
-    import pytest_kernelopt.session as session_mod
+    import pytest_kernelopt.workflow.run as run_mod
     from pytest_kernelopt.cache import current_environment
-    from pytest_kernelopt.session import cache_precheck
+    from pytest_kernelopt.workflow import cache_precheck
 
     x = torch.randn(4, 32, device=backend.device)
     settings = Settings(seeds=2, cache_dir=str(tmp_path / "kc"), isolate=False)
@@ -440,7 +442,7 @@ def test_an_entry_recorded_on_another_gpu_that_is_slower_here_is_not_applied_and
                                                         [g.kernels[name]], _accepted_at(cand, 1.02, 1.05),
                                                         problem_id="sm", environment=h200)
     assert entry.stale_reasons(now) and entry.below_bar(1.02) is None
-    monkeypatch.setattr(session_mod, "device_key", lambda _b: gpu)
+    monkeypatch.setattr(run_mod, "device_key", lambda _b: gpu)
     real = ev.evaluate
 
     def evaluate(c, perf=False, **kw):
@@ -474,7 +476,7 @@ def test_a_kept_decision_taken_on_another_gpu_is_searched_again_by_an_optimize_r
     card may win on the other (session 24: max-autotune's picks differ between them), so an optimize run
     searches a decision kept on another environment again; a verify run serves it."""
     from pytest_kernelopt.cache import current_environment
-    from pytest_kernelopt.session import search_again
+    from pytest_kernelopt.workflow import search_again
 
     _, settings, _, entry = _kept_run(tmp_path, backend, proposer="tuner", model=None, min_speedup=1.02,
                                       search_space=SEARCH_SPACE)

@@ -81,7 +81,7 @@ def test_the_plugin_works_without_openai_hypothesis_and_pytest_benchmark(tmp_pat
 
 
 def test_proposer_auto_falls_back_to_the_tuner_without_openai(monkeypatch):
-    from pytest_kernelopt.optimize import choose_proposer
+    from pytest_kernelopt.workflow import choose_proposer
 
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("KERNELOPT_MODEL", "m")

@@ -9,7 +9,8 @@ torch = pytest.importorskip("torch")
 from pytest_kernelopt.capture import capture  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates.results import CascadeResult, GateResult  # noqa: E402
-from pytest_kernelopt.optimize import Optimizer, choose_proposer  # noqa: E402
+from pytest_kernelopt.optimize import Optimizer  # noqa: E402
+from pytest_kernelopt.workflow import choose_proposer  # noqa: E402
 from pytest_kernelopt.profile import KernelProfile, ModuleProfile  # noqa: E402
 
 
@@ -67,7 +68,7 @@ def test_only_configs_that_clear_the_bar_are_gated_and_the_fastest_accepted_wins
         return 1.0, ts
 
     ev = ScriptedEvaluator(graphs, times, lambda c: 1.0 / screened[c.content_hash])
-    out = Optimizer(ev, Settings(min_speedup=1.05, proposer="tuner")).run()
+    out = Optimizer(ev, Settings(min_speedup=1.05, proposer="tuner"), proposer="tuner").run()
     assert out.proposer == "tuner" and ev.evaluated, "some candidates clear the bar and are gated"
     # gated: only screened times below 1.0 / 1.05 ms, at most the three fastest per kernel
     assert all(screened[c.content_hash] < 1.0 / 1.05 for c in ev.evaluated)
@@ -80,7 +81,7 @@ def test_only_configs_that_clear_the_bar_are_gated_and_the_fastest_accepted_wins
 
 def test_nothing_faster_keeps_the_baseline_and_says_why(graphs):
     ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [1.0] * len(cands)), lambda c: 1.0)
-    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    out = Optimizer(ev, Settings(proposer="tuner"), proposer="tuner").run()
     assert {k.decision for k in out.kernels} <= {"baseline_kept"} and ev.evaluated == []
     assert all("0 at least 1.02x faster" in k.note for k in out.kernels if "screened" in k.note)
     assert out.speedup == 1.0
@@ -99,7 +100,7 @@ def test_a_kept_kernel_reports_the_candidate_that_came_nearest(graphs):
         return 1.0, ts
 
     ev = ScriptedEvaluator(graphs, times, lambda c: 1.0 + (0.9 - screened[c.content_hash]) * 2)
-    out = Optimizer(ev, Settings(min_speedup=1.05, proposer="tuner")).run()
+    out = Optimizer(ev, Settings(min_speedup=1.05, proposer="tuner"), proposer="tuner").run()
     kept = [k for k in out.kernels if k.tried]
     assert kept and all(k.decision == "baseline_kept" for k in kept)
     for k in kept:
@@ -110,14 +111,14 @@ def test_a_kept_kernel_reports_the_candidate_that_came_nearest(graphs):
         assert "nearest candidate: performance: scripted" in rec.note and "screened" in rec.note
     # an accepted kernel carries its winner's numbers
     ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [0.5] * len(cands)), lambda c: 1.2)
-    acc = [k for k in Optimizer(ev, Settings(proposer="tuner")).run().kernels if k.decision == "accepted"]
+    acc = [k for k in Optimizer(ev, Settings(proposer="tuner"), proposer="tuner").run().kernels if k.decision == "accepted"]
     assert acc and all(outcome_record(k).numbers["performance"]["speedup"] == 1.2 for k in acc)
     assert all("nearest" not in outcome_record(k).note for k in acc)
 
 
 def test_a_failed_screening_keeps_the_baseline(graphs):
     ev = ScriptedEvaluator(graphs, lambda cands: (None, [None] * len(cands)), lambda c: 2.0)
-    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    out = Optimizer(ev, Settings(proposer="tuner"), proposer="tuner").run()
     assert all(k.decision == "baseline_kept" for k in out.kernels)
     assert any("screening could not time" in k.note for k in out.kernels)
 
@@ -126,7 +127,7 @@ def test_winners_that_fail_together_keep_only_the_best(graphs):
     if sum(len(g.kernels) for g in graphs) < 2:
         pytest.skip("needs two kernels")
     ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [0.5] * len(cands)), lambda c: 1.2, joint_ok=False)
-    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    out = Optimizer(ev, Settings(proposer="tuner"), proposer="tuner").run()
     accepted = [k for k in out.kernels if k.decision == "accepted"]
     assert out.joint is not None and not out.joint.accepted
     assert len(accepted) == 1
@@ -137,12 +138,12 @@ def test_nothing_to_search_costs_no_profile(graphs):
     """The profile runs a child process under ncu and timed calls: a module whose kernels are all in the cache
     skips it, and the outcome says why nothing was searched."""
     ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [0.5] * len(cands)), lambda c: 1.2)
-    out = Optimizer(ev, Settings(proposer="tuner")).run(skip=lambda g, name: "in the cache")
+    out = Optimizer(ev, Settings(proposer="tuner"), proposer="tuner").run(skip=lambda g, name: "in the cache")
     assert ev.profiled == 0 and ev.evaluated == []
     assert out.profile is None and "nothing to search" in out.note
     assert {k.decision for k in out.kernels} == {"skipped"}
     first = next(n for g in graphs for n in g.kernels)
-    out = Optimizer(ev, Settings(proposer="tuner")).run(skip=lambda g, name: None if name == first else "cached")
+    out = Optimizer(ev, Settings(proposer="tuner"), proposer="tuner").run(skip=lambda g, name: None if name == first else "cached")
     assert ev.profiled == 1 and "nothing to search" not in out.note
     assert [k.kernel for k in out.kernels if k.decision != "skipped"] == [first]
     assert ev.ncu_asked == [False]  # Nsight Compute's metrics are for the agents: the tuner never reads them
@@ -157,15 +158,15 @@ def test_a_screened_search_that_lost_is_recorded_in_the_cache(graphs, tmp_path):
     from types import SimpleNamespace
 
     from pytest_kernelopt.cache import KernelCache
-    from pytest_kernelopt.session import _record
+    from pytest_kernelopt.workflow.store import store_decisions
 
     ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [1.0] * len(cands)), lambda c: 1.0)
-    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    out = Optimizer(ev, Settings(proposer="tuner"), proposer="tuner").run()
     screened = [k for k in out.kernels if k.screened]
     assert screened and all(k.tried == [] and k.decision == "baseline_kept" for k in screened)
     cache = KernelCache(tmp_path / "kc")
     inputs = [SimpleNamespace(shape=(4, 64), dtype="torch.float32")]
-    written = _record(cache, SimpleNamespace(graphs=graphs, inputs=inputs), out, "cuda:sm90", "p")
+    written = store_decisions(cache, graphs, inputs, out, "cuda:sm90", "p")
     assert written == {(k.graph, k.kernel) for k in screened}
     entries = cache.scan()
     assert len(entries) == len(screened) and all(e.entry.is_baseline_kept for e in entries)
@@ -246,7 +247,7 @@ def test_screening_times_the_baseline_through_the_same_swap_as_the_configs(captu
 def test_the_note_says_when_max_autotunes_picks_are_not_known(graphs):
     """The scripted evaluator has no problem spec: no second compile, and the kernel's note says so."""
     ev = ScriptedEvaluator(graphs, lambda cands: (1.0, [1.0] * len(cands)), lambda c: 1.0)
-    out = Optimizer(ev, Settings(proposer="tuner")).run()
+    out = Optimizer(ev, Settings(proposer="tuner"), proposer="tuner").run()
     tuned = [k for k in out.kernels if k.screened]
     assert tuned and all("max-autotune's picks not known (the module has no spec" in k.note for k in tuned)
 
@@ -281,7 +282,7 @@ def test_the_proposer_reason_says_why_auto_chose_the_tuner(monkeypatch):
     """New-user review: with an endpoint set but no model, ``auto`` silently ran the tuner."""
     pytest.importorskip("openai")
     from pytest_kernelopt.config import Settings
-    from pytest_kernelopt.optimize import choose_proposer, proposer_reason
+    from pytest_kernelopt.workflow import choose_proposer, proposer_reason
 
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "KERNELOPT_MODEL", "OPENAI_MODEL"):
         monkeypatch.delenv(var, raising=False)

@@ -107,7 +107,7 @@ def _store_entry(problem, tmp_path, source: str) -> Path:
     from pytest_kernelopt.candidate import Candidate
     from pytest_kernelopt.gates.results import CascadeResult, GateResult
     from pytest_kernelopt.problems import input_signature
-    from pytest_kernelopt.session import cache_key, device_key
+    from pytest_kernelopt.workflow import cache_key, device_key
 
     path, name, graph, prob, backend = problem
     cand = Candidate((name,), source, origin="tuner")

@@ -423,7 +423,7 @@ def _seed_cache(cache_dir, backend, edit):
     from pytest_kernelopt.capture import capture
     from pytest_kernelopt.gates.results import CascadeResult, GateResult
     from pytest_kernelopt.problems import input_signature
-    from pytest_kernelopt.session import cache_key, device_key
+    from pytest_kernelopt.workflow import cache_key, device_key
 
     class Softmax(torch.nn.Module):
         def forward(self, x):

@@ -76,7 +76,7 @@ def test_a_get_inputs_that_needs_cpu_tensors_falls_back_to_the_cpu_for_good(tmp_
 
 
 def test_cache_records_problem_files_relative_to_the_rootdir(tmp_path):
-    from pytest_kernelopt.session import problem_id_for
+    from pytest_kernelopt.workflow import problem_id_for
 
     (tmp_path / "probs").mkdir()
     inside = tmp_path / "probs" / "p.py"

@@ -157,7 +157,7 @@ def _store_entry(case: dict[str, Any], problem_file: Path, cache_dir: Path) -> s
     from pytest_kernelopt.capture import capture
     from pytest_kernelopt.gates.results import CascadeResult, GateResult
     from pytest_kernelopt.problems import ProblemSpec, build_problem, input_signature
-    from pytest_kernelopt.session import cache_key, device_key
+    from pytest_kernelopt.workflow import cache_key, device_key
 
     backend = select_backend("auto")
     problem = build_problem(ProblemSpec.from_file(problem_file), backend.device)
