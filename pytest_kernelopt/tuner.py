@@ -57,6 +57,7 @@ import ast
 import functools
 import itertools
 import math
+import os
 import re
 import time
 from dataclasses import dataclass, field, replace
@@ -795,16 +796,17 @@ def capture_variant_graphs(spec: Any, *, backend: str = "auto", training: bool =
     """The module's graphs compiled with other Inductor options (:data:`LOOPED_OPTIONS` by default), in a
     process of its own: a second compile in this one would reset Dynamo under the compiled module the gates run.
     Returns the graphs (data: kernel sources and launches) and, when there are none, why."""
-    import multiprocessing as mp
 
     from . import wire
 
     if spec is None:
         return [], "the module has no spec a second process could rebuild it from"
-    ctx = mp.get_context("spawn")
+    from .worker_start import run_in_env, worker_context
+
+    ctx = worker_context(backend)
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_variant_child, args=(child, spec, backend, training, dict(options or LOOPED_OPTIONS),
-                                                    seed, mode), daemon=True)
+    proc = ctx.Process(target=run_in_env, args=(dict(os.environ), _variant_child, child, spec, backend, training,
+                                                dict(options or LOOPED_OPTIONS), seed, mode), daemon=True)
     from .interrupts import workers_ignore_interrupts
 
     with workers_ignore_interrupts():

@@ -12,8 +12,8 @@ Rules:
   the server.  A worker is forked from the server only while those variables (:data:`IMPORT_ENV`) are what they
   were when it started; otherwise it is spawned as a fresh interpreter, as it always was.
 - A worker runs under the parent's environment at the time it is started (:func:`run_in_env`), not the server's.
-- A worker ignores SIGINT: a Ctrl-C is the parent's to handle (:mod:`.interrupts`); a forked worker does not
-  inherit the parent's signal dispositions, so it sets this itself.
+- A worker ignores SIGINT from its first instruction: a Ctrl-C is the parent's to handle (:mod:`.interrupts`).
+  The server is started with SIGINT ignored, which its forked children keep.
 - ``KERNELOPT_WORKER_START=spawn`` spawns every worker (the forkserver needs a POSIX system; elsewhere workers
   are always spawned).
 
@@ -30,6 +30,7 @@ from multiprocessing import forkserver
 from typing import Any, Callable, Iterator
 
 from .backends import prepare
+from .interrupts import workers_ignore_interrupts
 
 #: what the server imports before it forks workers (the worker's own :func:`.isolate._preimport` is then cheap)
 PRELOAD = ["torch", "torch._inductor.compile_fx", "triton"]
@@ -68,7 +69,8 @@ def worker_context(backend: str) -> Any:
                 return mp.get_context("spawn")  # a server this module did not start: its imports are unknown
             ctx = mp.get_context("forkserver")
             ctx.set_forkserver_preload(PRELOAD)
-            forkserver.ensure_running()  # started now, under this environment
+            with workers_ignore_interrupts():  # its children then start with SIGINT ignored, before any code runs
+                forkserver.ensure_running()  # started now, under this environment
             _server_env = env
     return mp.get_context("forkserver") if env == _server_env else mp.get_context("spawn")
 
