@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
 # in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench screening
-# activity modes.
+# activity modes modecost.
+#   modecost  verify mode (committed cache copied, empty trust folder) against --kernelopt-mode=off over $PROBS,
+#             with workers forked from the forkserver and spawned (MODECOST_STARTS)
 #   modes     `kernelopt bench --compare-modes` over MODES_PROBS (default benchmarks/problems) into MODES_OUT
 #             (default benchmarks/results/compare_modes, in the working tree: copy it back from $OUT after
 #             each call and the next call resumes where this one stopped; --stop-after MODES_STOP seconds);
@@ -66,6 +68,17 @@ screening) echo "== the tuner's screening against the performance gate (A/A and 
 activity) echo "== where a gated candidate's time goes (benchmarks/gate_activity.py)" | tee -a $log
   timeout ${T_ACT:-400} python3 benchmarks/gate_activity.py $W/activity.json \
     ${ACT_PROBS:-benchmarks/problems/cumprod.py} 2>&1 | grep -v Warning | tee -a $log ;;
+modecost) echo "== verify mode (the committed cache, a fresh machine's trust) against --kernelopt-mode=off over $PROBS" | tee -a $log
+  for start in ${MODECOST_STARTS:-forkserver spawn}; do
+    rm -rf /tmp/kc_v /tmp/trust_v && cp -r kernels_cache /tmp/kc_v
+    timed env KERNELOPT_WORKER_START=$start timeout ${T_MODECOST:-200} python3 -m pytest -p no:cacheprovider \
+      --kernelopt-problems $PROBS --kernelopt-mode=off > $W/mode_off_$start.log 2>&1
+    tail -1 $W/mode_off_$start.log | tee -a $log
+    timed env KERNELOPT_WORKER_START=$start KERNELOPT_TRUST_DIR=/tmp/trust_v timeout ${T_MODECOST:-200} python3 -m \
+      pytest -p no:cacheprovider --kernelopt-problems $PROBS --kernelopt-cache-dir /tmp/kc_v \
+      --kernelopt-report=$W/verify_$start.json > $W/mode_verify_$start.log 2>&1
+    grep -v Warning $W/mode_verify_$start.log | tail -14 | tee -a $log
+  done ;;
 modes) MO=${MODES_OUT:-benchmarks/results/compare_modes}
   echo "== kernelopt bench --compare-modes, resuming from $MO" | tee -a $log
   timed timeout ${T_MODES:-560} python3 -m pytest_kernelopt.cli bench ${MODES_PROBS:-benchmarks/problems} \

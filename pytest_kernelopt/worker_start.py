@@ -32,8 +32,11 @@ from typing import Any, Callable, Iterator
 from .backends import prepare
 from .interrupts import workers_ignore_interrupts
 
-#: what the server imports before it forks workers (the worker's own :func:`.isolate._preimport` is then cheap)
-PRELOAD = ["torch", "torch._inductor.compile_fx", "triton"]
+#: what the server imports before it forks workers (the worker's own :func:`.isolate._preimport` is then cheap),
+#: by whether the workers interpret Triton on the CPU.  For a GPU worker only imports that leave CUDA
+#: uninitialised: Inductor's import queries the device, and a child forked after that cannot use CUDA
+#: (``tests/test_worker_start.py::test_a_gpu_worker_forked_from_the_server_runs_cuda``)
+PRELOAD = {True: ["torch", "torch._inductor.compile_fx", "triton"], False: ["torch", "triton"]}
 #: environment variables whose values an import may read: a worker forks from the server only while these match
 IMPORT_ENV = ("TRITON_", "TORCH", "PYTORCH_", "CUDA_", "KERNELOPT_", "OMP_", "MKL_", "LD_", "PYTHON")
 
@@ -68,7 +71,7 @@ def worker_context(backend: str) -> Any:
             if getattr(forkserver._forkserver, "_forkserver_pid", None) is not None:
                 return mp.get_context("spawn")  # a server this module did not start: its imports are unknown
             ctx = mp.get_context("forkserver")
-            ctx.set_forkserver_preload(PRELOAD)
+            ctx.set_forkserver_preload(PRELOAD[env.get("TRITON_INTERPRET") == "1"])
             with workers_ignore_interrupts():  # its children then start with SIGINT ignored, before any code runs
                 forkserver.ensure_running()  # started now, under this environment
             _server_env = env

@@ -64,3 +64,34 @@ def test_spawn_is_chosen_by_the_environment_variable(tmp_path):
     results = _run(tmp_path, KERNELOPT_WORKER_START="spawn")
     assert [r["method"] for r in results] == ["spawn"] * 3
     assert not any(r["torch_preloaded"] for r in results) and all(r["sigint_ignored"] for r in results)
+
+
+GPU_SCRIPT = textwrap.dedent('''
+    import os
+    from pytest_kernelopt.worker_start import run_in_env, worker_context
+
+    def probe(conn):
+        import torch
+        conn.send((float((torch.ones(4, device="cuda") * 2).sum()), torch.cuda.is_initialized()))
+
+    if __name__ == "__main__":
+        ctx = worker_context("cuda")
+        parent, child = ctx.Pipe()
+        proc = ctx.Process(target=run_in_env, args=(dict(os.environ), probe, child), daemon=True)
+        proc.start()
+        print(ctx.get_start_method(), *parent.recv())
+        proc.join(60)
+''')
+
+
+def test_a_gpu_worker_forked_from_the_server_runs_cuda(tmp_path):
+    """The server's imports for GPU workers leave CUDA uninitialised: a forked child starts its own context."""
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("needs a GPU")
+    script = tmp_path / "gpu_probe.py"
+    script.write_text(GPU_SCRIPT)
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("KERNELOPT_WORKER_START", "TRITON_INTERPRET")}
+    proc = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert proc.stdout.split()[-3:] == ["forkserver", "8.0", "True"], proc.stdout + proc.stderr[-3000:]
