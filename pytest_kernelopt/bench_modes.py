@@ -546,7 +546,8 @@ def autotune_picks(module: Any, x: tuple, backend: Any, cap: Any, applied: list)
     import torch
 
     from .capture import capture
-    from .tuner import _baseline, body_hash
+    from .launch_space import baseline_config as _baseline
+    from .tuner import body_hash
 
     patch, _ = mode_config("default", backend, cold=False)
     patch.pop("cpu_backend", None)

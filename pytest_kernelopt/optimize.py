@@ -277,7 +277,8 @@ class Optimizer:
 
     # -- proposers -----------------------------------------------------------------------
     def _tune(self, graph: KernelGraph, name: str, deadline: float, share: float | None = None) -> KernelOutcome:
-        from .tuner import _baseline, pipelined_variants, propose_configs, search
+        from .launch_space import baseline_config as _baseline
+        from .tuner import pipelined_variants, propose_configs, search
 
         kind = graph.kernels[name].kind
         s = self.settings

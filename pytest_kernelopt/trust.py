@@ -165,12 +165,17 @@ def gate_settings(settings: Any) -> str:
                        **{f: getattr(settings, f, None) for f in GATE_FIELDS}}, sort_keys=True, default=str)
 
 
+#: the modules outside ``gates/`` whose rules a verdict depends on (part of :func:`gates_digest`)
+JUDGING_MODULES = ("tuner.py", "kernel_loader.py", "allowlist.py", "launch_space.py", "tensor_layout.py")
+
+
 @functools.cache
 def gates_digest() -> str:
-    """A digest of the source of the modules that judge (``gates/``, the seeds' and the tuner's rules): a verdict
-    of older gates is no verdict of these (the version number alone does not change with every fix of a gate)."""
+    """A digest of the source of the modules that judge (``gates/``, the seeds' and the tuner's rules, and the
+    shared rules the gates apply: the allowlist, the launch-config space, the inputs' layouts): a verdict of older
+    gates is no verdict of these (the version number alone does not change with every fix of a gate)."""
     root = Path(__file__).parent
-    files = sorted((root / "gates").glob("*.py")) + [root / "tuner.py", root / "kernel_loader.py"]
+    files = sorted((root / "gates").glob("*.py")) + [root / name for name in JUDGING_MODULES]
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")

@@ -17,7 +17,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from pytest_kernelopt.gates import chunked  # noqa: E402
-from pytest_kernelopt.gates.runner import in_layout  # noqa: E402
+from pytest_kernelopt.tensor_layout import in_layout  # noqa: E402
 from pytest_kernelopt.gates.seed_values import HALF_RUN, OFFSET_SPREADS, OUTLIER_FACTOR, edge_values, seed_inputs  # noqa: E402
 from pytest_kernelopt.gates.trials import SeedPlan  # noqa: E402
 

@@ -493,13 +493,13 @@ def scrub(outputs: Any) -> None:
     """
     import torch
 
+    from ..tensor_layout import poison
     from .compare import flatten
-    from .runner import _poison
 
     with torch.no_grad():
         for t in flatten(outputs):
             if isinstance(t, torch.Tensor) and t.numel() and not t.requires_grad:
-                _poison(t)
+                poison(t)
 
 
 def measure_with_outputs(session: Any, swap: Any, seeds: Sequence[int],
@@ -556,7 +556,7 @@ def screening_reference(session: Any, candidates: Sequence[Any]) -> Any:
     baseline; the performance gate's two-variant timing shows no such bias (A/A 0.996x)."""
     from dataclasses import replace
 
-    from ..tuner import own_candidate
+    from ..launch_space import own_candidate
 
     kernels = {c.replaces for c in candidates}
     if len(kernels) != 1 or len(next(iter(kernels))) != 1:
@@ -566,7 +566,7 @@ def screening_reference(session: Any, candidates: Sequence[Any]) -> Any:
         graph, name = session.captured.find(ref)
     except KeyError:
         return None
-    # launched with the baseline's own config, not the first of its decorator's list (tuner.own_candidate)
+    # launched with the baseline's own config, not the first of its decorator's list (launch_space.own_candidate)
     return replace(own_candidate(graph, name), replaces=(ref,))
 
 
