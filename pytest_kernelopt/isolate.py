@@ -7,7 +7,7 @@ the parent decides.
 * Gate 1's allowlist runs in the parent, on the source alone: a candidate that
   fails it never reaches a worker.
 * The float64 truth on every seed of the run's
-  :class:`~pytest_kernelopt.gates.trials.SeedPlan` comes from a *clean* worker
+  :class:`~pytest_kernelopt.gates.seed_plan.SeedPlan` comes from a *clean* worker
   (one that has loaded no candidate) and is kept in the parent.
 * Each candidate gets a worker of its own: it records the baseline's runs
   and sends them before it loads anything, then compiles the candidate (gate 1's
@@ -88,7 +88,7 @@ def record_budget() -> int:
 
 
 def _nbytes(run: Any) -> int:
-    from .gates.fp64_place import values
+    from .gates.compare import values
 
     return sum(t.numel() * t.element_size() for t in values(run.outputs, run.grads) if hasattr(t, "element_size"))
 
@@ -263,7 +263,7 @@ class IsolatedEvaluator:
     """Judges candidates for one problem: collection in workers, judgement here (see the module docstring)."""
 
     def __init__(self, spec: ProblemSpec, settings: Settings, *, start_timeout: float | None = None) -> None:
-        from .gates.trials import SeedPlan
+        from .gates.seed_plan import SeedPlan
 
         self.spec = spec
         self.settings = settings
@@ -519,7 +519,7 @@ class IsolatedEvaluator:
             return self._collect_truths()
 
     def _collect_truths(self) -> Any:
-        from .gates.trials import BaselineRecord
+        from .gates.trial_records import BaselineRecord
 
         self._clean_worker()
         got: dict[int, Any] = {}

@@ -32,7 +32,8 @@ _TAG = "__kernelopt_record__"
 
 def _registry() -> dict[str, type]:
     from .gates.results import CascadeResult, GateResult
-    from .gates.trials import BaselineRecord, CandidateRecord, Run, SeedPlan
+    from .gates.seed_plan import SeedPlan
+    from .gates.trial_records import BaselineRecord, CandidateRecord, Run
     from .graph import ExternCall, KernelGraph, LaunchTrace, TritonKernel, TritonLaunch
     from .ncu import NcuReport
     from .problems import InputSig

@@ -129,7 +129,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
 
     import torch
 
-    import pytest_kernelopt.gates.perf as perf
+    import pytest_kernelopt.gates.timing as timing
     from pytest_kernelopt import bench_modes
     from pytest_kernelopt.config import Settings
 
@@ -139,7 +139,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
         seen.append((len(variants), samples, prime, rotate))
         times = [[] for _ in variants]
         for i in range(samples):
-            for j in perf.interleave_order(len(variants), i, rotate):
+            for j in timing.interleave_order(len(variants), i, rotate):
                 select, call = variants[j]
                 select()
                 if prime:
@@ -161,7 +161,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
 
         return oom, out, secs
 
-    monkeypatch.setattr(perf, "time_interleaved", wall_clock)
+    monkeypatch.setattr(timing, "time_interleaved", wall_clock)
     monkeypatch.setattr(bench_modes, "compile_mode", compile_mode)
     monkeypatch.setattr(bench_modes, "autotune_has_cd", lambda: False)  # MA and MA+CD compiled apart
     timed = replace(backend, measures_time=True, description="CPU with a stand-in timer")
@@ -238,7 +238,7 @@ def test_ours_can_start_from_the_max_autotune_compile(tmp_path, monkeypatch, bac
     import argparse
     from dataclasses import replace
 
-    import pytest_kernelopt.gates.perf as perf
+    import pytest_kernelopt.gates.timing as timing
     from pytest_kernelopt import bench_modes, capture as capture_mod
     from pytest_kernelopt.config import Settings
 
@@ -262,7 +262,7 @@ def test_ours_can_start_from_the_max_autotune_compile(tmp_path, monkeypatch, bac
         modes_captured.append(kw.get("mode"))
         return real_capture(*a, **kw)
 
-    monkeypatch.setattr(perf, "time_interleaved", wall_clock)
+    monkeypatch.setattr(timing, "time_interleaved", wall_clock)
     monkeypatch.setattr(capture_mod, "capture", capture)
     timed = replace(backend, measures_time=True, description="CPU with a stand-in timer")
     settings = Settings().with_overrides({"mode": "optimize", "proposer": "none", "isolate": False, "seeds": 1,
@@ -314,7 +314,7 @@ def test_search_time_by_phase_in_the_report():
 def test_modes_are_timed_in_rounds_until_the_interval_is_narrow(monkeypatch):
     """Another round of samples while ours' interval against a compiled mode is wider than PRECISION, up to
     MAX_ROUNDS rounds; the eager column's spread is not read."""
-    import pytest_kernelopt.gates.perf as perf
+    import pytest_kernelopt.gates.timing as timing
     from pytest_kernelopt import bench_modes
     from pytest_kernelopt.config import Settings
 
@@ -335,7 +335,7 @@ def test_modes_are_timed_in_rounds_until_the_interval_is_narrow(monkeypatch):
     variants = {m: (lambda: None, lambda i: None) for m in names}
     for spread, rounds in ((0.001, 1), (0.2, bench_modes.MAX_ROUNDS)):
         calls.clear()
-        monkeypatch.setattr(perf, "time_interleaved", timer(spread))
+        monkeypatch.setattr(timing, "time_interleaved", timer(spread))
         times = bench_modes.time_modes(variants, settings, None, {})
         assert calls == [12] * rounds, spread  # 10 asked, rounded up to whole turns of 2 x 3 variants
         assert all(len(t) == 12 * rounds for t in times.values())

@@ -30,6 +30,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .compare import compare_outputs, flatten
+from .counters import advance
+from .digests import to_host
+from .gate_session import target_for
+from .module_state import copies, put
+from .runner import run_once
+from .seed_plan import CARRIED_SLACK, SETTLED_CALLS
+
 #: the settling loop's states kept: after this many of its calls (and where it stopped, if before)
 SETTLE_CHECKPOINTS = (16, 64, 256)
 #: the stream's calls at each jitter level, and the levels (relative, elementwise)
@@ -98,9 +106,6 @@ def _natural_calls(session: Any) -> int:
     steps = {n: d for n, d in (getattr(st, "per_call", None) or {}).items() if d}
     if margin is None or not steps or not st.counters or not session.plan.seeds:
         return 0
-    from .counters import advance
-    from .trials import SETTLED_CALLS
-
     varied = st.varied(session.plan.seeds[0])
     room = min((advance(varied[n], st.pristine[n]) // d for n, d in steps.items() if n in varied), default=0)
 
@@ -116,9 +121,6 @@ def _baseline_call(session: Any, fn: Any, inputs: tuple, seed: int, floats: dict
     """One baseline call from the state as it is, ``after()`` run once it returned or raised (integer state put
     back): why it does not count ("the baseline raised ...", "its state overflowed": the floating state put back
     as before it) or "", its result (None where it raised), and the floating state before it."""
-    from .module_state import copies, put
-    from .runner import run_once
-
     before = copies(floats)
     r = None
     try:
@@ -164,8 +166,6 @@ def baseline_states(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[L
 
 
 def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
-    from .module_state import copies, put, target_for
-
     floats, held = split_state(session)
     if not floats:
         return [], ""
@@ -306,9 +306,6 @@ def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: di
     made in all, and why it stopped early ("... s spent"; for the ``baseline``, "the baseline raised ...", "its
     state overflowed": that call undone) or "".  A candidate's call that raises is the candidate's error.
     ``each(n, outputs)`` after the ``n``-th call (counted from 1) that counts."""
-    from .module_state import put
-    from .runner import run_once
-
     while done < until:
         if time.perf_counter() - t0 > seconds:
             return done, f"{seconds:g} s of calls spent"
@@ -328,8 +325,6 @@ def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: di
 
 
 def _bytes(obj: Any) -> int:
-    from .compare import flatten
-
     return sum(t.numel() * t.element_size() for t in flatten(obj) if hasattr(t, "element_size"))
 
 
@@ -343,10 +338,6 @@ def _draw(calls: list[int], k: int) -> list[int]:
 def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict[int, tuple[Any, dict]], str]:
     import torch
 
-    from .compare import compare_outputs
-    from .correctness import CARRIED_SLACK
-    from .module_state import copies, target_for
-    from .trials import to_host
 
     floats, held = split_state(session)
     if not floats:

@@ -13,6 +13,13 @@ import copy
 import math
 from typing import Any
 
+from .chunked import chunks, piece, put, spans
+from .compare import add_decade_part, any_order, decade_dict, decade_part, level_codes, values
+from .digests import to_host
+from .gate_session import target_for
+from .module_state import ModuleState
+from .runner import run_once
+
 #: float64 bytes of (inputs + parameters) times this is what one float64 call is assumed to need
 FP64_WORKSPACE = 3.0
 #: fraction of the free device / available host memory the float64 truth may plan to use
@@ -159,8 +166,6 @@ def _copy(session: Any, key: str, make: Any, attribute: Any) -> tuple[Any, Any]:
     with a ModuleState of its own, kept in ``session.fp64_modules`` under ``key`` (one copy at a time); its plain
     tensor attributes, which ``.to()`` and ``.double()`` leave as they were, replaced by ``attribute(value)``
     (None: left alone)."""
-    from .module_state import ModuleState
-
     cache = session.fp64_modules
     if key not in cache:
         cache.clear()  # one copy at a time (float64, or native on another device)
@@ -181,12 +186,6 @@ def _moved(inputs: tuple, device: str) -> tuple:
                  x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs)
 
 
-def values(outputs: Any, grads: dict) -> list:
-    from .compare import flatten
-
-    return flatten(outputs) + [grads[k] for k in sorted(grads)]
-
-
 def _distances(got: Any, truth: list, levels: list | None = None, tolerance: Any = None) -> list:
     """For each floating value of ``got`` (None where not floating), over the positions finite in both, a chunk
     at a time on ``got``'s device (the truth, on the host, is moved there a chunk at a time): (sum of squared
@@ -198,8 +197,6 @@ def _distances(got: Any, truth: list, levels: list | None = None, tolerance: Any
     farthest of them."""
     import torch
 
-    from .chunked import chunks, spans
-    from .compare import add_decade_part, any_order, decade_dict, decade_part
 
     levels = levels if levels is not None else [None] * len(truth)
     out: list = []
@@ -249,39 +246,11 @@ def noise_levels(noise: list) -> list:
     return [None if n is None or len(n) < 3 else n[2] for n in noise]
 
 
-#: the honest runs' distance from the truth at a position, in tolerances, is kept as a byte: 0 up to CALM_FRACTION
-#: (a *calm* position: rounding cannot move it there), then LEVEL_STEPS codes per doubling, up to 255
-CALM_FRACTION = 0.1
-LEVEL_STEPS = 8
-
-
-def level_codes(err_in_tol: Any) -> Any:
-    """uint8 codes of distances in tolerances: 0 where at most :data:`CALM_FRACTION`, else the smallest code whose
-    :func:`level_bound` is at least the distance (255 for anything larger or not finite)."""
-    import torch
-
-    r = err_in_tol.double() / CALM_FRACTION
-    code = torch.ceil(LEVEL_STEPS * torch.log2(r.clamp_min(1.0)))
-    code = torch.where(torch.isfinite(code), code, torch.full_like(code, 255.0))
-    return code.clamp_(0, 255).to(torch.uint8)
-
-
-def level_bound(code: Any) -> Any:
-    """The largest distance in tolerances a code stands for (float64; 255 reads as unbounded)."""
-    import torch
-
-    bound = CALM_FRACTION * torch.exp2(code.double() / LEVEL_STEPS)
-    return torch.where(code >= 255, torch.full_like(bound, float("inf")), bound)
-
-
 def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     """The eager module in float64 on ``device`` for ``seed``'s inputs: (outputs, grads) on the host, and the
     noise floor of every value (None where not floating, see :func:`noise_floor`; :func:`split_noise`)."""
     import torch
 
-    from .module_state import target_for
-    from .runner import run_once
-    from .trials import to_host
 
     mod, state = _module(session, device)
     inputs = session.inputs(seed)  # drawn once for the truth and the noise floor (a large seed is not cached)
@@ -336,8 +305,6 @@ def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, mo
     are the session's own (cloned for each call); else this call's copies."""
     import torch
 
-    from .module_state import target_for
-    from .runner import run_once
 
     gens: dict[Any, Any] = {}  # one generator per device the inputs live on, each seeded from the seed
 
@@ -377,7 +344,6 @@ def _perturbed(x: Any, gen: Any) -> Any:
     the H200's groupnorm_big gates), drawn a chunk (:data:`.chunked.CHUNK`) at a time: no second full-size temporary."""
     import torch
 
-    from .chunked import piece, put, spans
 
     eps = torch.finfo(x.dtype).eps
     y = torch.empty_like(x)

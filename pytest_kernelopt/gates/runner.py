@@ -6,7 +6,9 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..capture import backward_inputs
 from ..tensor_layout import in_layout, poison
+from .digests import digest
 
 _ALLOCATORS = ("empty_strided_cuda", "empty_strided_cpu", "empty_strided_xpu", "empty_strided")
 
@@ -60,7 +62,7 @@ STALE_MAX_BYTES = 1 << 31
 class Allocations:
     """The buffers one run allocated, in order (up to :data:`STALE_MAX_BYTES`; past that, none are kept); with
     ``key``, also each one's digest as it was handed out (filled), so that a buffer the call never wrote can be
-    told from one it did (:func:`pytest_kernelopt.gates.trials.digest` under ``key``)."""
+    told from one it did (:func:`pytest_kernelopt.gates.digests.digest` under ``key``)."""
 
     def __init__(self, key: int | None = None) -> None:
         self.tensors: list = []
@@ -80,8 +82,6 @@ class Allocations:
             return
         self.tensors.append(t)
         if self.key is not None:
-            from .trials import digest
-
             self.before.append(str(digest(t, self.key, exact=True)))
 
 
@@ -171,7 +171,6 @@ def run_once(fn: Callable, module: Any, inputs: tuple, *, training: bool, seed: 
     this call alone); with ``training``, also backpropagate seeded gradients."""
     import torch
 
-    from ..capture import backward_inputs
 
     args = clone_inputs(inputs) if clone else tuple(inputs)
     # the same random stream for every run of a seed: a module with dropout (Inductor draws its philox seeds
