@@ -18,13 +18,13 @@ from typing import Any
 from . import trial_records
 from .compare import flatten
 from .digests import digest, to_host
-from .gate_session import target_for
+from .gate_session import GateSession, target_for
 from .module_state import copies, put
 from .runner import Allocations, poisoned_allocations, run_once
 from .trial_records import CandidateRecord, Run
 
 
-def run_call(session: Any, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None,
+def run_call(session: GateSession, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None,
              buffers: bool = False, light: bool = False, carry: bool = False, inputs: tuple | None = None) -> Run:
     """One call on ``seed``'s inputs, from the module state the session started with, with Inductor's
     allocations pre-filled (:func:`.runner.poisoned_allocations`: NaN poison, random values, zeros, or the previous
@@ -61,7 +61,7 @@ def _left_behind(results: Any, record: Any, key: int) -> list[str]:
     return left + [("u:" if a == b else "w:") + a for a, b in zip(after, record.before)]
 
 
-def pair(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, rec: CandidateRecord,
+def pair(session: GateSession, swap: Any, fn: Any, seed: int, inputs: tuple | None, rec: CandidateRecord,
          where: str) -> None:
     """The candidate's call on ``seed`` (or ``inputs``) from the module's state as it is, and the baseline's from
     the same state (:func:`beside_baseline`)."""
@@ -75,7 +75,8 @@ def device_fault(e: BaseException) -> bool:
     return any(w in str(e) for w in ("CUDA", "device-side", "illegal memory", "AcceleratorError"))
 
 
-def baseline_raises(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, before: dict[str, Any]) -> str:
+def baseline_raises(session: GateSession, swap: Any, fn: Any, seed: int, inputs: tuple | None,
+                    before: dict[str, Any]) -> str:
     """After the candidate's call raised: the baseline's call on the same inputs (``seed``'s, or ``inputs``) from
     the state ``before`` (:func:`.module_state.copies`): the name of its error where it raises too (the module
     cannot make this call: not the candidate's doing), else "" (the error is the candidate's)."""
@@ -90,7 +91,7 @@ def baseline_raises(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple |
     return ""
 
 
-def beside_baseline(session: Any, swap: Any, fn: Any, seed: int, inputs: tuple | None, before: dict[str, Any],
+def beside_baseline(session: GateSession, swap: Any, fn: Any, seed: int, inputs: tuple | None, before: dict[str, Any],
                     cand: Run, rec: CandidateRecord, key: Any) -> None:
     """After the candidate's call ``cand`` from the state ``before`` (:func:`.module_state.copies`): the baseline's
     call from ``before``, the pair appended to :attr:`CandidateRecord.carried` as ``key`` (a loop's step, or where

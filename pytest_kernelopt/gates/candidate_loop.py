@@ -29,12 +29,12 @@ from . import baseline_loop
 from .baseline_loop import fresh_draw, fresh_stream, split_state
 from .calls import keep_pair, pair
 from .digests import to_host
-from .gate_session import target_for
+from .gate_session import GateSession, target_for
 from .module_state import copies, put
 from .trial_records import Run
 
 
-def candidate_stream(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
+def candidate_stream(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     """The baseline's stream of fresh inputs (:func:`.baseline_loop.fresh_stream`) made again with the candidate's
     kernels, from the same start: at each of its checkpoints, where the baseline's stream does not amplify
     roundings there, the candidate's state against the baseline's after as many calls, and its next call (on

@@ -29,7 +29,7 @@ from .correctness import CorrectnessGate
 from .counters import find_counters
 from .fp64 import Fp64Gate
 from .fp64_place import place, truth_on
-from .gate_session import target_for
+from .gate_session import GateSession, target_for
 from .module_state import ModuleState, copies, put, state_items
 from .perf import PerfGate, merge_timing, next_round
 from .reorder import arrival_order, inductor_reorder
@@ -95,7 +95,7 @@ def memory_numbers(baseline: BaselineRecord, rec: Any) -> dict[str, Any]:
     return out
 
 
-def time_sequentially(session: Any, swap: Any, plan: SeedPlan, rec: Any) -> None:
+def time_sequentially(session: GateSession, swap: Any, plan: SeedPlan, rec: Any) -> None:
     """Time ``rec``'s candidate in this process as the sequential gate does: a first round, then the rounds of
     :func:`.perf.next_round` while it is undecided (the isolated judge runs the same exchange across its pipe)."""
     rec.timing, rec.timed_outputs = collect_timing(session, swap, plan)

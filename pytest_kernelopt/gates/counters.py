@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from .fp64_place import _moved, native_copy
+from .gate_session import GateSession
 from .module_state import FAR_COUNTER_DECADES, VARY_COUNTER_DECADES, ModuleState, varied_values
 from .runner import run_once
 
@@ -46,7 +47,7 @@ HALVINGS = 12
 MARGINS = (MARGIN_CALLS, 5, 3, 2, 1)
 
 
-def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, dict[str, int], dict[str, Any]]:
+def find_counters(session: GateSession, seed: int) -> tuple[list[str], list[str], str, dict[str, int], dict[str, Any]]:
     """(the counters the varied seed may advance, those the far-counter seed may, a note on what was left out
     and why, the most steps the varied seed may advance each where the module runs only so far, and the limits of
     the loops of calls from the varied state: ``margin``, the calls past its advance the module runs with (None:

@@ -16,7 +16,7 @@ from typing import Any
 from .chunked import chunks, piece, put, spans
 from .compare import add_decade_part, any_order, decade_dict, decade_part, level_codes, values
 from .digests import to_host
-from .gate_session import target_for
+from .gate_session import GateSession, target_for
 from .module_state import ModuleState
 from .runner import run_once
 
@@ -32,7 +32,7 @@ DEVICE_BUDGET = 3.0
 DEVICE_BUDGET_FLOOR = 1 << 30
 
 
-def estimate_bytes(session: Any) -> int:
+def estimate_bytes(session: GateSession) -> int:
     """What one float64 call of the eager module is assumed to need (see the module docstring)."""
     import torch
 
@@ -62,7 +62,7 @@ def _gib(n: float) -> str:
     return f"{n / 2**30:.1f} GiB"
 
 
-def place(session: Any, module_peak: int = 0) -> tuple[str, str]:
+def place(session: GateSession, module_peak: int = 0) -> tuple[str, str]:
     """("cuda" | "cpu" | "skipped", why): where this session's float64 truth runs.  ``module_peak``: the
     module's single-call peak in bytes (0: unknown), against which the device's share is budgeted
     (:data:`DEVICE_BUDGET`)."""
@@ -120,7 +120,7 @@ def _to(x: Any, device: str) -> Any:
     return x
 
 
-def _module(session: Any, device: str) -> tuple[Any, Any]:
+def _module(session: GateSession, device: str) -> tuple[Any, Any]:
     """The float64 copy of the module on ``device`` and its :class:`.module_state.ModuleState`: copied from the
     state every gate call starts from, its floating parameters, buffers and tensor attributes in float64."""
     if not hasattr(session.module, "double"):
@@ -134,7 +134,7 @@ def float64_copy(module: Any, device: str) -> Any:
     return _with_attributes(copy.deepcopy(module).to(device).double(), lambda v: _to(v, device))
 
 
-def _native_module(session: Any, device: str) -> tuple[Any, Any]:
+def _native_module(session: GateSession, device: str) -> tuple[Any, Any]:
     """The module in its own precision on ``device`` and its ModuleState: the session's own where it lives
     there, else a copy (kept while the float64 copy it replaces is not needed)."""
     if device == session.backend.device:
@@ -161,7 +161,7 @@ def _with_attributes(m: Any, attribute: Any) -> Any:
     return m
 
 
-def _copy(session: Any, key: str, make: Any, attribute: Any) -> tuple[Any, Any]:
+def _copy(session: GateSession, key: str, make: Any, attribute: Any) -> tuple[Any, Any]:
     """The module as ``make`` copies it (None: the module itself) from the state every gate call starts from,
     with a ModuleState of its own, kept in ``session.fp64_modules`` under ``key`` (one copy at a time); its plain
     tensor attributes, which ``.to()`` and ``.double()`` leave as they were, replaced by ``attribute(value)``
@@ -246,7 +246,7 @@ def noise_levels(noise: list) -> list:
     return [None if n is None or len(n) < 3 else n[2] for n in noise]
 
 
-def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
+def truth_on(session: GateSession, seed: int, device: str) -> tuple[Any, dict, list]:
     """The eager module in float64 on ``device`` for ``seed``'s inputs: (outputs, grads) on the host, and the
     noise floor of every value (None where not floating, see :func:`noise_floor`; :func:`split_noise`)."""
     import torch
@@ -265,7 +265,8 @@ def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     return outputs, grads, noise_floor(session, seed, values(outputs, grads), inputs, device)
 
 
-def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = None, device: str | None = None) -> list:
+def noise_floor(session: GateSession, seed: int, truth: list, inputs: tuple | None = None,
+                device: str | None = None) -> list:
     """How far rounding alone puts each value from the truth, as (L2 distance, {decade of |truth|: L2 distance
     over its positions}): for each of two honest computations in native
     precision -- the compiled module with its own kernels, and the original (uncompiled) module -- the root
@@ -298,7 +299,7 @@ def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = Non
             for a, b in zip(compiled, eager)]
 
 
-def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, module: Any, state: Any,
+def _floor_runs(session: GateSession, seed: int, truth: list, inputs: tuple, fn: Any, module: Any, state: Any,
                 local: bool) -> list:
     """One computation's rounding noise (see :func:`noise_floor`): ``fn`` on ``inputs`` and on ``inputs``
     moved by one rounding step, the root mean square of their distances to the truth.  ``local``: the inputs

@@ -43,7 +43,7 @@ import re
 from typing import Any, Callable, Iterator
 
 from . import calls
-from .gate_session import target_for
+from .gate_session import GateSession, target_for
 from .module_state import copies
 from .seed_values import one_hot_
 from .trial_records import PROBE
@@ -800,7 +800,7 @@ def _top_k(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, n: int) -> 
     return label, tuple(made), ""
 
 
-def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
+def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     """Each probe of the plain seed's inputs (:func:`probes`): the candidate's call and the baseline's from the
     state as found, appended to ``rec.carried``.  A probe the module itself cannot run (the baseline raises on it,
     whatever the candidate did) or that cannot be made is not judged, and ``rec.carried_note`` says which: the

@@ -24,6 +24,7 @@ from ..tensor_layout import poison
 from . import checksum_kernel
 from .compare import flatten
 from .digests import chunk_elements, position_hash, to_host
+from .gate_session import GateSession
 
 FLUSH_BYTES = 256 * 1024 * 1024  # where the device does not say its L2 size
 #: checksums run over at most this many elements at a time (:func:`.digests.chunk_elements`): float64 temporaries of
@@ -39,7 +40,7 @@ def flush_bytes() -> int:
     return FLUSH_BYTES if l2 <= 0 else min(FLUSH_BYTES, max(64 << 20, 2 * l2))
 
 
-def module_call(session: Any, inputs: list[tuple]) -> Callable[[int], Any]:
+def module_call(session: GateSession, inputs: list[tuple]) -> Callable[[int], Any]:
     """What one timed sample runs: the forward pass, or forward and backward for a training module."""
     import torch
 
@@ -237,7 +238,7 @@ def scrub(outputs: Any) -> None:
                 poison(t)
 
 
-def measure_with_outputs(session: Any, swap: Any, seeds: Sequence[int],
+def measure_with_outputs(session: GateSession, swap: Any, seeds: Sequence[int],
                          samples: int | None = None) -> tuple[list[float], list[float], dict]:
     """Baseline and candidate timed interleaved on the input sets of ``seeds``, ``samples`` pairs (default
     ``perf_samples``).
@@ -282,7 +283,7 @@ def measure_with_outputs(session: Any, swap: Any, seeds: Sequence[int],
     return base, cand, {"last": last, "sums": sums}
 
 
-def screening_reference(session: Any, candidates: Sequence[Any]) -> Any:
+def screening_reference(session: GateSession, candidates: Sequence[Any]) -> Any:
     """The baseline kernel's own source, to be swapped in like the candidates (None: they replace different
     kernels, or several).  On the H200 the module with nothing swapped screened 1-4% slower than the same
     module with its own kernel swapped in (softmax_scale: A/A 1.039x), so every config looked faster than the
@@ -299,7 +300,7 @@ def screening_reference(session: Any, candidates: Sequence[Any]) -> Any:
     return replace(own_candidate(graph, name), replaces=(ref,))
 
 
-def rank_candidates(session: Any, candidates: Sequence[Any], samples: int) -> tuple[float, list[float | None]]:
+def rank_candidates(session: GateSession, candidates: Sequence[Any], samples: int) -> tuple[float, list[float | None]]:
     """Median ms of the baseline and of each candidate, timed interleaved (a screening aid).
 
     The baseline is timed as its own source swapped in the same way as the candidates where there is one

@@ -28,7 +28,7 @@ from .candidate_loop import candidate_stream
 from .compare import flatten, same_values
 from .digests import digest
 from .fp64_place import noise_levels, place, split_noise, truth_on
-from .gate_session import target_for
+from .gate_session import GateSession, target_for
 from .module_state import copies, put
 from .runner import Allocations
 from .seed_plan import CARRIED_CALLS, SETTLED_CALLS, SeedPlan
@@ -52,7 +52,7 @@ def reset_device_peak() -> None:
         torch.cuda.reset_peak_memory_stats()
 
 
-def _module_peak(session: Any, seed: int) -> int:
+def _module_peak(session: GateSession, seed: int) -> int:
     """Device memory one plain call of the compiled module needs: its inputs, parameters and buffers, and what
     the call allocates on top of them (its peak over the memory in use before it): the yardstick of the gates'
     own memory (GPU only, else 0).  Whatever else this process holds is not the module's."""
@@ -108,7 +108,7 @@ def device_bandwidth() -> float | None:
     return float(clock_khz) * 1e3 * 2 * float(bus_bits) / 8
 
 
-def _reversed_programs(session: Any) -> Any:
+def _reversed_programs(session: GateSession) -> Any:
     """On the CPU interpreter, the grid's programs run in reverse order (a kernel that depends on the order its
     programs run in shows); elsewhere nothing."""
     if session.backend.name != "cpu":
@@ -116,7 +116,7 @@ def _reversed_programs(session: Any) -> Any:
     return programs_reversed()
 
 
-def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None = None, *,
+def collect_baseline(session: GateSession, plan: SeedPlan, into: BaselineRecord | None = None, *,
                      truths: bool = True, emit: Callable[[int, Run], None] | None = None) -> BaselineRecord:
     """The baseline and the float64 truth on the plan's seeds (and its timing seeds, on a GPU).
 
@@ -165,7 +165,7 @@ def collect_baseline(session: Any, plan: SeedPlan, into: BaselineRecord | None =
     return rec.view(plan)
 
 
-def _describe(session: Any, rec: BaselineRecord, first_run: Run) -> None:
+def _describe(session: GateSession, rec: BaselineRecord, first_run: Run) -> None:
     """Once per record, from the first seed's run: determinism of the baseline, dtype, bytes, bandwidth."""
     first = rec.plan.seeds[0]
     with _reversed_programs(session):
@@ -182,7 +182,7 @@ def _truth_run(outputs: Any, grads: Any, noise: list) -> Run:
     return Run(outputs, grads, (), noise=whole, noise_decades=per_decade, levels=noise_levels(noise))
 
 
-def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None, str], None] | None = None,
+def collect_truths(session: GateSession, plan: SeedPlan, emit: Callable[[int, Run | None, str], None] | None = None,
                    module_peak: int | None = None) -> BaselineRecord:
     """Only the float64 truth on the plan's seeds (an isolated candidate's worker records the baseline runs).
 
@@ -226,7 +226,7 @@ def collect_truths(session: Any, plan: SeedPlan, emit: Callable[[int, Run | None
     return rec
 
 
-def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
+def collect_candidate(session: GateSession, swap: Any, plan: SeedPlan,
                       emit: Callable[[int, Run], None] | None = None) -> CandidateRecord:
     """The candidate on the plan's seeds (poisoned allocations; the first seed twice); ``emit(seed, run)``, if
     given, receives each run instead of the record (which keeps the first seed's second run)."""
@@ -244,7 +244,7 @@ def collect_candidate(session: Any, swap: Any, plan: SeedPlan,
     return rec
 
 
-def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRecord) -> None:
+def _carried_call(session: GateSession, swap: Any, fn: Any, seed: int, rec: CandidateRecord) -> None:
     """:data:`CARRIED_CALLS` calls in a row from the state the candidate's last call left (as a loop's next calls
     start), each followed by the baseline's call from the state that call started from: the reference the correctness
     gate holds it to (a tag and a call counter in the lowest bit of a running mean the kernel reads and updates, wrong
@@ -289,7 +289,7 @@ def _carried_call(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRec
         del before, cand
 
 
-def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRecord) -> None:
+def _settled_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: CandidateRecord) -> None:
     """The candidate held to the baseline from the states the baseline's own calls lead the module into
     (:func:`.baseline_loop.baseline_states`: a loop on the first seed's inputs until its state settles, then a
     stream of inputs jittered around them): from each, :data:`SETTLED_CALLS` calls in a row, each against the
@@ -326,7 +326,7 @@ def _settled_calls(session: Any, swap: Any, fn: Any, seed: int, rec: CandidateRe
     candidate_stream(session, swap, fn, seed, rec)
 
 
-def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
+def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
                    emit: Callable[[int, Run], None] | None) -> None:
     for n, seed in enumerate(plan.seeds):
         launches = swap.launches
@@ -378,7 +378,8 @@ def _collect_seeds(session: Any, swap: Any, plan: SeedPlan, fn: Any, rec: Candid
         rec.launches = swap.launches
 
 
-def collect_timing(session: Any, swap: Any, plan: SeedPlan, samples: int | None = None) -> tuple[dict[str, Any], dict]:
+def collect_timing(session: GateSession, swap: Any, plan: SeedPlan,
+                   samples: int | None = None) -> tuple[dict[str, Any], dict]:
     """``samples`` pairs (default ``perf_samples``) of baseline and candidate timed interleaved on the plan's
     timing input sets (GPU only), with the checks' raw material: every timed call's output checksums and the
     candidate's last output on each set, and the round's wall time."""
