@@ -25,6 +25,7 @@ from ..capture import CapturedModule, capture
 from ..config import Settings
 from ..problems import Problem
 from ..substitute import KernelSwap
+from . import reorder
 from .correctness import CorrectnessGate
 from .counters import find_counters
 from .fp64 import Fp64Gate
@@ -32,7 +33,6 @@ from .fp64_place import place, truth_on
 from .gate_session import GateSession, target_for
 from .module_state import ModuleState, copies, put, state_items
 from .perf import PerfGate, merge_timing, next_round
-from .reorder import arrival_order, inductor_reorder
 from .results import CascadeResult, Decision, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
 from .seed_plan import SeedPlan
@@ -69,8 +69,8 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
         target = gpu_target_of_current_device()
     result = StaticGate().check(candidate, kernels, compile_target=target)
     if result.passed:
-        result.numbers["reorder_of_inductor"] = inductor_reorder(candidate, graph, name)
-        if result.numbers["reorder_of_inductor"] and arrival_order(graph, name):
+        result.numbers["reorder_of_inductor"] = reorder.inductor_reorder(candidate, graph, name)
+        if result.numbers["reorder_of_inductor"] and reorder.arrival_order(graph, name):
             result.numbers["arrival_order"] = True
     return result
 
