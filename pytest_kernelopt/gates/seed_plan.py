@@ -188,14 +188,12 @@ CANDIDATE_FILLS = {1: "stale", 2: "zeros"}
 START_FILLS = ("nan", "zeros", "random")
 #: what the call before the stale-buffer seed starts from: garbage, as a real loop's first call finds, not NaN
 WARM_FILL = "random"
-
 #: how many calls in a row the candidate makes from the state its own previous call left, each held to the
 #: baseline's call from the same state (a call counter kept in state the kernel reads is found up to this count:
 #: :func:`.trials._carried_call`)
 CARRIED_CALLS = 8
 #: calls the candidate makes from each state the baseline's own loops reached (:mod:`.baseline_loop`,
-#: :func:`.trials._settled_calls`): one from
-#: that state, then from what its own calls left
+#: :func:`.trials._settled_calls`): one from that state, then from what its own calls left
 SETTLED_CALLS = 3
 #: the call from the state the candidate's own previous call left is held to this many tolerances of the
 #: baseline's call from the same state (no float64 truth judges it)
