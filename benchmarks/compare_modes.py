@@ -19,7 +19,7 @@ import torch  # noqa: E402
 
 from pytest_kernelopt.cache import KernelCache  # noqa: E402
 from pytest_kernelopt.capture import capture  # noqa: E402
-from pytest_kernelopt.gates.perf import time_interleaved  # noqa: E402
+from pytest_kernelopt.gates.timing import time_interleaved  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, build_problem, input_signature  # noqa: E402
 from pytest_kernelopt.workflow import cache_key, device_key  # noqa: E402
 from pytest_kernelopt.substitute import KernelSwap  # noqa: E402

@@ -27,7 +27,8 @@ prepare("auto")
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.isolate import IsolatedEvaluator  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec  # noqa: E402
-from pytest_kernelopt.tuner import own_candidate, propose_configs  # noqa: E402
+from pytest_kernelopt.launch_space import own_candidate  # noqa: E402
+from pytest_kernelopt.tuner import propose_configs  # noqa: E402
 
 
 def main(out_path: Path, paths: list[Path]) -> None:

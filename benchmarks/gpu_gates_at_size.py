@@ -88,7 +88,8 @@ from pytest_kernelopt.candidate import Candidate
 from pytest_kernelopt.config import Settings
 from pytest_kernelopt.gates.cascade import EvaluationSession
 from pytest_kernelopt.problems import ProblemSpec, build_problem
-from pytest_kernelopt.tuner import own_candidate, propose_configs
+from pytest_kernelopt.launch_space import own_candidate
+from pytest_kernelopt.tuner import propose_configs
 sys.path.insert(0, sys.argv[1] + "/benchmarks")
 from gpu_gates_at_size import _numbers
 T0 = time.perf_counter()

@@ -121,14 +121,14 @@ def trial(session, swap, s, full=False):
     look of the schedule, so that other rules can be replayed on all of them)."""
     import types
 
-    from pytest_kernelopt.gates import perf
+    from pytest_kernelopt.gates import perf, timing
 
     rec = types.SimpleNamespace(timing=None)
     more = s.perf_samples
     rounds = []
     while more:
         t0 = time.perf_counter()
-        b, c, _ = perf.measure_with_outputs(session, swap, session.plan.timing, more)
+        b, c, _ = timing.measure_with_outputs(session, swap, session.plan.timing, more)
         rounds.append(round(time.perf_counter() - t0, 3))
         perf.merge_timing(rec, {"base": b, "cand": c, "launches": 1, "seconds": rounds[-1]},
                           {"sums": {}, "last": {}})
@@ -184,20 +184,20 @@ def row(label, base, cand, s):
 def noise(items, s):
     import functools
 
-    from pytest_kernelopt.gates import perf
+    from pytest_kernelopt.gates import timing
 
     rows = []
-    plain = perf.time_interleaved
+    plain = timing.time_interleaved
     timers = {"gate": plain, "no_rewarm": functools.partial(_no_rewarm, plain),
               "no_checks": functools.partial(_no_after, plain)}
     for label, session, swap in items:
         r = {"kernel": label}
         for name, timer in timers.items():  # as the gate times, without the re-warming call, nothing between
-            perf.time_interleaved = timer
+            timing.time_interleaved = timer
             try:
                 b, c = trial(session, swap, s, full=True)
             finally:
-                perf.time_interleaved = plain
+                timing.time_interleaved = plain
             r[name] = row(label, b, c, s)
         rows.append(r)
         print("noise", json.dumps(r), flush=True)
@@ -216,10 +216,10 @@ def aa(items, s, seconds, slow=0.0):
     """A/A trials round-robin until ``seconds`` pass; with ``slow`` > 0 the baseline is made that much slower."""
     import torch
 
-    from pytest_kernelopt.gates import perf
+    from pytest_kernelopt.gates import timing
 
     rows = []
-    plain_call = perf.module_call
+    plain_call = timing.module_call
     cycles: dict[str, int] = {}
     if slow:
         per_ms = _sleep_cycles_per_ms()
@@ -241,12 +241,12 @@ def aa(items, s, seconds, slow=0.0):
                         torch.cuda._sleep(_n)
                     return out
                 return f
-            perf.module_call = slowed
+            timing.module_call = slowed
         try:
             t1 = time.perf_counter()
             b, c = trial(session, swap, s)
         finally:
-            perf.module_call = plain_call
+            timing.module_call = plain_call
         r = row(label, b, c, s) | {"seconds": round(time.perf_counter() - t1, 2), "round_seconds": ROUND_SECONDS[-1],
                                    "base": [round(x, 6) for x in b], "cand": [round(x, 6) for x in c]}
         if slow:
@@ -265,9 +265,9 @@ def aa(items, s, seconds, slow=0.0):
 
 
 def trial_once(session, swap, s):
-    from pytest_kernelopt.gates import perf
+    from pytest_kernelopt.gates import timing
 
-    b, c, _ = perf.measure_with_outputs(session, swap, session.plan.timing)
+    b, c, _ = timing.measure_with_outputs(session, swap, session.plan.timing)
     return b, c
 
 

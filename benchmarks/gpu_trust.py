@@ -81,7 +81,7 @@ def _summary(res) -> dict:
 
 def cheats(settings) -> dict:
     from pytest_kernelopt.candidate import Candidate
-    from pytest_kernelopt.gates.trials import SeedPlan
+    from pytest_kernelopt.gates.seed_plan import SeedPlan
     from pytest_kernelopt.isolate import IsolatedEvaluator
     from pytest_kernelopt.problems import ProblemSpec, build_problem
 

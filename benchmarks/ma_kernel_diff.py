@@ -22,7 +22,8 @@ def _one(path: str) -> dict:
     from pytest_kernelopt.backends import select_backend
     from pytest_kernelopt.capture import capture
     from pytest_kernelopt.problems import ProblemSpec, build_problem
-    from pytest_kernelopt.tuner import _baseline, _trace, body_hash
+    from pytest_kernelopt.launch_space import baseline_config, trace_of
+    from pytest_kernelopt.tuner import body_hash
 
     backend = select_backend("auto")
     problem = build_problem(ProblemSpec.from_file(path), backend.device, 0)
@@ -32,7 +33,7 @@ def _one(path: str) -> dict:
         cap = capture(problem.module, problem.example_inputs, backend=backend,
                       mode=None if mode == "default" else mode)
         caps[mode] = cap
-        kernels[mode] = {n: (body_hash(k), _baseline(t) if (t := _trace(g, n)) else None, g.index)
+        kernels[mode] = {n: (body_hash(k), baseline_config(t) if (t := trace_of(g, n)) else None, g.index)
                          for g in cap.graphs for n, k in g.kernels.items()}
     d, m = kernels["default"], kernels["max-autotune-no-cudagraphs"]
     rows = []

@@ -43,7 +43,8 @@ def main() -> None:
     from pytest_kernelopt.backends import select_backend
     from pytest_kernelopt.bench.measure import compile_mode, entry_point, mode_config
     from pytest_kernelopt.capture import capture
-    from pytest_kernelopt.gates.perf import speedup_interval, time_interleaved
+    from pytest_kernelopt.gates.perf import speedup_interval
+    from pytest_kernelopt.gates.timing import time_interleaved
     from pytest_kernelopt.problems import ProblemSpec, build_problem
 
     out_path, paths = sys.argv[1], sys.argv[2:]

@@ -68,7 +68,8 @@ def one(path: Path, backend) -> dict:
     from pytest_kernelopt.config import Settings
     from pytest_kernelopt.gates.cascade import EvaluationSession
     from pytest_kernelopt.problems import ProblemSpec, build_problem
-    from pytest_kernelopt.tuner import _baseline, _trace, config_candidate, ordered_space, own_candidate
+    from pytest_kernelopt.launch_space import baseline_config, own_candidate, trace_of
+    from pytest_kernelopt.tuner import config_candidate, ordered_space
 
     problem = build_problem(ProblemSpec.from_file(path), backend.device)
     rec = {"problem": path.stem, **eager_vs_compiled(problem)}
@@ -77,10 +78,10 @@ def one(path: Path, backend) -> dict:
     session = EvaluationSession(problem, Settings(), backend)
     rec["kernels"] = []
     for graph, name in session.captured.triton_kernels:
-        kernel, trace = graph.kernels[name], _trace(graph, name)
+        kernel, trace = graph.kernels[name], trace_of(graph, name)
         if trace is None:
             continue
-        base = _baseline(trace)
+        base = baseline_config(trace)
         cfgs = [base] + [c for c in ordered_space(kernel, trace) if c != base][:5]
         cands, labels = [own_candidate(graph, name)], ["a/a"]
         for vname, src in loop_variants(kernel.source).items():

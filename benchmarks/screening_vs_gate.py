@@ -24,7 +24,8 @@ backend = select_backend("auto")
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, build_problem  # noqa: E402
-from pytest_kernelopt.tuner import own_candidate, propose_configs  # noqa: E402
+from pytest_kernelopt.launch_space import own_candidate  # noqa: E402
+from pytest_kernelopt.tuner import propose_configs  # noqa: E402
 
 if not backend.measures_time:
     sys.exit(f"needs a GPU: {backend.description} measures no time")

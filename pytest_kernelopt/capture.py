@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
 from .backends import Backend, select_backend
-from .errors import CaptureError, UnsupportedGeneratedCode
+from .errors import CaptureError, ModuleError, RecompiledWarning, UnsupportedGeneratedCode, user_traceback
 from .graph import KernelGraph, LaunchTrace
 from .parse import parse_output_code
 
@@ -79,7 +79,6 @@ class CapturedModule:
             # (tests/test_capture.py::test_a_call_that_compiles_another_graph_says_so)
             import warnings
 
-            from .errors import RecompiledWarning
 
             self._warned = True
             warnings.warn(RecompiledWarning(
@@ -109,7 +108,6 @@ def _eager_error(fn: Callable, args: tuple) -> Exception | None:
     """After a failed compile: the module's own error when it raises in eager PyTorch too (None when it runs)."""
     import torch
 
-    from .errors import ModuleError, user_traceback
 
     try:
         with torch.no_grad():

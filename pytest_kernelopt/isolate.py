@@ -1,13 +1,14 @@
-"""Judge candidates in worker processes the candidate cannot reach back from.
+"""Judge candidates in worker processes the candidate cannot reach back from: the parent's side.
 
 The parent process is the judge: it never loads a candidate.  A worker
-captures the module and collects records (:mod:`pytest_kernelopt.gates.trials`);
-the parent decides.
+(:mod:`pytest_kernelopt.isolate_worker`) captures the module and collects records
+(:mod:`pytest_kernelopt.gates.trials`); the parent decides.  What they say to each
+other: :mod:`pytest_kernelopt.isolate_protocol`.
 
 * Gate 1's allowlist runs in the parent, on the source alone: a candidate that
   fails it never reaches a worker.
 * The float64 truth on every seed of the run's
-  :class:`~pytest_kernelopt.gates.trials.SeedPlan` comes from a *clean* worker
+  :class:`~pytest_kernelopt.gates.seed_plan.SeedPlan` comes from a *clean* worker
   (one that has loaded no candidate) and is kept in the parent.
 * Each candidate gets a worker of its own: it records the baseline's runs
   and sends them before it loads anything, then compiles the candidate (gate 1's
@@ -28,14 +29,48 @@ import dataclasses
 import os
 import signal
 import time
-import traceback
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from . import wire
 from .candidate import Candidate
+from .capture import CapturedModule
 from .config import Settings
-from .gates.results import CascadeResult
+from .errors import USER_ERRORS, BaselineRunError
+from .gates.cascade import Judge, static_gate_result
+from .gates.compare import values
+from .gates.fp64_place import host_available
+from .gates.perf import merge_timing, next_round
+from .gates.results import CascadeResult, stopped_in
+from .gates.seed_plan import SeedPlan
+from .gates.trial_records import BaselineRecord, CandidateRecord
 from .interrupts import workers_ignore_interrupts
+from .isolate_protocol import (
+    BASELINE,
+    BASELINE_RUN,
+    CAND_RUN,
+    CRASH,
+    GO,
+    IMPORTED,
+    LOAD_FAILED,
+    MORE,
+    PROFILE,
+    PROGRESS,
+    RANK,
+    READY,
+    RESULT,
+    RUN_ERROR,
+    RUNS,
+    STATIC,
+    STOP,
+    TIME,
+    TIMING,
+    TRIAL,
+    TRUTH,
+    TRUTHS,
+)
+from .isolate_worker import worker_main
+from .kernel_loader import private_dir
 from .problems import ProblemSpec
 from .worker_start import run_in_env, worker_context
 
@@ -82,163 +117,16 @@ def record_budget() -> int:
     env = os.environ.get("KERNELOPT_RECORD_BUDGET_GB")
     if env:
         return int(float(env) * 2**30)
-    from .gates.fp64_place import host_available
-
     return int(0.45 * host_available()) or 64 * 2**30
 
 
 def _nbytes(run: Any) -> int:
-    from .gates.fp64_place import values
-
     return sum(t.numel() * t.element_size() for t in values(run.outputs, run.grads) if hasattr(t, "element_size"))
 
 
 def _level_bytes(run: Any) -> int:
     """A float64 truth's levels (a byte per position of each floating value)."""
     return sum(m.numel() * m.element_size() for m in getattr(run, "levels", None) or () if hasattr(m, "element_size"))
-
-
-# --------------------------------------------------------------------------- the worker
-
-
-def _preimport() -> None:
-    """What every worker imports before it can capture, done before the parent's go (no CUDA context yet)."""
-    import torch  # noqa: F401
-    import torch._inductor.compile_fx  # noqa: F401
-    import triton  # noqa: F401
-
-    from . import capture, problems  # noqa: F401
-    from .gates import cascade  # noqa: F401
-
-
-def _worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: Any) -> None:
-    from . import wire
-
-    def send(kind: str, value: Any = None) -> None:
-        wire.send(conn, (kind, value))
-
-    try:
-        from .backends import prepare
-
-        prepare(settings.backend)
-        _preimport()
-    except BaseException as e:  # noqa: BLE001 -- said after the parent's go, which it reads as a failed start
-        send("error", f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}")
-        return
-    # A spare worker imports while another judges, and touches no GPU until the parent says go: its start then
-    # costs the capture only (the imports were ~5 s of every worker's start on the H200's host).  It says when
-    # its imports are done: the problem's time limit (start_timeout) counts from the go, not from the spawn.
-    send("imported")
-    try:
-        go = conn.recv()
-    except EOFError:
-        return
-    if go is None:
-        os._exit(0)
-    try:
-        from .backends import select_backend
-
-        backend = select_backend(settings.backend)
-        from .gates.cascade import EvaluationSession
-        from .problems import build_problem
-
-        problem = build_problem(spec, backend.device, settings.base_seed or 0)
-        session = EvaluationSession(problem, settings, backend, plan=plan)
-        send("ready", {"summary": session.captured.summary(), "graphs": session.captured.graphs,
-                       "inputs": problem.signature(), "backend": backend.name,
-                       "measures_time": backend.measures_time, "description": backend.description})
-    except BaseException as e:  # report why the worker could not start, then exit
-        from .errors import USER_ERRORS
-
-        # the user's own error (the module raises, not a problem file) says all in its message: no worker frames
-        send("error", f"{type(e).__name__}: {e}" if isinstance(e, USER_ERRORS) else
-             f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=5)}")
-        return
-    while True:
-        try:
-            msg = conn.recv()  # from the parent (trusted)
-        except EOFError:
-            return
-        if msg is None:
-            os._exit(0)  # nothing to flush; a normal interpreter shutdown takes seconds with torch loaded
-        op, payload = msg
-        try:
-            if op == "truths":  # each seed's truth as its own message: one seed's tensors at a time here
-                from .gates.trials import collect_truths
-
-                plan = session.plan.trimmed(*payload) if payload else session.plan
-                send("result", collect_truths(session, plan, emit=lambda seed, run, error: send(
-                    "truth", {"seed": seed, "run": run, "error": error})))
-            elif op == "trial":
-                _trial(conn, send, session, payload)
-            elif op == "rank":
-                send("result", session.rank([Candidate.from_json(c) for c in payload]))
-            elif op == "profile":
-                from .profile import profile_module
-
-                send("result", profile_module(session, ncu=bool((payload or {}).get("ncu", True))))
-            else:
-                raise ValueError(f"unknown request {op!r}")
-        except BaseException as e:
-            from .errors import BaselineRunError
-
-            # the baseline failing (out of memory) is the run's error; it happens before any candidate is loaded
-            send("run_error" if isinstance(e, BaselineRunError) else "crash", f"{type(e).__name__}: {str(e)[:1000]}")
-        if not _device_healthy():
-            # an illegal memory access leaves the CUDA context unusable: this worker ends
-            os._exit(3)
-
-
-def _trial(conn: Any, send: Callable[[str, Any], None], session: Any, payload: dict) -> None:
-    """One candidate (or a joint set): compile, run on the plan's seeds, and time when the parent says so."""
-    from .gates.cascade import static_gate_result
-    from .gates.trials import collect_baseline, collect_candidate, collect_timing, device_peak
-    from .substitute import KernelSwap
-
-    cands = [Candidate.from_json(c) for c in payload["candidates"]]
-    plan = session.plan.trimmed(payload.get("seeds"), payload.get("timing_sets"))
-    # this process's own baseline, recorded and sent before the candidate is loaded: Inductor autotunes each
-    # process anew, so a baseline from another process can differ from this one in kernels nobody replaced.
-    # Every run is its own message, sent as soon as it is recorded: one seed's tensors at a time here
-    send("baseline", collect_baseline(session, plan, truths=False,
-                                      emit=lambda seed, run: send("baseline_run", (seed, run))))
-    send("progress", "gate:static")
-    statics = [static_gate_result(c, session.captured, session.backend, payload.get("aot", True)) for c in cands]
-    send("static", statics)
-    if not all(g.passed for g in statics):
-        return
-    send("progress", "gate:correctness")
-    try:
-        swap = KernelSwap(session.captured, cands)
-    except Exception as e:  # noqa: BLE001
-        send("load_failed", f"{type(e).__name__}: {str(e)[:1000]}")
-        return
-    send("runs", collect_candidate(session, swap, plan, emit=lambda seed, run: send("cand_run", (seed, run))))
-    if conn.recv() != "time":
-        return
-    send("progress", "gate:performance")
-    samples = None
-    while True:  # a round of timing, and more while the parent's sequential gate is undecided
-        timing, outs = collect_timing(session, swap, plan, samples)
-        send("timing", {"timing": timing, "outs": outs, "device_peak_bytes": device_peak()})
-        reply = conn.recv()
-        if not (isinstance(reply, tuple) and len(reply) == 2 and reply[0] == "more"):
-            return
-        samples = int(reply[1])
-
-
-def _device_healthy() -> bool:
-    import sys
-
-    torch = sys.modules.get("torch")
-    if torch is None or not torch.cuda.is_available() or not torch.cuda.is_initialized():
-        return True
-    try:
-        torch.cuda.synchronize()
-        torch.empty(1, device="cuda").add_(1).item()
-        return True
-    except Exception:
-        return False
 
 
 # --------------------------------------------------------------------------- the parent
@@ -263,8 +151,6 @@ class IsolatedEvaluator:
     """Judges candidates for one problem: collection in workers, judgement here (see the module docstring)."""
 
     def __init__(self, spec: ProblemSpec, settings: Settings, *, start_timeout: float | None = None) -> None:
-        from .gates.trials import SeedPlan
-
         self.spec = spec
         self.settings = settings
         # the problem file's import, the module's build and its capture in a worker
@@ -296,11 +182,9 @@ class IsolatedEvaluator:
     # the problem and captures the module.  Each worker judges one candidate (or one screening) and is ended; the
     # next one is the spare, told to go, and a new spare is spawned at once to import meanwhile.
     def _spawn(self) -> tuple[Any, Any]:
-        from .kernel_loader import private_dir
-
         private_dir()  # the worker's folder of kernel sources goes inside this process's, removed with it
         parent, child = self._ctx.Pipe()
-        proc = self._ctx.Process(target=run_in_env, args=(dict(os.environ), _worker_main, child, self.spec,
+        proc = self._ctx.Process(target=run_in_env, args=(dict(os.environ), worker_main, child, self.spec,
                                                           self.settings, self.plan), daemon=True)
         with workers_ignore_interrupts():  # a Ctrl-C is the parent's to handle (interrupts.py)
             proc.start()
@@ -325,9 +209,9 @@ class IsolatedEvaluator:
                 # its own imports first (torch, triton: this package's, under IMPORT_TIMEOUT); then the problem's
                 # import, the module's build and its capture, under start_timeout
                 kind, payload = self._receive(IMPORT_TIMEOUT, "")
-                if kind == "imported":
+                if kind == IMPORTED:
                     try:
-                        self._conn.send(("go", None))
+                        self._conn.send((GO, None))
                     except (BrokenPipeError, OSError):
                         pass  # it has died; what it said before, or its exit, is read below
                     if self.prestart:
@@ -336,10 +220,8 @@ class IsolatedEvaluator:
             except WorkerFailure as e:
                 self._kill()
                 raise RuntimeError(f"evaluation worker for {self.spec.name} did not start: {e}") from None
-        if kind != "ready":
+        if kind != READY:
             self._kill()
-            from .errors import USER_ERRORS
-
             for cls in USER_ERRORS:  # the module's or the problem file's own error, raised as such in the parent
                 if str(payload).startswith(f"{cls.__name__}: "):
                     raise cls(str(payload)[len(cls.__name__) + 2:])
@@ -413,8 +295,6 @@ class IsolatedEvaluator:
         """The worker's next message, decoded as data; WorkerFailure on death, hang, memory or garbage.
 
         ``total`` is the whole exchange's time limit (what a timeout message names)."""
-        from . import wire
-
         deadline = time.perf_counter() + timeout
 
         def wait(what: str = "") -> None:
@@ -470,12 +350,12 @@ class IsolatedEvaluator:
         deadline = time.perf_counter() + timeout
         while True:
             kind, value = self._receive(max(0.0, deadline - time.perf_counter()), "", timeout)
-            if kind == "result":
+            if kind == RESULT:
                 return value
-            if kind == "crash":
+            if kind == CRASH:
                 self._kill()
                 raise WorkerFailure(f"evaluation raised {value}")
-            if kind != "progress":
+            if kind != PROGRESS:
                 self._kill()
                 raise WorkerFailure(f"unexpected message {kind!r}")
 
@@ -520,18 +400,16 @@ class IsolatedEvaluator:
             return self._collect_truths()
 
     def _collect_truths(self) -> Any:
-        from .gates.trials import BaselineRecord
-
         self._clean_worker()
         got: dict[int, Any] = {}
         errors: dict[int, str] = {}
         limit: int | None = None
         try:
-            self._conn.send(("truths", None))
+            self._conn.send((TRUTHS, None))
             deadline = time.perf_counter() + self.settings.timeout
             while True:
                 kind, value = self._receive(max(0.0, deadline - time.perf_counter()), "", self.settings.timeout)
-                if kind == "truth":
+                if kind == TRUTH:
                     # the baseline's own module, making progress: the time limit applies to each seed's truth
                     # (a multi-GiB module's float64 truths of every seed together took longer than one limit)
                     deadline = time.perf_counter() + self.settings.timeout
@@ -543,13 +421,13 @@ class IsolatedEvaluator:
                     got[seed] = run
                     if run is None:
                         errors[seed] = value["error"]
-                elif kind == "result":
+                elif kind == RESULT:
                     rec: BaselineRecord = value
                     break
-                elif kind == "crash":
+                elif kind == CRASH:
                     self._kill()
                     raise WorkerFailure(f"evaluation raised {value}")
-                elif kind != "progress":
+                elif kind != PROGRESS:
                     self._kill()
                     raise WorkerFailure(f"unexpected message {kind!r}")
         except WorkerFailure as e:
@@ -579,10 +457,6 @@ class IsolatedEvaluator:
     # -- the Evaluator protocol ----------------------------------------------------------
     def evaluate(self, candidate: Candidate | list[Candidate], perf: bool = True, seeds: int | None = None,
                  aot: bool = True, progress: ProgressFn | None = None) -> CascadeResult:
-        from .capture import CapturedModule
-        from .gates.cascade import Judge, static_gate_result
-        from .gates.perf import merge_timing, next_round
-
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         t0 = time.perf_counter()
         judge = Judge(self.settings, cands, t0)
@@ -595,78 +469,18 @@ class IsolatedEvaluator:
             return judge.done("rejected")
         judge.note_reorder(allow)  # decided here, from the captured graph: the worker's word is not taken
         self._judge_on_device()
-        truths = self.truths()
-        baseline = None
-        stage = "gate:static"
+        trial = _Trial(self, judge, self.truths(), perf, progress)
         try:
             self._clean_worker()
             self._clean = False  # from here on this worker is the candidate's, and ends with it
             n = len(self.plan.seeds) if seeds is None else min(seeds, len(self.plan.seeds))
-            self._conn.send(("trial", {"candidates": [c.to_json() for c in cands], "seeds": n, "aot": aot,
-                                       "timing_sets": len(self.plan.timing)}))
-            base_runs: dict[int, Any] = {}
-            cand_runs: dict[int, Any] = {}
-            deadline = time.perf_counter() + self.settings.timeout
-            rec = None
-            while True:
-                kind, value = self._receive(max(0.0, deadline - time.perf_counter()), stage, self.settings.timeout)
-                if kind == "progress":
-                    stage = value
-                    if progress:
-                        progress(value)
-                elif kind == "baseline_run" and baseline is None:
-                    base_runs[int(value[0])] = value[1]
-                elif kind == "cand_run" and baseline is not None and rec is None:
-                    cand_runs[int(value[0])] = value[1]
-                elif kind == "baseline" and rec is None:
-                    # runs from this worker (before the candidate was loaded), the float64 truth from the clean one
-                    baseline = dataclasses.replace(value, runs=base_runs, truths=truths.truths,
-                                                   truth_errors=truths.truth_errors,
-                                                   truth_memory=truths.truth_memory)
-                elif kind == "static":
-                    if not judge.add_static(list(value)):
-                        return judge.done("rejected")
-                elif kind == "load_failed":
-                    return judge.load_failed(RuntimeError(value))
-                elif kind == "runs" and baseline is None:
-                    raise WorkerFailure("the worker sent the candidate's runs before its own baseline", stage)
-                elif kind == "runs":
-                    assert baseline is not None  # the branch above raised otherwise
-                    rec = value
-                    rec.runs = cand_runs
-                    with self._spent("judging"):
-                        passed = judge.correct(baseline, rec, progress)
-                    if not passed:
-                        return judge.done("rejected")
-                    timed = perf and self.measures_time
-                    self._conn.send("time" if timed else "stop")
-                    if not timed:
-                        with self._spent("judging"):
-                            return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
-                                                backend_name=self.backend_name)
-                elif kind == "timing" and rec is not None:
-                    assert baseline is not None  # rec is set only after the baseline
-                    merge_timing(rec, value["timing"], value["outs"])
-                    rec.device_peak_bytes = max(rec.device_peak_bytes, int(value.get("device_peak_bytes") or 0))
-                    more = next_round(self.settings, rec)
-                    if more:  # the sequential gate: another round, of this many pairs
-                        self._conn.send(("more", more))
-                        continue
-                    with self._spent("judging"):
-                        return judge.finish(baseline, rec, perf=perf, measures_time=self.measures_time,
-                                            backend_name=self.backend_name)
-                elif kind == "crash":
-                    raise WorkerFailure(f"evaluation raised {value}", stage)
-                elif kind == "run_error" and baseline is None:
-                    from .errors import BaselineRunError
-
-                    raise BaselineRunError(f"{self.spec.name}: {value}")  # the run's error, not the candidate's
-                else:
-                    raise WorkerFailure(f"unexpected message {kind!r}", stage)
+            self._conn.send((TRIAL, {"candidates": [c.to_json() for c in cands], "seeds": n, "aot": aot,
+                                     "timing_sets": len(self.plan.timing)}))
+            return trial.run()
         except WorkerFailure as e:
             if e.stage != "gate:static" or e.timed_out or "died" in str(e):
                 self.restarts += 1
-            gate = (e.stage or stage).split(":", 1)[-1] or "static"
+            gate = (e.stage or trial.stage).split(":", 1)[-1] or "static"
             extra = " (hang or runaway kernel)" if e.timed_out else ""
             return self._rejected(cands, gate, f"{e} in the {gate} gate{extra}; worker restarted", t0)
         finally:
@@ -677,7 +491,7 @@ class IsolatedEvaluator:
         try:
             self._clean_worker()
             self._clean = False
-            return self._request("rank", [c.to_json() for c in candidates], self.settings.timeout)
+            return self._request(RANK, [c.to_json() for c in candidates], self.settings.timeout)
         except WorkerFailure:
             return None, [None] * len(candidates)
         finally:
@@ -686,7 +500,7 @@ class IsolatedEvaluator:
     def profile(self, ncu: bool = True):
         self._clean_worker()
         try:
-            return self._request("profile", {"ncu": ncu}, self.settings.timeout)
+            return self._request(PROFILE, {"ncu": ncu}, self.settings.timeout)
         except WorkerFailure as e:
             raise RuntimeError(f"profiling failed: {e}") from None
 
@@ -720,9 +534,118 @@ class IsolatedEvaluator:
             self.spent[what] += time.perf_counter() - t0 - (self.spent["transfer"] - moved)
 
     def _rejected(self, cands: list[Candidate], gate: str, reason: str, t0: float) -> CascadeResult:
-        from .gates.results import stopped_in
-
         return stopped_in(gate, reason, cands, time.perf_counter() - t0, {"isolated": True})
+
+
+class _Trial:
+    """One candidate's exchange with its worker (:data:`~.isolate_protocol.TRIAL`): the worker's messages read in
+    turn, each kind handled by one method (:attr:`HANDLERS`).  A handler returns the cascade's result once the
+    exchange is decided, else None (the next message is read); a message the exchange does not expect at that
+    point fails the worker (:class:`WorkerFailure`), in the gate it was in."""
+
+    def __init__(self, ev: IsolatedEvaluator, judge: Judge, truths: BaselineRecord, perf: bool,
+                 progress: ProgressFn | None) -> None:
+        self.ev, self.judge, self.truths, self.perf, self.progress = ev, judge, truths, perf, progress
+        self.stage = "gate:static"
+        self.base_runs: dict[int, Any] = {}
+        self.cand_runs: dict[int, Any] = {}
+        self.baseline: BaselineRecord | None = None
+        self.rec: CandidateRecord | None = None
+
+    def run(self) -> CascadeResult:
+        """The worker's messages until a handler decides (within the ``timeout`` setting, all of them)."""
+        timeout = self.ev.settings.timeout
+        deadline = time.perf_counter() + timeout
+        while True:
+            kind, value = self.ev._receive(max(0.0, deadline - time.perf_counter()), self.stage, timeout)
+            handler = self.HANDLERS.get(kind)
+            if handler is None:
+                raise self.unexpected(kind)
+            result = handler(self, value)
+            if result is not None:
+                return result
+
+    def unexpected(self, kind: str) -> WorkerFailure:
+        return WorkerFailure(f"unexpected message {kind!r}", self.stage)
+
+    def on_progress(self, value: Any) -> None:
+        self.stage = value
+        if self.progress:
+            self.progress(value)
+
+    def on_baseline_run(self, value: Any) -> None:
+        if self.baseline is not None:
+            raise self.unexpected(BASELINE_RUN)
+        self.base_runs[int(value[0])] = value[1]
+
+    def on_baseline(self, value: Any) -> None:
+        if self.rec is not None:
+            raise self.unexpected(BASELINE)
+        # runs from this worker (before the candidate was loaded), the float64 truth from the clean one
+        self.baseline = dataclasses.replace(value, runs=self.base_runs, truths=self.truths.truths,
+                                            truth_errors=self.truths.truth_errors,
+                                            truth_memory=self.truths.truth_memory)
+
+    def on_static(self, value: Any) -> CascadeResult | None:
+        return None if self.judge.add_static(list(value)) else self.judge.done("rejected")
+
+    def on_load_failed(self, value: Any) -> CascadeResult:
+        return self.judge.load_failed(RuntimeError(value))
+
+    def on_cand_run(self, value: Any) -> None:
+        if self.baseline is None or self.rec is not None:
+            raise self.unexpected(CAND_RUN)
+        self.cand_runs[int(value[0])] = value[1]
+
+    def on_runs(self, value: Any) -> CascadeResult | None:
+        """Gates 2 and 3 on the candidate's runs; then the worker is told to time it, or to stop."""
+        if self.baseline is None:
+            raise WorkerFailure("the worker sent the candidate's runs before its own baseline", self.stage)
+        ev = self.ev
+        rec = self.rec = value
+        rec.runs = self.cand_runs
+        with ev._spent("judging"):
+            passed = self.judge.correct(self.baseline, rec, self.progress)
+        if not passed:
+            return self.judge.done("rejected")
+        timed = self.perf and ev.measures_time
+        ev._conn.send(TIME if timed else STOP)
+        if timed:
+            return None
+        with ev._spent("judging"):
+            return self.judge.finish(self.baseline, rec, perf=self.perf, measures_time=ev.measures_time,
+                                     backend_name=ev.backend_name)
+
+    def on_timing(self, value: Any) -> CascadeResult | None:
+        """A round of timing merged; another round while the sequential gate is undecided, else gate 4."""
+        rec, ev = self.rec, self.ev
+        if rec is None:
+            raise self.unexpected(TIMING)
+        assert self.baseline is not None  # rec is set only after the baseline
+        merge_timing(rec, value["timing"], value["outs"])
+        rec.device_peak_bytes = max(rec.device_peak_bytes, int(value.get("device_peak_bytes") or 0))
+        more = next_round(ev.settings, rec)
+        if more:  # the sequential gate: another round, of this many pairs
+            ev._conn.send((MORE, more))
+            return None
+        with ev._spent("judging"):
+            return self.judge.finish(self.baseline, rec, perf=self.perf, measures_time=ev.measures_time,
+                                     backend_name=ev.backend_name)
+
+    def on_crash(self, value: Any) -> None:
+        raise WorkerFailure(f"evaluation raised {value}", self.stage)
+
+    def on_run_error(self, value: Any) -> None:
+        if self.baseline is not None:
+            raise self.unexpected(RUN_ERROR)
+        raise BaselineRunError(f"{self.ev.spec.name}: {value}")  # the run's error, not the candidate's
+
+    #: one handler per kind of message a trial's worker sends (:mod:`pytest_kernelopt.isolate_protocol`)
+    HANDLERS: dict[str, Callable[[_Trial, Any], CascadeResult | None]] = {
+        PROGRESS: on_progress, BASELINE_RUN: on_baseline_run, BASELINE: on_baseline, STATIC: on_static,
+        LOAD_FAILED: on_load_failed, CAND_RUN: on_cand_run, RUNS: on_runs, TIMING: on_timing, CRASH: on_crash,
+        RUN_ERROR: on_run_error,
+    }
 
 
 def _describe_exit(code: int | None) -> str:

@@ -1,7 +1,7 @@
 """Build a kernel module from checked source, in a namespace the harness constructs itself.
 
 A candidate is data.  :func:`load_kernel_module` first proves the source is
-made only of allowed shapes (:func:`pytest_kernelopt.gates.allowlist.check_source`;
+made only of allowed shapes (:func:`pytest_kernelopt.allowlist.check_source`;
 it refuses anything else, so no path can load unchecked code), then:
 
 * binds each allowed import's name to the object the harness imports itself
@@ -9,7 +9,7 @@ it refuses anything else, so no path can load unchecked code), then:
 * executes what is left -- Inductor's driver call, numeric ``tl.constexpr``
   constants and ``@triton.jit`` definitions whose decorator arguments are
   literals -- in a fresh module whose builtins are only those a kernel body
-  may name (:data:`~pytest_kernelopt.gates.allowlist.BUILTINS`);
+  may name (:data:`~pytest_kernelopt.allowlist.BUILTINS`);
 * writes the source to a private folder and sets ``__file__`` to it, so that
   ``inspect.getsource`` (which Triton uses) and Inductor's per-kernel autotune
   cache find it there, whatever path the source may name.
@@ -39,7 +39,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from .gates.allowlist import BUILTINS, IMPORTS, AllowlistError, check_source, import_bindings
+from .allowlist import BUILTINS, IMPORTS, AllowlistError, check_source, import_bindings
 
 _LOCK = threading.Lock()
 _COUNTER = itertools.count()

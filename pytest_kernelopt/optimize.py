@@ -20,12 +20,12 @@ from .candidate import Candidate
 from .config import Settings
 from .gates.results import CascadeResult, stopped_in
 from .graph import KernelGraph
+from .launch_space import baseline_config as _baseline
 from .profile import ModuleProfile, profile_module
 from .records import SearchDecision
 from .time_limit import TimeLimitExceeded, time_limit
 from .tuner import (
     AUTOTUNE_OPTIONS,
-    _baseline,
     autotune_picks,
     capture_variant_graphs,
     iter_kernels,

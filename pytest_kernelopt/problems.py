@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .errors import ProblemFormatError
+from .problem_scale import use_small_problems
+from .tensor_layout import in_layout
 
 REQUIRED = ("Model", "get_inputs", "get_init_inputs")
 
@@ -124,13 +126,6 @@ def cpu_max_numel() -> int:
     return int(os.environ.get("KERNELOPT_CPU_MAX_NUMEL", CPU_MAX_NUMEL))
 
 
-def use_small_problems() -> None:
-    """``KERNELOPT_PROBLEM_SCALE=small`` unless set: problem files that read it (the bundled examples, see
-    examples/problems/_scale.py) pick interpreter-sized inputs.  The CPU backend's prepare() sets it before the
-    collector imports problem files, and building a problem file on the CPU does too."""
-    os.environ.setdefault("KERNELOPT_PROBLEM_SCALE", "small")
-
-
 def _check_interpreter_size(ref: str, inputs: tuple) -> None:
     """The Triton interpreter runs about a million elements a second: refuse what would take hours."""
     numel = sum(x.numel() for x in inputs if hasattr(x, "numel"))
@@ -219,8 +214,6 @@ def fresh_like(example: tuple, seed: int) -> tuple:
     are kept as given rather than redrawn into invalid values.
     """
     import torch
-
-    from .gates.runner import in_layout
 
     gen = torch.Generator(device="cpu").manual_seed(seed)
     out = []

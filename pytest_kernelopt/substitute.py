@@ -24,10 +24,12 @@ import re
 import threading
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
+from .allowlist import check_source
 from .candidate import Candidate, LaunchSpec
 from .errors import SubstitutionError
 from .graph import KernelGraph, TritonKernel, source_hash
-from .parse import find_kernel_defs
+from .kernel_loader import load_kernel_module
+from .parse import find_kernel_defs, parse_kernel_source
 
 # --------------------------------------------------------------------------- sources
 
@@ -91,8 +93,6 @@ def replace_kernel_source(wrapper: str, kernel: str, new_source: str) -> str:
 
 def _load_module(source: str):
     """A candidate's kernel module, built by the harness from allowlist-checked source (never imported)."""
-    from .kernel_loader import load_kernel_module
-
     return load_kernel_module(source)
 
 
@@ -549,8 +549,6 @@ def apply_permanently(captured: Any, candidates: Iterable[Candidate]) -> list[st
 
 def load_wrapper(graph: KernelGraph, candidates: Iterable[Candidate] = ()) -> Any:
     """Load ``graph``'s wrapper as a fresh module with the candidates in place."""
-    from .gates.allowlist import check_source
-
     text = graph.source
     fixed: list[Candidate] = []
     for cand in candidates:
@@ -598,8 +596,6 @@ def substitute_during_compile(replacements: Mapping[str, Candidate]):
         cand = replacements.get(source_hash(source_code, kernel_name))
         if cand is None:
             return orig(self, kernel_name, source_code, device_str)
-        from .parse import parse_kernel_source
-
         kernel = parse_kernel_source(kernel_name, source_code, device_str)
         hits.append(kernel_name)
         if cand.launch is not None:

@@ -48,6 +48,11 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from . import __version__
+from .gates.digests import digest
+from .gates.module_state import state_items
+from .jsonio import write_json
+
 TRUST_DIR_ENV = "KERNELOPT_TRUST_DIR"
 SECRET_ENV = "KERNELOPT_TRUST_SECRET"
 #: the most bytes a record (or the secret) may have: a record is a few hundred bytes
@@ -159,18 +164,21 @@ GATE_FIELDS = ("seeds", "rtol", "atol", "tiny_output_factor", "tiny_rel_tol", "f
 def gate_settings(settings: Any) -> str:
     """The correctness settings, this package's version and the gates' own code (:func:`gates_digest`), as one
     string (part of a trust record's name)."""
-    from . import __version__
-
     return json.dumps({"version": __version__, "gates": gates_digest(),
                        **{f: getattr(settings, f, None) for f in GATE_FIELDS}}, sort_keys=True, default=str)
 
 
+#: the modules outside ``gates/`` whose rules a verdict depends on (part of :func:`gates_digest`)
+JUDGING_MODULES = ("tuner.py", "kernel_loader.py", "allowlist.py", "launch_space.py", "tensor_layout.py")
+
+
 @functools.cache
 def gates_digest() -> str:
-    """A digest of the source of the modules that judge (``gates/``, the seeds' and the tuner's rules): a verdict
-    of older gates is no verdict of these (the version number alone does not change with every fix of a gate)."""
+    """A digest of the source of the modules that judge (``gates/``, the seeds' and the tuner's rules, and the
+    shared rules the gates apply: the allowlist, the launch-config space, the inputs' layouts): a verdict of older
+    gates is no verdict of these (the version number alone does not change with every fix of a gate)."""
     root = Path(__file__).parent
-    files = sorted((root / "gates").glob("*.py")) + [root / "tuner.py", root / "kernel_loader.py"]
+    files = sorted((root / "gates").glob("*.py")) + [root / name for name in JUDGING_MODULES]
     h = hashlib.sha256()
     for f in files:
         h.update(f.name.encode() + b"\0" + f.read_bytes() + b"\0")
@@ -180,9 +188,6 @@ def gates_digest() -> str:
 def state_digest(state: Any) -> str:
     """A digest of a module's state: ``{name: tensor}`` (a session's pristine copy), or the module itself (every
     tensor :func:`~pytest_kernelopt.gates.module_state.state_items` finds); names, dtypes, shapes and bits."""
-    from .gates.module_state import state_items
-    from .gates.trials import digest
-
     items = state.items() if isinstance(state, dict) else state_items(state)
     parts = sorted((name, str(digest(t, 0, exact=True))) for name, t in items)
     return hashlib.sha256(json.dumps(parts).encode()).hexdigest()
@@ -224,8 +229,6 @@ def is_trusted(candidate: Any, environment: Any, context: dict[str, str]) -> boo
 def mark_trusted(candidate: Any, environment: Any, context: dict[str, str], note: str) -> None:
     """Record that ``candidate`` passed an isolated judgement in ``environment`` for ``context`` (best effort: a
     read-only home, or a refused location, only means the next run isolates again)."""
-    from .jsonio import write_json
-
     try:
         folder, secret = trust_dir(), machine_secret(create=True)
     except TrustLocationError as e:

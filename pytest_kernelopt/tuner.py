@@ -13,16 +13,17 @@ module level.
   before anything else.
 * **Beyond it** (:func:`config_space`): every power-of-two block size from
   narrower than Inductor's smallest to wider than its largest
-  (:data:`BLOCK_CAP`, :data:`MAX_BLOCK_NUMEL`; Inductor stops at XBLOCK 4096,
+  (:data:`~pytest_kernelopt.launch_space.BLOCK_CAP`,
+  :data:`~pytest_kernelopt.launch_space.MAX_BLOCK_NUMEL`; Inductor stops at XBLOCK 4096,
   Y/ZBLOCK 1024, R0_BLOCK 2048 and 4096 elements a persistent block),
   ``num_warps`` 1..32, ``num_stages`` 1..3 for looped reductions (Inductor
   always uses 1), and Hopper register caps (``maxnreg``) where the installed
   Triton takes them in a ``triton.Config`` and the kernel runs on CUDA
-  (:func:`maxnreg_supported`).
+  (:func:`~pytest_kernelopt.launch_space.maxnreg_supported`).
 * **Coordinate descent** (:func:`neighbours`, :func:`search`): like Inductor's
   ``CoordescTuner``, each key one notch up and one down around the best
   screened point (blocks and warps x2 / /2, stages +-1, maxnreg along
-  :data:`MAXNREG_STEPS`), screened as a further round, repeated while a round
+  :data:`~pytest_kernelopt.launch_space.MAXNREG_STEPS`), screened as a further round, repeated while a round
   improves and the kernel's time allows.
 * **Split scans** (``triton_spl_*``): Inductor's ``split_scan`` heuristic varies
   XBLOCK, R0_BLOCK and num_warps.  XBLOCK is not a parameter of a split-scan
@@ -54,7 +55,6 @@ module level.
 from __future__ import annotations
 
 import ast
-import functools
 import itertools
 import math
 import os
@@ -63,156 +63,40 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator, Sequence
 
-from .candidate import Candidate
+from . import wire
+from .allowlist import check_configs
+from .backends import prepare, select_backend
+from .candidate import Candidate, LaunchSpec
+from .capture import capture
 from .graph import KernelGraph, LaunchTrace, TritonKernel, source_hash
+from .interrupts import workers_ignore_interrupts
+from .launch_space import (
+    BLOCK_CAP,
+    LAUNCH_KEYS,
+    MAXNREG_STEPS,
+    SEARCHED_KINDS,
+    WARPS,
+    baseline_config,
+    block_keys,
+    decorator_arguments,
+    describe_config,
+    inductor_meta,
+    kind_of,
+    size_hint,
+    stages_for,
+    trace_of,
+    uses_maxnreg,
+    valid,
+)
+from .problems import build_problem
+from .worker_start import run_in_env, worker_context
 
 _POW2 = [1 << i for i in range(15)]  # 1 .. 16384
-#: the largest block (product of every block size, and the rows a persistent reduction holds) searched
-MAX_BLOCK_NUMEL = 16384
-#: the largest size each block key may take (Inductor's TRITON_MAX_BLOCK: X 4096, Y/Z 1024, R0 2048 in its lists)
-BLOCK_CAP = {"XBLOCK": 8192, "YBLOCK": 2048, "ZBLOCK": 2048, "R0_BLOCK": 16384, "R1_BLOCK": 16384}
-#: elements a thread may hold in one block before registers surely spill
-MAX_ELEMENTS_PER_THREAD = 64
-WARPS = (1, 2, 4, 8, 16, 32)
-#: register caps tried by the descent, in order (None: Triton's default, no cap)
-MAXNREG_STEPS = (None, 128, 64, 32)
-_GRID_LIMIT = {"XBLOCK": 2**31 - 1, "R0_BLOCK": 2**31 - 1, "YBLOCK": 65535, "ZBLOCK": 65535}
-_LAUNCH_KEYS = ("num_warps", "num_stages", "maxnreg")
-SEARCHED_KINDS = ("pointwise", "reduction", "persistent_reduction", "split_scan")
 #: the tuner's search space, numbered: a kept-baseline cache entry records the one it lost under, and a run whose
 #: tuner searches more searches it again (``session.search_again``).  1: launch configs, coordinate descent,
 #: persistent against looped reduction; 2: pipelined reduction loops (:func:`pipelined_variants`).  Raise it with
 #: every change that lets the tuner find a kernel it could not before.
 SEARCH_SPACE = 2
-
-
-# --------------------------------------------------------------------------- the kernel's kind and limits
-
-
-def kind_of(kernel: TritonKernel) -> str:
-    """The tuner's kind: Inductor's heuristic name (``split_scan`` is its own kind; the graph calls it other)."""
-    if kernel.heuristic == "split_scan":
-        return "split_scan"
-    if kernel.heuristic == "cooperative_reduction":
-        return "cooperative_reduction"
-    return kernel.kind
-
-
-def _hint(kernel: TritonKernel, key: str) -> int:
-    """The size hint behind a block key (XBLOCK -> size_hints['x'], R0_BLOCK -> size_hints['r0_'])."""
-    dim = key[:-5].lower()
-    return int(kernel.size_hints.get(dim, 4096))
-
-
-def _persistent_r(kernel: TritonKernel) -> int:
-    """The reduction size a persistent kernel holds in registers (its R0_BLOCK)."""
-    r = 1
-    for k, v in kernel.size_hints.items():
-        if k.startswith("r"):
-            r *= v
-    return r
-
-
-@functools.lru_cache(maxsize=None)
-def maxnreg_supported() -> bool:
-    """Whether the installed Triton takes a register cap in a ``triton.Config`` and its CUDA backend compiles it."""
-    try:
-        import dataclasses
-        import inspect
-
-        import triton
-
-        if "maxnreg" not in inspect.signature(triton.Config).parameters:
-            return False
-        from triton.backends.nvidia.compiler import CUDAOptions
-
-        return "maxnreg" in {f.name for f in dataclasses.fields(CUDAOptions)}
-    except Exception:  # noqa: BLE001 -- no Triton, or another layout: no caps
-        return False
-
-
-def _uses_maxnreg(kernel: TritonKernel) -> bool:
-    return kernel.device_str.startswith("cuda") and maxnreg_supported()
-
-
-_KEY_ORDER = ("XBLOCK", "YBLOCK", "ZBLOCK", "R0_BLOCK", "R1_BLOCK")  # CoordescTuner's order of tunable fields
-
-
-def _block_keys(trace: LaunchTrace) -> list[str]:
-    keys = [k for k in trace.config if k.endswith("BLOCK")]
-    return sorted(keys, key=lambda k: (_KEY_ORDER.index(k) if k in _KEY_ORDER else len(_KEY_ORDER), k))
-
-
-def _stages(kind: str) -> tuple[int, ...]:
-    # only a looped reduction has a loop to pipeline; elsewhere num_stages changes nothing but the compile
-    return (1, 2, 3) if kind == "reduction" else (1,)
-
-
-# --------------------------------------------------------------------------- the decorator's arguments
-
-
-class _NotLiteral(ValueError):
-    pass
-
-
-def _value(node: ast.AST) -> Any:
-    """A decorator argument as Inductor writes it: literals, ``ReductionHint.X``, ``DeviceProperties(...)``,
-    ``set()``, ``__file__``.  Nothing is executed."""
-    from torch._inductor.runtime import hints
-
-    if isinstance(node, ast.Constant):
-        return node.value
-    if isinstance(node, ast.Dict):
-        if any(k is None for k in node.keys):
-            raise _NotLiteral("** in a dict")
-        # no key is None (checked above): the filter only narrows the type
-        return {_value(k): _value(v) for k, v in zip(node.keys, node.values) if k is not None}
-    if isinstance(node, (ast.List, ast.Tuple)):
-        vals = [_value(e) for e in node.elts]
-        return vals if isinstance(node, ast.List) else tuple(vals)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        return -_value(node.operand)
-    if isinstance(node, ast.Name) and node.id == "__file__":
-        return None
-    if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-            and node.value.id in ("ReductionHint", "TileHint", "AutotuneHint")):
-        return getattr(getattr(hints, node.value.id), node.attr)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args:
-        if node.func.id == "set" and not node.keywords:
-            return set()
-        if node.func.id == "DeviceProperties":
-            return hints.DeviceProperties(**{k.arg: _value(k.value) for k in node.keywords if k.arg})
-    raise _NotLiteral(ast.dump(node)[:80])
-
-
-def decorator_arguments(kernel: TritonKernel) -> tuple[str, dict[str, Any]] | None:
-    """The heuristic's name and keyword arguments of the kernel's ``@triton_heuristics.X(...)`` decorator."""
-    import copy
-
-    return copy.deepcopy(_decorator_arguments(kernel.name, kernel.source))
-
-
-@functools.lru_cache(maxsize=256)
-def _decorator_arguments(name: str, source: str) -> tuple[str, dict[str, Any]] | None:
-    try:
-        tree = ast.parse(source)
-        fn = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
-        for dec in fn.decorator_list:
-            if (isinstance(dec, ast.Call) and isinstance(dec.func, ast.Attribute)
-                    and isinstance(dec.func.value, ast.Name) and dec.func.value.id == "triton_heuristics"):
-                kw = {k.arg: _value(k.value) for k in dec.keywords if k.arg}
-                if dec.args:
-                    kw.setdefault("size_hints", _value(dec.args[0]))
-                return dec.func.attr, kw
-    except (SyntaxError, StopIteration, _NotLiteral, TypeError, ImportError):
-        return None
-    return None
-
-
-def inductor_meta(kernel: TritonKernel) -> dict[str, Any]:
-    args = decorator_arguments(kernel)
-    meta = args[1].get("inductor_meta") if args else None
-    return dict(meta) if isinstance(meta, dict) else {}
 
 
 def _as_dict(cfg: Any) -> dict[str, int]:
@@ -277,94 +161,12 @@ def _fit(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> dict[
     """``cfg`` restricted to what this kernel takes: keys that are not its parameters dropped (Inductor's
     split-scan configs carry an XBLOCK the kernel fixes in its body); None if its block keys then differ from
     the baseline's."""
-    out = {k: v for k, v in cfg.items() if k in _LAUNCH_KEYS or k in kernel.params}
-    if sorted(k for k in out if k not in _LAUNCH_KEYS) != sorted(trace.config):
+    out = {k: v for k, v in cfg.items() if k in LAUNCH_KEYS or k in kernel.params}
+    if sorted(k for k in out if k not in LAUNCH_KEYS) != sorted(trace.config):
         return None
     out.setdefault("num_warps", 4)
     out.setdefault("num_stages", 1)
     return out
-
-
-def _split_scan_floor(kernel: TritonKernel, trace: LaunchTrace) -> int:
-    """The smallest R0_BLOCK a split scan's workspace has room for (see the module docstring)."""
-    meta = inductor_meta(kernel)
-    if "min_split_scan_rblock" in meta:
-        return int(meta["min_split_scan_rblock"])
-    return int(trace.config.get("R0_BLOCK", 1 << 30))  # unknown: never below the baseline's own
-
-
-#: a dimension Inductor left without a mask (``xmask = tl.full([XBLOCK], True, tl.int1)``), and a size written
-#: as a literal in the body (``xnumel = 12288``)
-_UNMASKED = re.compile(r"^[ \t]*(x|y|z|r0_|r1_)mask = tl\.full\(", re.M)
-_NUMEL = re.compile(r"^[ \t]*(x|y|z|r0_|r1_)numel = (\d+)[ \t]*$", re.M)
-
-
-def unmasked_blocks_fit(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:
-    """Whether every block of ``cfg`` along a dimension Inductor left without a mask divides that dimension's
-    size.  Inductor drops a mask where every block size it would launch divides the size (12288 elements: no x
-    mask, since its XBLOCK stops at 4096); a larger block reads and writes past the tensors' ends, which on a
-    GPU nothing bounds and on the CPU only the interpreter's bounds check catches (XBLOCK 8192 over 12288
-    elements would be certified as Inductor's own kernel under another config: tests/test_tuner_space.py::
-    test_a_block_past_an_unmasked_dimension_is_never_proposed_nor_certified).  Where the size is not a literal
-    of the body, the block may not exceed the baseline's own."""
-    sizes = dict(_NUMEL.findall(kernel.source))
-    for prefix in set(_UNMASKED.findall(kernel.source)):
-        key = prefix.upper() + "BLOCK"
-        if key not in cfg:
-            continue  # fixed in the body (a persistent reduction's whole row)
-        if prefix in sizes:
-            if int(sizes[prefix]) % int(cfg[key]):
-                return False
-        elif int(cfg[key]) > int(trace.config.get(key, 0)):
-            return False
-    return True
-
-
-def valid(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:
-    """Whether the tuner may propose ``cfg`` for this kernel: its keys, the launch-config allowlist, block and
-    grid limits, blocks that fit the dimensions Inductor left unmasked, the kind's stages, a split scan's
-    workspace, register caps only where they compile."""
-    from .gates.allowlist import check_configs
-
-    kind = kind_of(kernel)
-    if kind not in SEARCHED_KINDS or sorted(k for k in cfg if k not in _LAUNCH_KEYS) != sorted(trace.config):
-        return False
-    if check_configs([cfg]) is not None:
-        return False
-    warps, stages, reg = cfg.get("num_warps", 4), cfg.get("num_stages", 1), cfg.get("maxnreg")
-    if warps not in WARPS or stages not in _stages(kind) or (reg is not None and (
-            reg not in MAXNREG_STEPS or not _uses_maxnreg(kernel))):
-        return False
-    keys = _block_keys(trace)
-    numel = 1
-    for k in keys:
-        v = cfg[k]
-        if v & (v - 1) or v > BLOCK_CAP.get(k, 1024) or v > max(1, _hint(kernel, k)):
-            return False
-        if -(-_hint(kernel, k) // v) > _GRID_LIMIT.get(k, 65535):
-            return False
-        numel *= v
-    if kind == "persistent_reduction":
-        if cfg.get("XBLOCK", 1) > 1 and numel * _persistent_r(kernel) > MAX_BLOCK_NUMEL:
-            return False  # XBLOCK=1 always stands, as in Inductor's list
-        numel *= _persistent_r(kernel)
-    elif numel > MAX_BLOCK_NUMEL:
-        return False
-    if kind == "split_scan" and cfg.get("R0_BLOCK", 0) < _split_scan_floor(kernel, trace):
-        return False
-    if not unmasked_blocks_fit(kernel, trace, cfg):
-        return False
-    if kind == "pointwise" and len(keys) == 1 and cfg[keys[0]] < 8:
-        return False
-    if warps > 1 and numel < warps * 32:
-        return False  # idle warps
-    return numel <= warps * 32 * MAX_ELEMENTS_PER_THREAD
-
-
-def _baseline(trace: LaunchTrace) -> dict[str, int]:
-    """The launch config of a traced launch, warps and stages included (Triton's defaults where unrecorded)."""
-    return {**{k: int(v) for k, v in trace.config.items()}, "num_warps": int(trace.num_warps or 4),
-            "num_stages": int(trace.num_stages or 1)}
 
 
 def _same(a: dict[str, int], b: dict[str, int]) -> bool:
@@ -374,10 +176,11 @@ def _same(a: dict[str, int], b: dict[str, int]) -> bool:
 def config_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[str, int]]:
     """Every launch configuration the tuner may try for one kernel, the baseline's own excluded: Inductor's own
     (max-autotune) list for the kernel, then the power-of-two grid of block sizes x warps x stages that
-    :func:`valid` admits (register caps are left to the descent: they multiply the space by four)."""
+    :func:`~pytest_kernelopt.launch_space.valid` admits (register caps are left to the descent: they multiply the
+    space by four)."""
     if trace is None or not trace.config or kind_of(kernel) not in SEARCHED_KINDS:
         return []
-    base = _baseline(trace)
+    base = baseline_config(trace)
     out: list[dict[str, int]] = []
 
     def add(cfg: dict[str, int] | None) -> None:
@@ -388,12 +191,12 @@ def config_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[s
         fitted = _fit(kernel, trace, cfg)
         if fitted is not None and _inductor_ok(fitted):
             add(fitted)
-    keys = _block_keys(trace)
+    keys = block_keys(trace)
     kind = kind_of(kernel)
-    choices = [[v for v in _POW2 if v <= min(BLOCK_CAP.get(k, 1024), max(1, _hint(kernel, k)))] for k in keys]
+    choices = [[v for v in _POW2 if v <= min(BLOCK_CAP.get(k, 1024), max(1, size_hint(kernel, k)))] for k in keys]
     for values in itertools.product(*choices):
         for warps in WARPS:
-            for stages in _stages(kind):
+            for stages in stages_for(kind):
                 cfg = {**dict(zip(keys, values)), "num_warps": warps, "num_stages": stages}
                 if valid(kernel, trace, cfg):
                     add(cfg)
@@ -401,8 +204,6 @@ def config_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[s
 
 
 def _inductor_ok(cfg: dict[str, int]) -> bool:
-    from .gates.allowlist import check_configs
-
     return check_configs([cfg]) is None
 
 
@@ -426,18 +227,19 @@ def _distance(cfg: dict[str, int], ref: dict[str, int]) -> float:
 def neighbours(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> list[dict[str, int]]:
     """Inductor's ``CoordescTuner`` step around ``cfg``: each key one notch up, then one down, one key at a
     time (block sizes and ``num_warps`` x2 and /2, ``num_stages`` +-1, ``maxnreg`` along
-    :data:`MAXNREG_STEPS`), each kept only if :func:`valid`.  The keys go in the tuner's order: the blocks,
-    warps, stages, register cap."""
+    :data:`~pytest_kernelopt.launch_space.MAXNREG_STEPS`), each kept only if
+    :func:`~pytest_kernelopt.launch_space.valid`.  The keys go in the tuner's order: the blocks, warps, stages,
+    register cap."""
     kind = kind_of(kernel)
     out: list[dict[str, int]] = []
-    keys = _block_keys(trace) + ["num_warps"] + (["num_stages"] if len(_stages(kind)) > 1 else [])
+    keys = block_keys(trace) + ["num_warps"] + (["num_stages"] if len(stages_for(kind)) > 1 else [])
     for k in keys:
         v = cfg.get(k, 1)
         ups = (v + 1, v - 1) if k == "num_stages" else (v * 2, v // 2)
         for nv in ups:
             if nv >= 1:
                 out.append({**cfg, k: nv})
-    if _uses_maxnreg(kernel):
+    if uses_maxnreg(kernel):
         i = MAXNREG_STEPS.index(cfg.get("maxnreg")) if cfg.get("maxnreg") in MAXNREG_STEPS else 0
         for j in (i + 1, i - 1):
             if 0 <= j < len(MAXNREG_STEPS):
@@ -456,48 +258,26 @@ def neighbours(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) ->
 # --------------------------------------------------------------------------- candidates
 
 
-def _trace(graph: KernelGraph, kernel_name: str) -> LaunchTrace | None:
-    return next((t for t in graph.traces if t.kernel == kernel_name), None)
-
-
 def can_search(graph: KernelGraph, kernel_name: str) -> bool:
     """Whether the tuner has any launch configuration to try for this kernel."""
-    return bool(config_space(graph.kernels[kernel_name], _trace(graph, kernel_name)))
-
-
-def _describe(cfg: dict[str, int]) -> str:
-    return ", ".join(f"{k}={v}" for k, v in cfg.items())
+    return bool(config_space(graph.kernels[kernel_name], trace_of(graph, kernel_name)))
 
 
 def config_candidate(kernel_name: str, source: str, cfg: dict[str, int], note: str = "") -> Candidate:
     return Candidate(replaces=(kernel_name,), source=source, configs=(dict(cfg),), origin="tuner",
-                     description=f"{note}launch config {_describe(cfg)}")
-
-
-def own_candidate(graph: KernelGraph, kernel_name: str, origin: str = "a/a") -> Candidate:
-    """Inductor's own source of one kernel, launched with the configuration the baseline's launch used.
-
-    Pinned on purpose: a candidate without configurations launches with the first of its decorator's list
-    (:func:`~pytest_kernelopt.substitute.load_kernel_object`), and for a kernel Inductor autotunes among several
-    that need not be the one the baseline runs (avgpool3d's persistent reduction on the H200: its first config
-    ran 17x slower than the autotuned pick, so every screened config looked 17x faster than the baseline)."""
-    trace = _trace(graph, kernel_name)
-    configs = (_baseline(trace),) if trace is not None else ()
-    return Candidate(replaces=(kernel_name,), source=graph.kernels[kernel_name].source, configs=configs,
-                     origin=origin, description="Inductor's own kernel" + (
-                         f", launch config {_describe(configs[0])}" if configs else ""))
+                     description=f"{note}launch config {describe_config(cfg)}")
 
 
 def with_baseline_config(graph: KernelGraph, cand: Candidate) -> Candidate:
     """A drop-in candidate that names no configuration launches with the one the baseline's launch of the kernel
     it replaces used (Inductor's autotuned pick), not the first of the decorator's list (see
-    :func:`own_candidate`); others are returned as they are."""
+    :func:`~pytest_kernelopt.launch_space.own_candidate`); others are returned as they are."""
     if cand.configs or cand.launch is not None or len(cand.replaces) != 1:
         return cand
-    trace = _trace(graph, cand.replaces[0])
+    trace = trace_of(graph, cand.replaces[0])
     if trace is None:
         return cand
-    return replace(cand, configs=(_baseline(trace),))
+    return replace(cand, configs=(baseline_config(trace),))
 
 
 def ordered_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[str, int]]:
@@ -508,7 +288,7 @@ def ordered_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[
     if trace is None or not space:
         return space
     own = [c for c in (_fit(kernel, trace, i) for i in inductor_configs(kernel)) if c is not None]
-    base = _baseline(trace)
+    base = baseline_config(trace)
     first = [c for c in space if c in own]
     rest = sorted((c for c in space if c not in own), key=lambda c: (_distance(c, base), sorted(c.items())))
     return first + rest
@@ -517,7 +297,7 @@ def ordered_space(kernel: TritonKernel, trace: LaunchTrace | None) -> list[dict[
 def propose_configs(graph: KernelGraph, kernel_name: str, limit: int) -> list[Candidate]:
     """Up to ``limit`` config candidates in :func:`ordered_space`'s order."""
     kernel = graph.kernels[kernel_name]
-    trace = _trace(graph, kernel_name)
+    trace = trace_of(graph, kernel_name)
     return [config_candidate(kernel_name, kernel.source, cfg) for cfg in ordered_space(kernel, trace)[:limit]]
 
 
@@ -558,13 +338,11 @@ class _Variant:
     def candidate(self, replaced: str, cfg: dict[str, int]) -> Candidate:
         if not self.grid:
             return config_candidate(replaced, self.source, cfg, self.label)
-        from .candidate import LaunchSpec
-
         spec = LaunchSpec(kernel=self.kernel.name, args=self.args, grid=self.grid, num_warps=cfg["num_warps"],
                           num_stages=cfg["num_stages"],
-                          constexprs={k: v for k, v in cfg.items() if k not in _LAUNCH_KEYS})
+                          constexprs={k: v for k, v in cfg.items() if k not in LAUNCH_KEYS})
         return Candidate(replaces=(replaced,), source=self.source, launch=spec, origin="tuner",
-                         description=f"{self.label}launch {_describe(cfg)}")
+                         description=f"{self.label}launch {describe_config(cfg)}")
 
     def configs(self, cfgs: list[dict[str, int]]) -> list[dict[str, int]]:
         return [c for c in cfgs if not (self.grid and "maxnreg" in c)]  # a LaunchSpec has no register cap
@@ -582,13 +360,13 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
     from the first's).
     """
     kernel = graph.kernels[kernel_name]
-    trace = _trace(graph, kernel_name)
+    trace = trace_of(graph, kernel_name)
     # the variant stored is never None (own is stored only where it is not); the type follows own's
     points: dict[str, tuple[_Variant | None, dict[str, int]]] = {}
     own = _Variant(kernel, trace, kernel.source) if trace is not None else None
     first: list[Candidate] = []
     # the configs Inductor's own autotuner picked (``picks``: max-autotune's, see autotune_picks) come first
-    for cfg in ([p for p in picks if valid(kernel, own.trace, p) and not _same(p, _baseline(own.trace))]
+    for cfg in ([p for p in picks if valid(kernel, own.trace, p) and not _same(p, baseline_config(own.trace))]
                 if own else []):
         c = config_candidate(kernel_name, kernel.source, cfg, "max-autotune's pick, ")
         if c.content_hash not in points:
@@ -600,7 +378,7 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
             points[c.content_hash] = (own, cfg)
             first.append(c)
     for v in variants:
-        for cfg in [_baseline(v.trace)] + ordered_space(v.kernel, v.trace)[: max(2, limit // 4)]:
+        for cfg in [baseline_config(v.trace)] + ordered_space(v.kernel, v.trace)[: max(2, limit // 4)]:
             c = v.candidate(kernel_name, cfg)
             if c.content_hash not in points:
                 points[c.content_hash] = (v, cfg)
@@ -616,7 +394,7 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
         return result
     result.screened = [(t / base_ms if t is not None else None, c) for t, c in zip(times, first)]
     best: tuple[_Variant | None, dict[str, int] | None]
-    best_ratio, best = 1.0, (own, _baseline(own.trace)) if own else (None, None)
+    best_ratio, best = 1.0, (own, baseline_config(own.trace)) if own else (None, None)
     for r, c in result.screened:
         if r is not None and r < best_ratio * (1 - improvement):
             best_ratio, best = r, points[c.content_hash]
@@ -628,7 +406,7 @@ def search(graph: KernelGraph, kernel_name: str, rank: RankFn, *, limit: int, de
         cands = []
         for n in variant.configs(neighbours(variant.kernel, variant.trace, at)):
             c = variant.candidate(kernel_name, n)
-            if c.content_hash not in points and not (variant is own and _same(n, _baseline(variant.trace))):
+            if c.content_hash not in points and not (variant is own and _same(n, baseline_config(variant.trace))):
                 points[c.content_hash] = (variant, n)
                 cands.append(c)
         if not cands or time.perf_counter() + per * (len(cands) + 1) > deadline:
@@ -674,7 +452,7 @@ def looped_variants(graph: KernelGraph, kernel_name: str, variant_graphs: Sequen
         if vg.index != graph.index or want not in vg.kernels:
             continue
         other = vg.kernels[want]
-        vtrace = _trace(vg, want)
+        vtrace = trace_of(vg, want)
         if other.kind != "reduction" or vtrace is None or _runtime_signature(other) != _runtime_signature(kernel):
             continue
         vlaunches = [launch for launch in vg.triton_launches if launch.kernel == want]
@@ -707,7 +485,7 @@ def pipelined_variants(graph: KernelGraph, kernel_name: str, looped: Sequence[_V
     ``tl.range(..., num_stages=S)`` for each of :data:`LOOP_STAGES`: the same signature and launch, another loop
     schedule.  A kernel with no such loop, with more than one, or whose loop names its stages already, has none."""
     bases = []
-    kernel, trace = graph.kernels.get(kernel_name), _trace(graph, kernel_name)
+    kernel, trace = graph.kernels.get(kernel_name), trace_of(graph, kernel_name)
     if kernel is not None and trace is not None and kernel.kind == "reduction":
         bases.append(_Variant(kernel, trace, kernel.source))
     bases += list(looped)
@@ -765,21 +543,15 @@ def autotune_picks(graph: KernelGraph, kernel_name: str, tuned_graphs: Sequence[
         other = tg.kernels.get(kernel_name)
         if tg.index != graph.index or other is None or body_hash(other) != body_hash(kernel):
             continue
-        t = _trace(tg, kernel_name)
-        if t is not None and _baseline(t) not in out:
-            out.append(_baseline(t))
+        t = trace_of(tg, kernel_name)
+        if t is not None and baseline_config(t) not in out:
+            out.append(baseline_config(t))
     return out
 
 
 def _variant_child(conn: Any, spec: Any, backend_name: str, training: bool, options: dict, seed: int,
                    mode: str | None = None) -> None:
-    from . import wire
-
     try:
-        from .backends import prepare, select_backend
-        from .capture import capture
-        from .problems import build_problem
-
         prepare(backend_name)
         backend = select_backend(backend_name)
         problem = build_problem(spec, backend.device, seed)
@@ -797,18 +569,12 @@ def capture_variant_graphs(spec: Any, *, backend: str = "auto", training: bool =
     process of its own: a second compile in this one would reset Dynamo under the compiled module the gates run.
     Returns the graphs (data: kernel sources and launches) and, when there are none, why."""
 
-    from . import wire
-
     if spec is None:
         return [], "the module has no spec a second process could rebuild it from"
-    from .worker_start import run_in_env, worker_context
-
     ctx = worker_context(backend)
     parent, child = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=run_in_env, args=(dict(os.environ), _variant_child, child, spec, backend, training,
                                                 dict(options or LOOPED_OPTIONS), seed, mode), daemon=True)
-    from .interrupts import workers_ignore_interrupts
-
     with workers_ignore_interrupts():
         proc.start()
     child.close()

@@ -27,17 +27,19 @@ import io
 import os
 from typing import Any
 
+from .gates.results import CascadeResult, GateResult
+from .gates.seed_plan import SeedPlan
+from .gates.trial_records import BaselineRecord, CandidateRecord, Run
+from .graph import ExternCall, KernelGraph, LaunchTrace, TritonKernel, TritonLaunch
+from .ncu import NcuReport
+from .problems import InputSig
+from .profile import KernelProfile, ModuleProfile
+
 _TAG = "__kernelopt_record__"
 
 
 def _registry() -> dict[str, type]:
-    from .gates.results import CascadeResult, GateResult
-    from .gates.trials import BaselineRecord, CandidateRecord, Run, SeedPlan
-    from .graph import ExternCall, KernelGraph, LaunchTrace, TritonKernel, TritonLaunch
-    from .ncu import NcuReport
-    from .problems import InputSig
-    from .profile import KernelProfile, ModuleProfile
-
+    """The record dataclasses a message may carry, by name: nothing else is rebuilt from a worker's data."""
     classes = (CascadeResult, GateResult, BaselineRecord, CandidateRecord, Run, SeedPlan, ExternCall, KernelGraph,
                LaunchTrace, TritonKernel, TritonLaunch, NcuReport, InputSig, KernelProfile, ModuleProfile)
     return {c.__name__: c for c in classes}

@@ -36,6 +36,7 @@ from pytest_kernelopt.gates.compare import flatten  # noqa: E402
 from pytest_kernelopt.gates.correctness import CorrectnessGate  # noqa: E402
 from pytest_kernelopt.gates.fp64 import Fp64Gate  # noqa: E402
 from pytest_kernelopt.gates.results import GATE_ORDER  # noqa: E402
+from pytest_kernelopt.gates.trials import collect_candidate  # noqa: E402
 
 SETTINGS = Settings(seeds=3)
 ON_CPU = select_backend("auto").name == "cpu"
@@ -157,10 +158,22 @@ def test_the_answer_for_the_example_input_is_wrong_on_every_seed(sessions, no_st
 # ----------------------------------------------------------------------------- cheats that bypass the static gate
 
 
+def _correctness(session, swap):
+    """Gate 2 in this process: the candidate's runs collected, then judged."""
+    rec = collect_candidate(session, swap, session.plan)
+    return CorrectnessGate().judge(session.settings, session.baseline_record(), rec)
+
+
+def _fp64(session, swap, corr):
+    """Gate 3 in this process on runs of its own (collected again, as the float64 gate's worker path would)."""
+    rec = collect_candidate(session, swap, session.plan)
+    return Fp64Gate().judge(session.settings, session.baseline_record(), rec, corr)
+
+
 def _candidate_calls(seeds: int) -> int:
     """The correctness gate's calls of a candidate: one per seed, the first seed's repeat, and on the stale-buffer
     seed (the second) the call just before it and its repeats over other starts."""
-    from pytest_kernelopt.gates.trials import START_FILLS
+    from pytest_kernelopt.gates.seed_plan import START_FILLS
 
     return seeds + 1 + (1 + len(START_FILLS) if seeds > 1 else 0)
 
@@ -175,7 +188,7 @@ def test_replaying_a_stored_result_is_caught_by_fresh_inputs(sessions, no_struct
     """
     session = sessions.get("chain")
     swap, replay = python_kernel_swap(session, kernel_at(session).name, ReplayKernel)
-    corr = CorrectnessGate().check(session, swap)
+    corr = _correctness(session, swap)
     seeds = session.seeds()
     assert replay.calls == _candidate_calls(len(seeds)), "the stand-in must really have run (once per seed and more)"
     calls = replay.calls
@@ -183,7 +196,7 @@ def test_replaying_a_stored_result_is_caught_by_fresh_inputs(sessions, no_struct
     assert corr.numbers["within_tolerance"] is False
     assert corr.numbers["seeds_beyond_tolerance"] == seeds[1:], corr.reason
     assert "differs from the baseline beyond tolerance" in corr.reason
-    fp64 = Fp64Gate().check(session, swap, corr)
+    fp64 = _fp64(session, swap, corr)
     assert replay.calls == 2 * calls, "the float64 gate collected its own runs of the stand-in"
     assert (fp64.gate, fp64.status) == ("fp64", "fail"), fp64.reason
     assert "farther from the float64 truth" in fp64.reason
@@ -194,7 +207,7 @@ def test_nondeterminism_fails_the_determinism_check_even_within_tolerance(sessio
     """An emulated race (low-bit jitter, well within tolerance) is rejected on the CPU too."""
     session = sessions.get("chain")
     swap, jitter = python_kernel_swap(session, kernel_at(session).name, JitterKernel)
-    result = CorrectnessGate().check(session, swap)
+    result = _correctness(session, swap)
     assert jitter.calls == _candidate_calls(len(session.seeds())), "every seed is collected, and the extra calls"
     assert (result.gate, result.status) == ("correctness", "fail")
     assert "different results on identical inputs" in result.reason
@@ -214,8 +227,8 @@ def test_the_stand_ins_are_not_rejected_for_being_stand_ins(sessions):
             return self.original.run(*args, **kwargs)
 
     swap, delegate = python_kernel_swap(session, kernel_at(session).name, Delegate)
-    corr = CorrectnessGate().check(session, swap)
+    corr = _correctness(session, swap)
     assert corr.passed and corr.numbers["within_tolerance"] is True, corr.reason
     assert corr.numbers["max_abs_err"] == 0.0
-    assert Fp64Gate().check(session, swap, corr).passed
+    assert _fp64(session, swap, corr).passed
     assert delegate.calls >= _candidate_calls(len(session.seeds()))

@@ -1,4 +1,4 @@
-"""The allowlist (gates/allowlist.py) and the loader that builds kernels from checked source (kernel_loader.py).
+"""The allowlist (allowlist.py) and the loader that builds kernels from checked source (kernel_loader.py).
 
 Every construct that once ran Python while a candidate was judged is refused here
 by shape, before anything executes; every kernel Inductor generates still passes.
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_kernelopt.gates.allowlist import AllowlistError, check_configs, check_source
+from pytest_kernelopt.allowlist import AllowlistError, check_configs, check_source
 
 HEADER = '''
 import triton

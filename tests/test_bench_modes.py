@@ -129,7 +129,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
 
     import torch
 
-    import pytest_kernelopt.gates.perf as perf
+    import pytest_kernelopt.gates.timing as timing
     from pytest_kernelopt.bench import command, measure, modes, render
     from pytest_kernelopt.config import Settings
 
@@ -139,7 +139,7 @@ def test_timed_path_bookkeeping_with_a_stand_in_timer(tmp_path, monkeypatch, bac
         seen.append((len(variants), samples, prime, rotate))
         times = [[] for _ in variants]
         for i in range(samples):
-            for j in perf.interleave_order(len(variants), i, rotate):
+            for j in timing.interleave_order(len(variants), i, rotate):
                 select, call = variants[j]
                 select()
                 if prime:

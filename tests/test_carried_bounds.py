@@ -1,5 +1,5 @@
 """The pairs of calls kept for the judge (loops, streams, structure probes) are bounded in host bytes: past
-:data:`pytest_kernelopt.gates.trials.CARRIED_TOTAL_BYTES` each pair is kept as the same keyed sample of positions in
+:data:`pytest_kernelopt.gates.trial_records.CARRIED_TOTAL_BYTES` each pair is kept as the same keyed sample of positions in
 the candidate's run and the baseline's, so every pair is still judged.  Before, past 256 MiB a call, every earlier
 pair was dropped and only the last reached the judge (a probe wrong at size went unseen), and below it every pair
 was kept whole (18 probes of 200 MiB outputs: 7 GiB of host memory)."""
@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 
 from pytest_kernelopt.candidate import Candidate  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
-from pytest_kernelopt.gates import trials  # noqa: E402
+from pytest_kernelopt.gates import calls, trial_records  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, build_problem  # noqa: E402
 
@@ -22,20 +22,20 @@ REPROS = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 
 
 def _run(out, state=None):
-    return trials.Run(out, state or {}, ())
+    return trial_records.Run(out, state or {}, ())
 
 
 def test_pairs_past_the_budget_keep_the_same_keyed_positions_in_both_runs(monkeypatch):
-    monkeypatch.setattr(trials, "CARRIED_TOTAL_BYTES", 3 * 4 * 1000)  # a pair and a half of 1000 float32 values
-    monkeypatch.setattr(trials, "CARRIED_SAMPLE", 128)
-    rec = trials.CandidateRecord()
+    monkeypatch.setattr(trial_records, "CARRIED_TOTAL_BYTES", 3 * 4 * 1000)  # a pair and a half of 1000 float32 values
+    monkeypatch.setattr(trial_records, "CARRIED_SAMPLE", 128)
+    rec = trial_records.CandidateRecord()
     base = torch.arange(1000, dtype=torch.float32)
-    trials.keep_pair(rec, "first", _run((base.clone(),)), _run((base.clone(),)))
+    calls.keep_pair(rec, "first", _run((base.clone(),)), _run((base.clone(),)))
     assert rec.carried_sampled == 0 and rec.carried[0][1].outputs[0].numel() == 1000, "within the budget: whole"
     wide = torch.arange(4000, dtype=torch.float32).reshape(40, 100)
     wrong = wide.clone()
     wrong[17] += 1.0  # one row of forty wrong
-    trials.keep_pair(rec, "second", _run((wrong, 7), {"state:s": wide.clone()}), _run((wide, 7), {"state:s": wide}))
+    calls.keep_pair(rec, "second", _run((wrong, 7), {"state:s": wide.clone()}), _run((wide, 7), {"state:s": wide}))
     _, cand, got = rec.carried[1]
     assert rec.carried_sampled == 1
     c, b = cand.outputs[0], got.outputs[0]
@@ -50,8 +50,8 @@ def test_pairs_past_the_budget_keep_the_same_keyed_positions_in_both_runs(monkey
     # the wrong row is seen in most samples, and the positions differ from key to key
     seen, keys = 0, set()
     for _ in range(40):
-        r = trials.CandidateRecord(carried_bytes=trials.CARRIED_TOTAL_BYTES)
-        trials.keep_pair(r, "k", _run((wrong,)), _run((wide,)))
+        r = trial_records.CandidateRecord(carried_bytes=trial_records.CARRIED_TOTAL_BYTES)
+        calls.keep_pair(r, "k", _run((wrong,)), _run((wide,)))
         c, b = r.carried[0][1].outputs[0], r.carried[0][2].outputs[0]
         seen += bool((c != b).any())
         keys.add(tuple(b.tolist()))
@@ -59,11 +59,11 @@ def test_pairs_past_the_budget_keep_the_same_keyed_positions_in_both_runs(monkey
 
 
 def test_a_tensor_the_two_runs_hold_otherwise_is_kept_whole_for_the_judge_to_refuse(monkeypatch):
-    monkeypatch.setattr(trials, "CARRIED_TOTAL_BYTES", 0)
-    monkeypatch.setattr(trials, "CARRIED_SAMPLE", 16)
-    rec = trials.CandidateRecord()
+    monkeypatch.setattr(trial_records, "CARRIED_TOTAL_BYTES", 0)
+    monkeypatch.setattr(trial_records, "CARRIED_SAMPLE", 16)
+    rec = trial_records.CandidateRecord()
     x = torch.randn(30, 20)
-    trials.keep_pair(rec, "k", _run((x.t().contiguous().t(), x.double())), _run((x, x)))
+    calls.keep_pair(rec, "k", _run((x.t().contiguous().t(), x.double())), _run((x, x)))
     _, cand, base = rec.carried[0]
     assert cand.outputs[0].stride() != base.outputs[0].stride() and cand.outputs[0].shape == (30, 20)
     assert cand.outputs[1].dtype == torch.float64 and cand.outputs[1].numel() == 600
@@ -72,8 +72,8 @@ def test_a_tensor_the_two_runs_hold_otherwise_is_kept_whole_for_the_judge_to_ref
 def test_a_probe_on_a_sampled_pair_still_refuses_and_an_honest_kernel_is_still_verified(backend, cpu_interpreter,
                                                                                       monkeypatch):
     """Red team 36's all-ones keep mask, every pair judged on a sample of its positions."""
-    monkeypatch.setattr(trials, "CARRIED_TOTAL_BYTES", 0)
-    monkeypatch.setattr(trials, "CARRIED_SAMPLE", 64)  # of the 256 values of its output
+    monkeypatch.setattr(trial_records, "CARRIED_TOTAL_BYTES", 0)
+    monkeypatch.setattr(trial_records, "CARRIED_SAMPLE", 64)  # of the 256 values of its output
     problem = build_problem(ProblemSpec.from_file(REPROS / "rt36" / "p1" / "prob.py"), backend.device, 0)
     session = EvaluationSession(problem, Settings(mode="optimize"), backend)
     kernels = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}

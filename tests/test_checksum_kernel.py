@@ -8,15 +8,15 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from pytest_kernelopt.gates import checksum_kernel, perf  # noqa: E402
+from pytest_kernelopt.gates import checksum_kernel, timing  # noqa: E402
 
 
 def _torch_sums(t):
-    """perf.checksums' torch path, whatever the device."""
+    """timing.checksums' torch path, whatever the device."""
     saved = list(checksum_kernel._failed)
     checksum_kernel._failed[:] = ["forced torch path (test)"]
     try:
-        return perf.checksums((t,), {})[0]
+        return timing.checksums((t,), {})[0]
     finally:
         checksum_kernel._failed[:] = saved
 
@@ -46,7 +46,7 @@ def test_kernel_sums_match_the_torch_path(backend, dtype):
 def test_kernel_weights_are_the_position_hash(backend):
     """A one-hot output's weighted sum is the weight of its position: the kernel's weights equal the torch path's
     bit for bit (in the first block, at its end, and in a later program's block)."""
-    from pytest_kernelopt.gates.trials import position_hash
+    from pytest_kernelopt.gates.digests import position_hash
 
     n = 5 * checksum_kernel.BLOCK
     for pos in (0, 1, checksum_kernel.BLOCK - 1, 4 * checksum_kernel.BLOCK + 3):
@@ -77,6 +77,6 @@ def test_a_failing_kernel_falls_back_to_torch_for_the_process(backend, monkeypat
 
     monkeypatch.setattr(checksum_kernel, "launch", broken)
     t = torch.arange(10, dtype=torch.float32)
-    got = perf.checksums((t,), {})
+    got = timing.checksums((t,), {})
     assert got == [_torch_sums(t)]
     assert "no kernel here" in checksum_kernel.status()

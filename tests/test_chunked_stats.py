@@ -309,7 +309,7 @@ def test_distances_are_the_same_in_chunks(monkeypatch):
 def test_levels_are_raised_in_the_same_pass_and_the_same_in_chunks(monkeypatch):
     """The per-position levels ride along :func:`_distances`' chunks: the same codes in 7-element chunks as in one,
     the farthest of two runs, 255 where a run is not finite or is not a floating value of the truth's size."""
-    from pytest_kernelopt.gates.fp64_place import level_codes
+    from pytest_kernelopt.gates.compare import level_codes
 
     cand, base = _pair(7)
     truth = base.double()

@@ -16,7 +16,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from pytest_kernelopt.config import Settings  # noqa: E402
-from pytest_kernelopt.gates.compare import beyond_counts  # noqa: E402
+from pytest_kernelopt.gates.compare import beyond_counts, level_bound  # noqa: E402
 from pytest_kernelopt.gates.fp64 import Fp64Gate  # noqa: E402
 from pytest_kernelopt.gates.results import GateResult  # noqa: E402
 
@@ -95,7 +95,7 @@ def test_beyond_counts_ignores_positions_not_finite_everywhere():
 
 def _levels(truth, honest):
     """The level codes of an honest run ``honest`` (float32) against ``truth``, as the truth worker keeps them."""
-    from pytest_kernelopt.gates.fp64_place import level_codes
+    from pytest_kernelopt.gates.compare import level_codes
 
     rtol, atol = Settings().tolerance("float32")
     return level_codes((honest.double() - truth).abs() / (atol + rtol * truth.abs()))
@@ -170,7 +170,7 @@ def test_the_truth_marks_calm_positions_from_its_honest_runs(backend):
     assert levels.dtype == torch.uint8 and levels.numel() == 16 * 64
     assert (levels[~under] == 0).all(), "exact everywhere else: calm"
     # under the mask the float32 runs are off by up to 4 on values near 1: tens of thousands of tolerances
-    assert (fp64_place.level_bound(levels[under]) > 100).float().mean() > 0.9
+    assert (level_bound(levels[under]) > 100).float().mean() > 0.9
 
 
 def test_where_honest_runs_land_a_tolerance_away_a_candidate_may_not_land_twenty():
@@ -196,7 +196,7 @@ def test_where_honest_runs_land_a_tolerance_away_a_candidate_may_not_land_twenty
 
 
 def test_level_codes_round_up_and_bound_what_they_stand_for():
-    from pytest_kernelopt.gates.fp64_place import CALM_FRACTION, level_bound, level_codes
+    from pytest_kernelopt.gates.compare import CALM_FRACTION, level_bound, level_codes
 
     d = torch.tensor([0.0, 0.05, 0.1, 0.1001, 1.0, 25.0, 1e30, float("inf"), float("nan")], dtype=torch.float64)
     c = level_codes(d)

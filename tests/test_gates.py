@@ -36,6 +36,7 @@ from pytest_kernelopt.config import DEFAULT_TOLERANCES, Settings  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
 from pytest_kernelopt.gates.compare import compare_outputs, error_vs_truth, same_values  # noqa: E402
 from pytest_kernelopt.gates.perf import PerfGate, speedup_interval  # noqa: E402
+from pytest_kernelopt.gates.trial_records import CandidateRecord  # noqa: E402
 from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
 from pytest_kernelopt.substitute import KernelSwap  # noqa: E402
 
@@ -291,7 +292,8 @@ def test_without_a_gpu_performance_is_not_measured_and_nothing_is_accepted(cance
     assert result.speedup is None
     assert result.reason.startswith("performance: no GPU")
     swap = KernelSwap(cancelling.captured, [candidate])
-    assert PerfGate().check(cancelling, swap).status == "not_measured"
+    assert PerfGate().judge(cancelling.settings, cancelling.baseline_record(), CandidateRecord(), False,
+                            cancelling.backend.name).status == "not_measured"
     assert cancelling.rank([candidate]) == (None, [None])
     # even the fp64 gate's excuse does not make a candidate accepted
     assert cancelling.evaluate(rowsum_candidate(cancelling, IN_FP64)).decision == "verified"

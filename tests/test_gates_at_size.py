@@ -27,7 +27,8 @@ from pytest_kernelopt.candidate import Candidate  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
 from pytest_kernelopt.gates.perf import merge_timing, next_round  # noqa: E402
-from pytest_kernelopt.gates.trials import CandidateRecord, digest  # noqa: E402
+from pytest_kernelopt.gates.digests import digest  # noqa: E402
+from pytest_kernelopt.gates.trial_records import CandidateRecord  # noqa: E402
 from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
 from pytest_kernelopt.tuner import propose_configs  # noqa: E402
 
@@ -283,7 +284,7 @@ def test_the_isolated_judge_keeps_the_seeds_its_memory_budget_allows(monkeypatch
 
 def test_the_baseline_running_out_of_memory_is_an_error_of_the_run_not_a_rejection(backend, monkeypatch):
     from pytest_kernelopt.errors import BaselineRunError
-    from pytest_kernelopt.gates import trials
+    from pytest_kernelopt.gates import calls
 
     session = _noise_session(backend)
     (graph, name), *_ = _reductions(session)
@@ -291,7 +292,7 @@ def test_the_baseline_running_out_of_memory_is_an_error_of_the_run_not_a_rejecti
     def out_of_memory(*a, **k):
         raise torch.OutOfMemoryError("CUDA out of memory. Tried to allocate 56.00 GiB")
 
-    monkeypatch.setattr(trials, "_run", out_of_memory)
+    monkeypatch.setattr(calls, "run_call", out_of_memory)
     with pytest.raises(BaselineRunError, match="error of the run, not of any candidate"):
         session.evaluate(Candidate((name,), graph.kernels[name].source, origin="test"), perf=False)
 
@@ -384,17 +385,17 @@ def test_the_noise_floor_is_the_larger_of_the_compiled_and_the_eager_modules_rou
     went to the host, a host copy: the eager module's intermediates had taken the gates to 3.5x the module's
     peak on the H200).  The floor is the larger of the two (either alone rounded far less than an honest
     tuner config on one machine or the other)."""
-    from pytest_kernelopt.gates import fp64_place, runner
+    from pytest_kernelopt.gates import fp64_place
 
     session = _noise_session(backend)
     seen = []
-    real = runner.run_once
+    real = fp64_place.run_once
 
     def recording(fn, module, inputs, **kw):
         seen.append((fn, next(iter(module.parameters())).device.type))
         return real(fn, module, inputs, **kw)
 
-    monkeypatch.setattr(runner, "run_once", recording)
+    monkeypatch.setattr(fp64_place, "run_once", recording)
     floors = {}
     real_runs = fp64_place._floor_runs
 

@@ -102,7 +102,7 @@ def test_bench_reports_bad_and_failing_problems_and_exits_1(tmp_path, backend):
     assert "ERROR: ProblemFormatError:" in out and "typo.py: not a problem file: missing Model" in out
     assert "ModuleError: Model raised ValueError: my forward is broken" in out
     assert re.search(r'File ".*raises\.py", line \d+, in helper', out), out  # the user's frame ...
-    assert "isolate.py" not in out and "Traceback" not in out  # ... not the worker's
+    assert "isolate_worker.py" not in out and "isolate.py" not in out and "Traceback" not in out  # ... not the worker's
     assert "2 of 3 problem(s) failed" in proc.stderr
     report = json.loads((tmp_path / "r.json").read_text())
     assert report["meta"]["complete"] is False and report["meta"]["failed"] == 2

@@ -191,7 +191,7 @@ def test_timed_sample_of_a_training_module_runs_the_backward_kernels(backend):
     """The performance gate times forward and backward for training, so backward candidates really run."""
     from types import SimpleNamespace
 
-    from pytest_kernelopt.gates.perf import module_call
+    from pytest_kernelopt.gates.timing import module_call
 
     module = torch.nn.Sequential(torch.nn.Linear(16, 16), torch.nn.GELU()).to(backend.device)
     x = torch.randn(4, 16, device=backend.device, requires_grad=True)
@@ -224,7 +224,7 @@ def test_screening_times_the_baseline_through_the_same_swap_as_the_configs(captu
     import dataclasses
     from types import SimpleNamespace
 
-    from pytest_kernelopt.gates.perf import screening_reference
+    from pytest_kernelopt.gates.timing import screening_reference
     from pytest_kernelopt.tuner import propose_configs
 
     session = SimpleNamespace(captured=captured)
@@ -258,7 +258,7 @@ def test_the_screening_times_primed_and_rotating(captured, graphs, backend, monk
     the CPU has no CUDA timer)."""
     from types import SimpleNamespace
 
-    import pytest_kernelopt.gates.perf as perf
+    import pytest_kernelopt.gates.timing as timing
     from pytest_kernelopt.tuner import propose_configs
 
     seen = {}
@@ -267,13 +267,13 @@ def test_the_screening_times_primed_and_rotating(captured, graphs, backend, monk
         seen.update(kw, n=len(variants), n_inputs=n_inputs)
         return [[1.0] * samples for _ in variants]
 
-    monkeypatch.setattr(perf, "time_interleaved", stand_in)
+    monkeypatch.setattr(timing, "time_interleaved", stand_in)
     monkeypatch.setattr(torch.cuda, "synchronize", lambda: None)
     g = graphs[0]
     cands = propose_configs(g, list(g.kernels)[0], limit=4)
     x = torch.randn(4, 64, device=backend.device)
     session = SimpleNamespace(captured=captured, training=False, inputs=lambda seed: (x,))
-    base, times = perf.rank_candidates(session, cands, 4)
+    base, times = timing.rank_candidates(session, cands, 4)
     assert seen["prime"] is True and seen["rotate"] is True and seen["n_inputs"] == 3
     assert seen["n"] == 1 + len([t for t in times if t is not None]) and base == 1.0
 

@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from pytest_kernelopt.config import Settings  # noqa: E402
-from pytest_kernelopt.gates import perf  # noqa: E402
+from pytest_kernelopt.gates import digests, perf, seed_plan, timing  # noqa: E402
 
 
 class FakeEvent:
@@ -32,7 +32,7 @@ class FakeEvent:
 def fake_cuda(monkeypatch):
     monkeypatch.setattr(torch.cuda, "Event", FakeEvent)
     monkeypatch.setattr(torch.cuda, "synchronize", lambda: None)
-    monkeypatch.setattr(perf, "_flush_buffer", lambda: torch.empty(8, dtype=torch.int8))
+    monkeypatch.setattr(timing, "_flush_buffer", lambda: torch.empty(8, dtype=torch.int8))
 
 
 def _recording_call(log, who):
@@ -45,7 +45,7 @@ def _recording_call(log, who):
 def test_every_timed_sample_is_rewarmed_on_another_input_set(fake_cuda):
     log, scrubbed, seen = [], [], []
     variants = [(lambda: None, _recording_call(log, "A")), (lambda: None, _recording_call(log, "B"))]
-    times = perf.time_interleaved(variants, 3, 4, 1, after=lambda j, k, out: seen.append((j, k)),
+    times = timing.time_interleaved(variants, 3, 4, 1, after=lambda j, k, out: seen.append((j, k)),
                                   rewarm=lambda out: scrubbed.append(out.clone()))
     assert [len(t) for t in times] == [4, 4]
     timed = log[2:]  # after one warmup call per variant
@@ -61,7 +61,7 @@ def test_every_timed_sample_is_rewarmed_on_another_input_set(fake_cuda):
 
 def test_a_single_input_set_is_not_rewarmed(fake_cuda):
     log = []
-    perf.time_interleaved([(lambda: None, _recording_call(log, "A"))], 1, 3, 0, rewarm=lambda out: None)
+    timing.time_interleaved([(lambda: None, _recording_call(log, "A"))], 1, 3, 0, rewarm=lambda out: None)
     assert [i for _, i, _ in log] == [0, 0, 0], "with one set a re-warm would replay the timed call's input"
 
 
@@ -69,22 +69,20 @@ def test_checksums_do_not_depend_on_the_chunk_size(monkeypatch):
     gen = torch.Generator().manual_seed(0)
     out = (torch.randn(1000, generator=gen), torch.randn(37, generator=gen))
     out[0][5] = float("nan")
-    whole = perf.checksums(out, {})
-    monkeypatch.setattr(perf, "CHECKSUM_CHUNK", 64)
-    chunked_a = perf.checksums(out, {})
-    chunked_b = perf.checksums(out, {})
+    whole = timing.checksums(out, {})
+    monkeypatch.setattr(timing, "CHECKSUM_CHUNK", 64)
+    chunked_a = timing.checksums(out, {})
+    chunked_b = timing.checksums(out, {})
     assert chunked_a == chunked_b, "the same positions get the same weights on every call"
     assert [c[2:] for c in chunked_a] == [c[2:] for c in whole] == [(1, 1000), (0, 37)]
     other = (out[0].roll(1), out[1])
-    assert perf.checksums(other, {})[0][0] != chunked_a[0][0], "a permuted output changes the weighted sum"
+    assert timing.checksums(other, {})[0][0] != chunked_a[0][0], "a permuted output changes the weighted sum"
 
 
 def test_only_the_final_call_per_input_set_is_copied_to_the_host(fake_cuda, monkeypatch):
     copies = []
-    import pytest_kernelopt.gates.trials as trials
-
-    real = trials.to_host
-    monkeypatch.setattr(trials, "to_host", lambda obj: copies.append(obj) or real(obj))
+    real = timing.to_host
+    monkeypatch.setattr(timing, "to_host", lambda obj: copies.append(obj) or real(obj))
     calls = []
 
     class Swap:
@@ -105,8 +103,8 @@ def test_only_the_final_call_per_input_set_is_copied_to_the_host(fake_cuda, monk
             return torch.full((3,), float(inputs[i][0]) + (0.5 if swap.active else 0.0))
         return call
 
-    monkeypatch.setattr(perf, "module_call", module_call)
-    base, cand, outs = perf.measure_with_outputs(session, swap, (11, 12, 13))
+    monkeypatch.setattr(timing, "module_call", module_call)
+    base, cand, outs = timing.measure_with_outputs(session, swap, (11, 12, 13))
     assert len(base) == len(cand) == 7
     assert len(copies) == 3, "one host copy per input set"
     assert {sd: float(t[0]) for sd, t in outs["last"].items()} == {11: 11.5, 12: 12.5, 13: 13.5}
@@ -124,21 +122,19 @@ def test_the_speedup_is_the_median_of_the_pair_ratios():
 
 
 def test_the_input_digest_sees_one_changed_bit_and_ignores_nan_payloads(monkeypatch):
-    from pytest_kernelopt.gates import trials
-
-    monkeypatch.setattr(trials, "DIGEST_CHUNK", 64)  # several chunks
+    monkeypatch.setattr(digests, "DIGEST_CHUNK", 64)  # several chunks
     x = torch.randn(1000)
     one_ulp = x.clone()
     one_ulp[700] = torch.nextafter(one_ulp[700], torch.tensor(10.0))
-    assert trials.digest(x, 5) == trials.digest(x.clone(), 5)
-    assert trials.digest(x, 5) != trials.digest(one_ulp, 5)
-    assert trials.digest(x, 5) != trials.digest(x.reshape(10, 100), 5), "the shape is part of it"
+    assert digests.digest(x, 5) == digests.digest(x.clone(), 5)
+    assert digests.digest(x, 5) != digests.digest(one_ulp, 5)
+    assert digests.digest(x, 5) != digests.digest(x.reshape(10, 100), 5), "the shape is part of it"
     nan_a, nan_b = x.clone(), x.clone()
     nan_a[0] = float("nan")
     nan_b.view(torch.int32)[0] = 0x7FC00001  # another NaN payload
-    assert trials.digest(nan_a, 1) == trials.digest(nan_b, 1)
+    assert digests.digest(nan_a, 1) == digests.digest(nan_b, 1)
     flags = torch.zeros(9, dtype=torch.bool)
-    assert trials.digest(flags, 1) != trials.digest(flags.logical_not(), 1)
+    assert digests.digest(flags, 1) != digests.digest(flags.logical_not(), 1)
 
 
 def test_the_input_digest_is_not_linear_and_its_key_is_secret_and_fresh(monkeypatch):
@@ -148,29 +144,27 @@ def test_the_input_digest_is_not_linear_and_its_key_is_secret_and_fresh(monkeypa
     import dataclasses
     import json
 
-    from pytest_kernelopt.gates import trials
-
     x = torch.zeros(64, dtype=torch.int64)
     key = 12345
-    w = trials.position_hash(key, 0, 64, "cpu") | 1
+    w = digests.position_hash(key, 0, 64, "cpu") | 1
     # a change at 3 and 5 that cancels in sum(bits * w) mod 2**64 exactly
     inv5 = pow(int(w[5]) % 2**64, -1, 2**64)
     d3 = 1
     d5 = (-d3 * (int(w[3]) % 2**64) * inv5) % 2**64
     y = x.clone()
     y[3] += d3
-    y[5] = trials._signed64(d5)
+    y[5] = digests._signed64(d5)
     linear = lambda t: int((t * w).sum()) % 2**64  # noqa: E731
     assert linear(x) == linear(y), "the mutation is built to cancel in a linear hash"
-    assert trials.digest(x, key) != trials.digest(y, key)
+    assert digests.digest(x, key) != digests.digest(y, key)
     swapped = torch.randn(64)
     perm = swapped.clone()
     perm[[7, 9]] = perm[[9, 7]]
-    assert trials.digest(swapped, key) != trials.digest(perm, key), "two elements swapped"
-    assert trials.digest(swapped, key) != trials.digest(swapped, key + 1)
+    assert digests.digest(swapped, key) != digests.digest(perm, key), "two elements swapped"
+    assert digests.digest(swapped, key) != digests.digest(swapped, key + 1)
 
-    a = trials.SeedPlan.make(3, base_seed=7)
-    b = trials.SeedPlan.make(3, base_seed=7)
+    a = seed_plan.SeedPlan.make(3, base_seed=7)
+    b = seed_plan.SeedPlan.make(3, base_seed=7)
     assert (a.seeds, a.scales) == (b.seeds, b.scales) and a.digest_key != b.digest_key
     assert a.trimmed(1, 1).digest_key == a.digest_key
     published = json.dumps(a.to_json()) + repr(a)
@@ -196,7 +190,7 @@ def _timed_session(backend, monkeypatch, speedup, spread, **settings):
     session = EvaluationSession(problem_from_objects(Scale().eval(), (torch.randn(64, 32),), "stand-in timer"),
                                 Settings(**{"seeds": 2, "isolate": False, **settings}), timed)
     rng = random.Random(0)
-    real_call = perf.module_call
+    real_call = timing.module_call
     active: list = []
 
     def module_call(sess, inputs):
@@ -207,7 +201,7 @@ def _timed_session(backend, monkeypatch, speedup, spread, **settings):
             return call(i)
         return f
 
-    monkeypatch.setattr(perf, "module_call", module_call)
+    monkeypatch.setattr(timing, "module_call", module_call)
     return session, active
 
 
@@ -269,7 +263,9 @@ def test_too_few_pairs_for_the_confidence_give_no_interval():
 
 def test_the_gate_on_its_own_times_as_the_cascade_does(backend, fake_cuda, monkeypatch):
     from pytest_kernelopt.candidate import Candidate
+    from pytest_kernelopt.gates.cascade import time_sequentially
     from pytest_kernelopt.gates.perf import PerfGate
+    from pytest_kernelopt.gates.trial_records import CandidateRecord
     from pytest_kernelopt.substitute import KernelSwap
 
     if backend.name != "cpu":
@@ -280,7 +276,9 @@ def test_the_gate_on_its_own_times_as_the_cascade_does(backend, fake_cuda, monke
     (graph, name), = session.captured.triton_kernels
     swap = KernelSwap(session.captured, [Candidate((name,), graph.kernels[name].source, origin="a/a")])
     active[:] = [swap]
-    result = PerfGate().check(session, swap)
+    rec = CandidateRecord()
+    time_sequentially(session, swap, session.plan, rec)
+    result = PerfGate().judge(session.settings, session.baseline_record(), rec, True, session.backend.name)
     assert result.numbers["measured"] is True and result.numbers["rounds"] > 1, result.reason
     assert result.numbers["samples"] in perf.schedule(session.settings)
 
@@ -298,7 +296,7 @@ def test_primed_samples_follow_a_call_of_their_own_variant(fake_cuda):
     variants = [(lambda: None, _recording_call(log, w)) for w in "ABC"]
     try:
         FakeEvent.record = record
-        times = perf.time_interleaved(variants, 1, 6, 0, prime=True, rotate=True)
+        times = timing.time_interleaved(variants, 1, 6, 0, prime=True, rotate=True)
     finally:
         FakeEvent.record = real_record
     assert [len(t) for t in times] == [6, 6, 6]
@@ -311,21 +309,21 @@ def test_primed_samples_follow_a_call_of_their_own_variant(fake_cuda):
 
 def test_rotated_order_puts_every_variant_in_every_slot():
     for n in (3, 4, 5):
-        orders = [perf.interleave_order(n, i, rotate=True) for i in range(2 * n)]
+        orders = [timing.interleave_order(n, i, rotate=True) for i in range(2 * n)]
         assert all(sorted(o) == list(range(n)) for o in orders)
         for slot in range(n):
             assert sorted(o[slot] for o in orders) == sorted(list(range(n)) * 2), (n, slot)
     # plain ABBA: the middle variant of three never leaves the middle
-    assert {perf.interleave_order(3, i)[1] for i in range(6)} == {1}
+    assert {timing.interleave_order(3, i)[1] for i in range(6)} == {1}
     # two variants: the gate's ABBA, rotated or not
-    assert [perf.interleave_order(2, i, rotate=True) for i in range(4)] == [perf.interleave_order(2, i)
+    assert [timing.interleave_order(2, i, rotate=True) for i in range(4)] == [timing.interleave_order(2, i)
                                                                            for i in range(4)]
 
 
 def test_priming_with_several_input_sets_never_replays_the_timed_input(fake_cuda):
     log = []
     variants = [(lambda: None, _recording_call(log, w)) for w in "ABC"]
-    perf.time_interleaved(variants, 3, 6, 0, prime=True, rotate=True)
+    timing.time_interleaved(variants, 3, 6, 0, prime=True, rotate=True)
     pairs = list(zip(log[::2], log[1::2]))  # (untimed, timed) per sample and variant
     assert len(pairs) == 18
     for (w1, warm, _), (w2, timed, _) in pairs:

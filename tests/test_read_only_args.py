@@ -443,7 +443,7 @@ def test_a_counter_in_state_the_kernel_reads_and_updates_is_refused_within_the_c
     second call), as no judged call started from a state the candidate wrote.  The first seed's call is now
     followed by CARRIED_CALLS calls from the state the candidate's previous call left, each against the baseline's
     call from that same state.  (A threshold above that count: the next test.)"""
-    from pytest_kernelopt.gates.trials import CARRIED_CALLS
+    from pytest_kernelopt.gates.seed_plan import CARRIED_CALLS
 
     assert CARRIED_CALLS >= 2
     kernel = "triton_poi_fused_add_copy__mean_mul_2"
@@ -466,7 +466,7 @@ def test_a_counter_past_the_loop_of_calls_is_refused_by_the_candidates_own_long_
     mark decays in the running mean) are refused.  (The structure probes, off here, see ``cand_T50_once``'s mark in
     the running mean first, on the -inf padding probe.)"""
     from pytest_kernelopt.gates import baseline_loop
-    from pytest_kernelopt.gates.trials import CARRIED_CALLS
+    from pytest_kernelopt.gates.seed_plan import CARRIED_CALLS
 
     assert CARRIED_CALLS < 50
     # the mark is at call 50 of the 64-call CPU stream: the stream's time cap on a loaded 2-core machine cut

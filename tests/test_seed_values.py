@@ -17,9 +17,9 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from pytest_kernelopt.gates import chunked  # noqa: E402
-from pytest_kernelopt.gates.runner import in_layout  # noqa: E402
+from pytest_kernelopt.tensor_layout import in_layout  # noqa: E402
 from pytest_kernelopt.gates.seed_values import HALF_RUN, OFFSET_SPREADS, OUTLIER_FACTOR, edge_values, seed_inputs  # noqa: E402
-from pytest_kernelopt.gates.trials import SeedPlan  # noqa: E402
+from pytest_kernelopt.gates.seed_plan import SeedPlan  # noqa: E402
 
 
 def _reference():
@@ -416,7 +416,7 @@ PEAK_SCRIPT = textwrap.dedent("""
     import torch
     from pytest_kernelopt.gates import chunked
     from pytest_kernelopt.gates.seed_values import seed_inputs
-    from pytest_kernelopt.gates.trials import SeedPlan
+    from pytest_kernelopt.gates.seed_plan import SeedPlan
 
     chunked.CHUNK = 1 << 18
     x = torch.randn(4096, 4096)  # 64 MiB

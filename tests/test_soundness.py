@@ -12,9 +12,11 @@ torch = pytest.importorskip("torch")
 from pytest_kernelopt.candidate import Candidate  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
-from pytest_kernelopt.gates.perf import PerfGate, checksums  # noqa: E402
+from pytest_kernelopt.gates.perf import PerfGate  # noqa: E402
 from pytest_kernelopt.gates.results import GateResult  # noqa: E402
-from pytest_kernelopt.gates.trials import BaselineRecord, CandidateRecord, Run, SeedPlan  # noqa: E402
+from pytest_kernelopt.gates.seed_plan import SeedPlan  # noqa: E402
+from pytest_kernelopt.gates.timing import checksums  # noqa: E402
+from pytest_kernelopt.gates.trial_records import BaselineRecord, CandidateRecord, Run  # noqa: E402
 from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
 
 
@@ -94,7 +96,7 @@ def test_a_kernel_that_misbehaves_on_what_its_output_buffer_held_is_rejected(bac
     """Red team 8: kernels wrong only where the output buffer held zeros, or an earlier output of theirs (what
     a loop that drops each result gets back from the allocator), passed when every buffer held NaN poison or
     random values in (-3, 3)."""
-    from pytest_kernelopt.gates.trials import CANDIDATE_FILLS
+    from pytest_kernelopt.gates.seed_plan import CANDIDATE_FILLS
 
     assert fill in CANDIDATE_FILLS.values()
     session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),))
@@ -210,7 +212,7 @@ def test_a_kernel_wrong_only_on_the_module_used_as_it_is_is_rejected(backend, mo
     plan = session.plan
     (plain,) = [sd for sd in plan.seeds if plan.plain(sd)]
     assert plain == plan.seeds[1] and "state as found" in plan.describe(plain)
-    from pytest_kernelopt.gates.module_state import target_for
+    from pytest_kernelopt.gates.gate_session import target_for
 
     assert target_for(session, plain) is None, "the plain seed starts from the state as found"
     assert not any(f(plain) for f in (plan.special, plan.integral, plan.half_rounded, plan.nonnegative,
@@ -223,12 +225,12 @@ def test_a_kernel_wrong_only_on_the_module_used_as_it_is_is_rejected(backend, mo
     assert result.decision == "rejected", result.reason
     assert result.gate("correctness").numbers["seeds_beyond_tolerance"] == [plain], result.reason
     # with the seeds as they were before (no plain one: five seeds, the structured ones one place earlier) it passed
-    from pytest_kernelopt.gates import trials
+    from pytest_kernelopt.gates import calls, seed_plan
 
     for name, value in (("SCALES", (1.0, 100.0, 0.001)), ("PLAIN_SEED_INDEX", 99), ("HALF_SEED_INDEX", 1),
                         ("NONNEGATIVE_SEED_INDEX", 2), ("SORTED_SEED_INDEX", 3), ("SPECIAL_SEED_INDEX", 3),
                         ("INTEGER_SEED_INDEX", 4), ("FAR_COUNTER_INDEX", 4)):
-        monkeypatch.setattr(trials, name, value)
+        monkeypatch.setattr(seed_plan, name, value)
     before = _session(backend, AsBuilt(), (x,), seeds=5)
     assert not any(before.plan.plain(sd) for sd in before.plan.seeds)
     res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
@@ -239,7 +241,7 @@ def test_the_plain_seed_runs_over_what_real_memory_holds_not_zeros(backend, monk
     """With zeros in the plain seed's buffers, a kernel wrong only where the weights are as built, the inputs plain
     and its output buffer held neither NaN poison nor zeros (real memory holds earlier results) would pass every
     seed; the plain seed's buffers hold what the first call left in them."""
-    from pytest_kernelopt.gates import trials
+    from pytest_kernelopt.gates import calls, seed_plan
 
     x = torch.randn(32, 64, device=backend.device)
     session = _session(backend, AsBuilt(), (x,), seeds=6)
@@ -251,7 +253,7 @@ def test_the_plain_seed_runs_over_what_real_memory_holds_not_zeros(backend, monk
     assert bad != kernel.source
     res = session.evaluate(Candidate((kernel.name,), bad), perf=False)
     assert res.decision == "rejected", res.reason
-    monkeypatch.setattr(trials, "CANDIDATE_FILLS", {1: "zeros", 2: "stale"})  # as it was
+    monkeypatch.setattr(seed_plan, "CANDIDATE_FILLS", {1: "zeros", 2: "stale"})  # as it was
     before = _session(backend, AsBuilt(), (x,), seeds=6)
     res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
     assert res.decision == "verified", res.reason
@@ -272,7 +274,7 @@ def test_a_result_that_depends_on_what_an_earlier_call_left_is_rejected(backend,
     low bits was verified: every seed's buffers held NaN poison, random values, zeros, or one earlier output (one
     step of a chain).  The seed run over what the previous call left is run again over NaN poison, and the two
     must agree bit for bit."""
-    from pytest_kernelopt.gates import trials
+    from pytest_kernelopt.gates import calls, seed_plan
 
     session = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=3)
     kernel = _only_kernel(session)
@@ -285,7 +287,7 @@ def test_a_result_that_depends_on_what_an_earlier_call_left_is_rejected(backend,
     # marks turn an -inf output into NaN, and the additive padding probe's -inf inputs give one)
     from pytest_kernelopt.gates import structure_probes
 
-    monkeypatch.setattr(trials, "START_FILLS", ())  # as before: no other start to compare with
+    monkeypatch.setattr(seed_plan, "START_FILLS", ())  # as before: no other start to compare with
     monkeypatch.setattr(structure_probes, "ENABLED", False)
     before = _session(backend, Affine(), (torch.randn(8, 32, device=backend.device),), seeds=3)
     res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
@@ -350,7 +352,7 @@ def test_state_kept_in_an_intermediate_no_output_shows_is_rejected(backend, monk
     """Red team 24: the sum kernel kept a call counter in the low bits of its column sums, which the next kernel
     reads only for their sign: the outputs of the stale-buffer seed's two runs agreed bit for bit, and the kernel
     flipped the signs from the third call of a loop.  Every buffer the call allocated must agree too."""
-    from pytest_kernelopt.gates import trials
+    from pytest_kernelopt.gates import calls, seed_plan
 
     inputs = (torch.randn(64, 128, device=backend.device), torch.randn(32, 128, device=backend.device))
     session = _session(backend, SignGate(), inputs, seeds=3)
@@ -369,9 +371,9 @@ def test_state_kept_in_an_intermediate_no_output_shows_is_rejected(backend, monk
     honest = session.evaluate(Candidate((kernel.name,), kernel.source), perf=False)
     assert honest.decision == "verified", honest.reason
     # without the buffers' digests, the outputs alone agreed
-    run = trials._run
-    monkeypatch.setattr(trials, "START_FILLS", ("nan",))
-    monkeypatch.setattr(trials, "_run", lambda *a, **kw: _outputs_only(run(*a, **kw)))
+    run = calls.run_call
+    monkeypatch.setattr(seed_plan, "START_FILLS", ("nan",))
+    monkeypatch.setattr(calls, "run_call", lambda *a, **kw: _outputs_only(run(*a, **kw)))
     _without_first_one_hot(monkeypatch)
     before = _session(backend, SignGate(), inputs, seeds=3)
     res = before.evaluate(Candidate((kernel.name,), bad), perf=False)
@@ -382,7 +384,7 @@ def test_a_counter_that_starts_only_from_memory_that_is_not_poison_is_rejected(b
     """Red team 25: a sum kernel whose call counter stayed at 0 over NaN poison and started from any other memory
     (zeros, garbage) passed while the stale seed's call before it and its repeat both started from NaN poison:
     the column sums' low bits, which no output shows, flipped the signs from the third call of a loop."""
-    from pytest_kernelopt.gates import trials
+    from pytest_kernelopt.gates import calls, seed_plan
 
     inputs = (torch.randn(64, 128, device=backend.device), torch.randn(32, 128, device=backend.device))
     session = _session(backend, SignGate(), inputs, seeds=3)
@@ -400,8 +402,8 @@ def test_a_counter_that_starts_only_from_memory_that_is_not_poison_is_rejected(b
     res = session.evaluate(Candidate((kernel.name,), bad), perf=False)
     assert res.decision == "rejected" and "memory no output shows" in res.reason, res.reason
     # with the call before and the repeat both over NaN poison (the starts before this fix), it passed
-    monkeypatch.setattr(trials, "START_FILLS", ("nan",))
-    monkeypatch.setattr(trials, "WARM_FILL", "nan")
+    monkeypatch.setattr(seed_plan, "START_FILLS", ("nan",))
+    monkeypatch.setattr(seed_plan, "WARM_FILL", "nan")
     _without_first_one_hot(monkeypatch)
     before = _session(backend, SignGate(), inputs, seeds=3)
     res = before.evaluate(Candidate((kernel.name,), bad), perf=False)

@@ -118,7 +118,7 @@ def test_a_kernel_wrong_only_on_a_structure_real_inputs_have_is_refused(case, ba
 
 def test_seeds_make_the_floating_inputs_after_the_first_one_hot_along_the_last_dimension_and_along_channels():
     from pytest_kernelopt.gates.seed_values import seed_inputs
-    from pytest_kernelopt.gates.trials import INTEGER_SEED_INDEX, NONNEGATIVE_SEED_INDEX, SeedPlan
+    from pytest_kernelopt.gates.seed_plan import INTEGER_SEED_INDEX, NONNEGATIVE_SEED_INDEX, SeedPlan
 
     plan = SeedPlan.make(6, base_seed=7)
     seed = plan.seeds[INTEGER_SEED_INDEX]
@@ -153,7 +153,7 @@ def test_the_float16_seed_makes_the_first_of_two_floating_inputs_one_hot_and_kee
     """Red team 34 p1: a target passed first (Keras's ``loss(y_true, y_pred)``); every other seed leaves it
     unstructured, so a kernel that reads the whole target could tell hard labels apart."""
     from pytest_kernelopt.gates.seed_values import seed_inputs
-    from pytest_kernelopt.gates.trials import HALF_SEED_INDEX, SeedPlan
+    from pytest_kernelopt.gates.seed_plan import HALF_SEED_INDEX, SeedPlan
 
     plan = SeedPlan.make(6, base_seed=11)
     half = plan.seeds[HALF_SEED_INDEX]
@@ -323,7 +323,7 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
     validates), was charged to the candidate as its error, and an honest kernel was refused.  Now it is not judged,
     and the correctness gate's loop_note says which probes could not run.  (The module's refusal is made here by
     the call itself raising on an all-zeros input, for the candidate and the baseline alike.)"""
-    from pytest_kernelopt.gates import structure_probes, trials
+    from pytest_kernelopt.gates import calls, structure_probes
     from pytest_kernelopt.problems import problem_from_objects
 
     def broken(y, gen):
@@ -331,14 +331,14 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
 
     monkeypatch.setattr(structure_probes, "STRUCTURES", (
         *structure_probes.STRUCTURES, ("a structure our code cannot make", lambda y: True, broken)))
-    plain_run = trials._run
+    plain_run = calls.run_call
 
     def refuses_all_zeros(session, fn, seed, *args, inputs=None, **kw):
         if inputs is not None and bool((inputs[0] == 0).all()):
             raise ValueError("an all-zeros input")
         return plain_run(session, fn, seed, *args, inputs=inputs, **kw)
 
-    monkeypatch.setattr(trials, "_run", refuses_all_zeros)
+    monkeypatch.setattr(calls, "run_call", refuses_all_zeros)
     x = torch.randn(4, 16, device=backend.device)
     session = EvaluationSession(problem_from_objects(torch.nn.Softmax(-1), (x,), "sm"), Settings(mode="optimize"),
                                 backend)
@@ -364,7 +364,7 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
                 raise ValueError("the candidate's own error")
         return plain_run(session, fn, seed, *args, inputs=inputs, **kw)
 
-    monkeypatch.setattr(trials, "_run", candidate_refuses_all_zeros)
+    monkeypatch.setattr(calls, "run_call", candidate_refuses_all_zeros)
     res = session.evaluate(Candidate((name,), kernel.source + "\n# a proposer's copy of the kernel\n"), perf=False)
     assert res.decision == "rejected" and "the candidate's own error" in res.reason, res.reason
     assert len(zero_calls) == 2, "the baseline was asked"

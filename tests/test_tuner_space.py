@@ -9,10 +9,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from pytest_kernelopt import tuner  # noqa: E402
+from pytest_kernelopt import launch_space, tuner  # noqa: E402
 from pytest_kernelopt.capture import capture  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
-from pytest_kernelopt.gates.allowlist import check_configs  # noqa: E402
+from pytest_kernelopt.allowlist import check_configs  # noqa: E402
 from pytest_kernelopt.substitute import load_kernel_object  # noqa: E402
 
 
@@ -52,7 +52,7 @@ def kernels(backend):
             graphs = capture(fn, tuple(t.to(backend.device) for t in inputs()), backend=backend).graphs
         for g in graphs:
             for name, k in g.kernels.items():
-                out.setdefault(tuner.kind_of(k), []).append((g, name))
+                out.setdefault(launch_space.kind_of(k), []).append((g, name))
     return out
 
 
@@ -71,9 +71,9 @@ def _inductors_own(kernel, max_autotune=True):
 def test_the_space_holds_inductors_own_configs_and_more(kernels, kind):
     assert kind in kernels, f"no {kind} kernel captured: {sorted(kernels)}"
     for g, name in kernels[kind]:
-        k, trace = g.kernels[name], tuner._trace(g, name)
+        k, trace = g.kernels[name], launch_space.trace_of(g, name)
         space = tuner.config_space(k, trace)
-        base = tuner._baseline(trace)
+        base = launch_space.baseline_config(trace)
         assert space and base not in space
         own = [{key: v for key, v in c.items() if key in k.params or key.startswith("num_")}
                for c in _inductors_own(k)]
@@ -88,7 +88,7 @@ def test_the_space_holds_inductors_own_configs_and_more(kernels, kind):
         assert {c["num_warps"] for c in space} - {c["num_warps"] for c in own}
         for key in blocks:
             mine, its = {c[key] for c in space}, {c[key] for c in own}
-            assert max(mine) > max(its) or max(mine) == tuner._hint(k, key), (name, key)
+            assert max(mine) > max(its) or max(mine) == launch_space.size_hint(k, key), (name, key)
             if kind != "split_scan":
                 assert min(mine) < min(its) or min(its) == 1, (name, key)
         stages = {c["num_stages"] for c in space}
@@ -96,16 +96,18 @@ def test_the_space_holds_inductors_own_configs_and_more(kernels, kind):
         if kind == "split_scan":
             # XBLOCK is fixed in the body (no_x_dim); R0_BLOCK never below the workspace's min_split_scan_rblock
             assert "XBLOCK" not in k.params and all(set(c) == {"R0_BLOCK", "num_warps", "num_stages"} for c in space)
-            assert min(c["R0_BLOCK"] for c in space) == 256 == tuner.inductor_meta(k)["min_split_scan_rblock"]
+            assert min(c["R0_BLOCK"] for c in space) == 256 == launch_space.inductor_meta(k)["min_split_scan_rblock"]
             assert max(c["R0_BLOCK"] for c in space) == 16384  # the row (9000) in one program
 
 
 def test_every_config_and_neighbour_passes_the_allowlist(kernels, monkeypatch):
-    monkeypatch.setattr(tuner, "_uses_maxnreg", lambda kernel: True)  # register caps as on a CUDA machine
+    # register caps as on a CUDA machine: in the space (launch_space.valid) and in the descent (tuner.neighbours)
+    monkeypatch.setattr(launch_space, "uses_maxnreg", lambda kernel: True)
+    monkeypatch.setattr(tuner, "uses_maxnreg", lambda kernel: True)
     n = 0
     for pairs in kernels.values():
         for g, name in pairs:
-            k, trace = g.kernels[name], tuner._trace(g, name)
+            k, trace = g.kernels[name], launch_space.trace_of(g, name)
             space = tuner.config_space(k, trace)
             for cfg in space + [c for s in space[:20] for c in tuner.neighbours(k, trace, s)]:
                 assert check_configs([cfg]) is None, (name, cfg)
@@ -116,7 +118,7 @@ def test_every_config_and_neighbour_passes_the_allowlist(kernels, monkeypatch):
 
 def test_coordinate_descent_neighbours(kernels, monkeypatch):
     g, name = kernels["reduction"][0]
-    k, trace = g.kernels[name], tuner._trace(g, name)
+    k, trace = g.kernels[name], launch_space.trace_of(g, name)
     cfg = {"XBLOCK": 2, "R0_BLOCK": 512, "num_warps": 4, "num_stages": 1}
     # (register caps, where the triton in use takes them, are checked below)
     assert [c for c in tuner.neighbours(k, trace, cfg) if "maxnreg" not in c] == [
@@ -135,12 +137,13 @@ def test_coordinate_descent_neighbours(kernels, monkeypatch):
     assert all(c["num_stages"] <= 3 for c in edge)
     # a split scan's R0_BLOCK never steps below the workspace's floor; no XBLOCK to step
     g, name = kernels["split_scan"][0]
-    k, trace = g.kernels[name], tuner._trace(g, name)
+    k, trace = g.kernels[name], launch_space.trace_of(g, name)
     around = tuner.neighbours(k, trace, {"R0_BLOCK": 256, "num_warps": 4, "num_stages": 1})
     assert {c["R0_BLOCK"] for c in around} == {256, 512} and all("XBLOCK" not in c for c in around)
     # register caps along MAXNREG_STEPS where the triton takes them (none on this CPU kernel otherwise)
-    assert any("maxnreg" in c for c in around) == tuner._uses_maxnreg(k)
-    monkeypatch.setattr(tuner, "_uses_maxnreg", lambda kernel: True)
+    assert any("maxnreg" in c for c in around) == launch_space.uses_maxnreg(k)
+    monkeypatch.setattr(launch_space, "uses_maxnreg", lambda kernel: True)
+    monkeypatch.setattr(tuner, "uses_maxnreg", lambda kernel: True)
     caps = lambda cfg: sorted((c.get("maxnreg") or 0) for c in tuner.neighbours(k, trace, cfg)  # noqa: E731
                               if {key: v for key, v in c.items() if key != "maxnreg"} == {
                                   key: v for key, v in cfg.items() if key != "maxnreg"})
@@ -152,7 +155,7 @@ def test_search_descends_from_the_best_screened_point(kernels):
     """A synthetic cost with its minimum outside round 1: the descent walks there one notch at a time, each round
     screening only unseen neighbours of the best point so far, and stops where no neighbour is faster."""
     g, name = kernels["reduction"][0]
-    k, trace = g.kernels[name], tuner._trace(g, name)
+    k, trace = g.kernels[name], launch_space.trace_of(g, name)
     target = {"XBLOCK": 1, "R0_BLOCK": 256, "num_warps": 1, "num_stages": 3}
 
     def cost(cfg):
@@ -165,7 +168,7 @@ def test_search_descends_from_the_best_screened_point(kernels):
 
     def rank(cands):
         rounds.append([c.configs[0] for c in cands])
-        return cost(tuner._baseline(trace)), [cost(c.configs[0]) for c in cands]
+        return cost(launch_space.baseline_config(trace)), [cost(c.configs[0]) for c in cands]
 
     found = tuner.search(g, name, rank, limit=6, deadline=float("inf"), descent_rounds=20)
     assert found.descent_rounds >= 2 and found.rounds == len(rounds)
@@ -176,7 +179,7 @@ def test_search_descends_from_the_best_screened_point(kernels):
     assert all(r < 1 for r, _ in found.faster_than(1.0))
     # every descent round is made of the neighbours of a point screened before it
     for i, r in enumerate(rounds[1:], 1):
-        before = [tuner._baseline(trace)] + [c for rr in rounds[:i] for c in rr]
+        before = [launch_space.baseline_config(trace)] + [c for rr in rounds[:i] for c in rr]
         assert any(all(c in tuner.neighbours(k, trace, p) for c in r) for p in before)
     # no time left: round 1 only
     rounds.clear()
@@ -189,7 +192,7 @@ def test_register_caps_reach_the_compiler():
     CachingAutotuner drops it) and the ahead-of-time compile for sm90 caps the registers with it."""
     from pytest_kernelopt.backends.aot import aot_compile
 
-    assert tuner.maxnreg_supported()  # triton 3.7: triton.Config(maxnreg=) and CUDAOptions.maxnreg
+    assert launch_space.maxnreg_supported()  # triton 3.7: triton.Config(maxnreg=) and CUDAOptions.maxnreg
     src = '''
 import triton
 import triton.language as tl
@@ -326,9 +329,9 @@ def test_max_autotunes_pick_is_screened_first(kernels):
     """The config Inductor's own autotuner picked comes first in round 1 (labelled), unless it is the baseline's
     own config or outside the tuner's space; it is screened once."""
     g, name = kernels["reduction"][0]
-    k, trace = g.kernels[name], tuner._trace(g, name)
-    base = tuner._baseline(trace)
-    pick = next(c for c in tuner.ordered_space(k, trace)[10:] if tuner.valid(k, trace, c))
+    k, trace = g.kernels[name], launch_space.trace_of(g, name)
+    base = launch_space.baseline_config(trace)
+    pick = next(c for c in tuner.ordered_space(k, trace)[10:] if launch_space.valid(k, trace, c))
     rounds = []
 
     def rank(cands):
@@ -347,8 +350,8 @@ def test_autotune_picks_match_the_kernel_by_graph_name_and_code(kernels):
     import dataclasses
 
     g, name = kernels["reduction"][0]
-    trace = tuner._trace(g, name)
-    assert tuner.autotune_picks(g, name, [g]) == [tuner._baseline(trace)]
+    trace = launch_space.trace_of(g, name)
+    assert tuner.autotune_picks(g, name, [g]) == [launch_space.baseline_config(trace)]
     k = g.kernels[name]
     other_code = dataclasses.replace(k, source=k.source.replace("def " + name, "def " + name + "_x", 1)
                                      .replace(name + "_x", name).replace("tl.store(", "tl.store(\n  ", 1))
@@ -411,7 +414,7 @@ def test_inductors_own_kernel_is_judged_with_the_config_its_baseline_launched(ke
 
     g, name = kernels["persistent_reduction"][0]
     trace = next(t for t in g.traces if t.kernel == name)
-    own = tuner.own_candidate(g, name)
+    own = launch_space.own_candidate(g, name)
     assert own.origin == "a/a" and own.source == g.kernels[name].source and own.launch is None
     assert own.configs == ({**trace.config, "num_warps": trace.num_warps or 4, "num_stages": trace.num_stages or 1},)
     obj = load_kernel_object(name, own.source, own.configs)
@@ -420,14 +423,14 @@ def test_inductors_own_kernel_is_judged_with_the_config_its_baseline_launched(ke
     other = {**trace.config, **{k: v * 2 for k, v in trace.config.items()}}
     moved = dataclasses.replace(g, traces=tuple(dataclasses.replace(t, config=other) if t.kernel == name else t
                                                 for t in g.traces))
-    assert tuner.own_candidate(moved, name).configs[0] == {**other, "num_warps": trace.num_warps or 4,
+    assert launch_space.own_candidate(moved, name).configs[0] == {**other, "num_warps": trace.num_warps or 4,
                                                            "num_stages": trace.num_stages or 1}
     # a drop-in without configs gets the traced one; with its own, or a fusion, it is left as it is
     bare = dataclasses.replace(own, configs=(), origin="agent:writer")
-    assert tuner.with_baseline_config(moved, bare).configs == tuner.own_candidate(moved, name).configs
+    assert tuner.with_baseline_config(moved, bare).configs == launch_space.own_candidate(moved, name).configs
     assert tuner.with_baseline_config(moved, own) is own
     untraced = dataclasses.replace(g, traces=())
-    assert tuner.with_baseline_config(untraced, bare) is bare and tuner.own_candidate(untraced, name).configs == ()
+    assert tuner.with_baseline_config(untraced, bare) is bare and launch_space.own_candidate(untraced, name).configs == ()
 
 
 @pytest.mark.parametrize("rows, fits", [(96, False), (128, True)])
@@ -446,8 +449,8 @@ def test_a_block_past_an_unmasked_dimension_is_never_proposed_nor_certified(back
     assert re.search(r"xmask = tl\.full\(", kernel.source) and f"xnumel = {rows * 128}" in kernel.source, \
         kernel.source
     big = {"XBLOCK": 8192, "num_warps": 8, "num_stages": 1}
-    assert tuner.valid(kernel, trace, big) is fits
-    assert tuner.valid(kernel, trace, {**big, "XBLOCK": 4096})
+    assert launch_space.valid(kernel, trace, big) is fits
+    assert launch_space.valid(kernel, trace, {**big, "XBLOCK": 4096})
     assert any(c["XBLOCK"] == 8192 for c in tuner.config_space(kernel, trace)) is fits
     certified = inductor_reorder(Candidate((name,), kernel.source, configs=(big,)), g, name)
     assert (certified is not None) is fits, certified

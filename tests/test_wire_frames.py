@@ -13,7 +13,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from pytest_kernelopt import wire  # noqa: E402
-from pytest_kernelopt.gates.trials import CandidateRecord, Run  # noqa: E402
+from pytest_kernelopt.gates.trial_records import CandidateRecord, Run  # noqa: E402
 
 MIB = 1 << 20
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import BackendError, NoGPUError
+from ..gpu_pinning import timing_refused
+from . import cpu_interpret
 
 BACKEND_CHOICES = ("auto", "cuda", "cpu")
 
@@ -38,8 +40,6 @@ def prepare(choice: str = "auto") -> None:
     if choice not in BACKEND_CHOICES:
         raise BackendError(f"unknown backend {choice!r}; choose one of {', '.join(BACKEND_CHOICES)}")
     if choice == "cpu" or (choice == "auto" and not gpu_probably_present()):
-        from . import cpu_interpret
-
         cpu_interpret.prepare_environment()
 
 
@@ -47,8 +47,6 @@ def select_backend(choice: str = "auto") -> Backend:
     """Resolve ``auto`` / ``cuda`` / ``cpu`` to a ready backend."""
     if choice not in BACKEND_CHOICES:
         raise BackendError(f"unknown backend {choice!r}; choose one of {', '.join(BACKEND_CHOICES)}")
-    from . import cpu_interpret
-
     interpreting = cpu_interpret.interpreter_requested()
     if choice == "auto":
         choice = "cpu" if interpreting or not gpu_probably_present() else "cuda"
@@ -62,8 +60,6 @@ def select_backend(choice: str = "auto") -> Backend:
             raise NoGPUError("the cuda backend was requested but torch sees no CUDA GPU "
                              f"(torch {torch.__version__}); use --kernelopt-backend=cpu or auto")
         name = torch.cuda.get_device_name()
-        from ..gpu_pinning import timing_refused
-
         refused = timing_refused()  # a GPU another xdist worker uses is never timed on (gpu_pinning.py)
         if refused:
             return Backend("cuda", "cuda", {}, False, f"CUDA GPU {name}, torch {torch.__version__}; performance "

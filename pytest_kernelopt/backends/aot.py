@@ -36,6 +36,8 @@ import types
 from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..kernel_loader import load_kernel_module
+
 Target = tuple  # ("cuda", 90, 32) or ("hip", "gfx942", 64)
 DEFAULT_TARGET: Target = ("cuda", 90, 32)
 
@@ -154,8 +156,6 @@ def _load_private(source: str, name: str, filename: str) -> dict[str, Any]:
 
     ``filename`` is kept for the caller's bookkeeping; the loader keeps the source in ``linecache`` itself.
     """
-    from ..kernel_loader import load_kernel_module
-
     return load_kernel_module(source, name).__dict__
 
 

@@ -33,6 +33,7 @@ import time
 from typing import Any
 
 from ..errors import BackendError, TritonOOBError
+from ..problem_scale import use_small_problems
 
 _INSTALLED = False
 _STATE = threading.local()
@@ -53,8 +54,6 @@ def prepare_environment() -> None:
     it at import (the bundled examples do) pick interpreter-sized inputs.  It
     must be set before the collector imports them.
     """
-    from ..problems import use_small_problems
-
     os.environ["TRITON_INTERPRET"] = "1"
     use_small_problems()
 
@@ -594,7 +593,8 @@ def _patch_reductions() -> None:
     import triton.language as tl
     from triton.runtime import interpreter as interp
 
-    from . import interp_combines
+    # (lazy: it imports torch and triton at its top)
+    import pytest_kernelopt.backends.interp_combines as interp_combines
 
     ops = interp.ReduceOps
     if getattr(ops, "_kernelopt_patched", False):

@@ -13,7 +13,7 @@ Each compiled mode gets an entry point of its own (its own code object, so no Dy
 mode), is compiled with Inductor's config patched by ``torch._inductor.config.patch`` around the compile and the first
 call (where lazy compilation and autotuning happen) and with Inductor's caches off (``force_disable_caches``: cold
 compile times, comparable across modes and runs).  All modes are then timed interleaved with the performance gate's
-timer (:func:`pytest_kernelopt.gates.perf.time_interleaved`: CUDA events, L2 flushed, each timed call after an untimed
+timer (:func:`pytest_kernelopt.gates.timing.time_interleaved`: CUDA events, L2 flushed, each timed call after an untimed
 one of the same mode, the order rotating so that every mode takes every slot), the default column twice (the timer's A/A
 control: ``timer_aa``), under ``fail_on_recompile`` (a mode that would recompile while timed is an error of that mode,
 never a silent measurement of something else).  A mode that fails (out of memory, a compile error) is recorded and the

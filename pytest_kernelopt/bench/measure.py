@@ -22,11 +22,13 @@ from ..capture import CapturedModule, capture
 from ..config import Settings
 from ..gates.compare import compare_outputs, error_vs_truth
 from ..gates.fp64_place import _to, float64_copy
-from ..gates.perf import speedup_interval, time_interleaved
+from ..gates.perf import speedup_interval
+from ..gates.timing import time_interleaved
+from ..launch_space import baseline_config as _baseline
 from ..problems import ProblemSpec, build_problem
 from ..records import RunRecord
 from ..substitute import KernelSwap
-from ..tuner import _baseline, body_hash
+from ..tuner import body_hash
 from ..workflow import release_memory, run_problem_spec
 from .modes import AA, AUTOTUNE_MODES, BASELINES, LABELS, MODES, NOT_MEASURED, key_of
 

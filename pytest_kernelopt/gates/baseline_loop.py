@@ -30,6 +30,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .compare import compare_outputs, flatten
+from .counters import advance
+from .digests import to_host
+from .gate_session import GateSession, target_for
+from .module_state import copies, put
+from .runner import run_once
+from .seed_plan import CARRIED_SLACK, SETTLED_CALLS
+
 #: the settling loop's states kept: after this many of its calls (and where it stopped, if before)
 SETTLE_CHECKPOINTS = (16, 64, 256)
 #: the stream's calls at each jitter level, and the levels (relative, elementwise)
@@ -89,7 +97,7 @@ NATURAL_CALLS = 64
 NATURAL_JITTER = 0.5
 
 
-def _natural_calls(session: Any) -> int:
+def _natural_calls(session: GateSession) -> int:
     """How many calls a loop from the state as built may make with the module's integer counters advancing as
     calls move them: within the varied seed's advance and the calls past it the eager module was seen to run with
     (``state.margin``), less the candidate's calls from where it ends; 0 where no counter was advanced."""
@@ -98,9 +106,6 @@ def _natural_calls(session: Any) -> int:
     steps = {n: d for n, d in (getattr(st, "per_call", None) or {}).items() if d}
     if margin is None or not steps or not st.counters or not session.plan.seeds:
         return 0
-    from .counters import advance
-    from .trials import SETTLED_CALLS
-
     varied = st.varied(session.plan.seeds[0])
     room = min((advance(varied[n], st.pristine[n]) // d for n, d in steps.items() if n in varied), default=0)
 
@@ -111,14 +116,11 @@ def _finite(state: dict[str, Any]) -> bool:
     return all(bool(t.isfinite().all()) for t in state.values())
 
 
-def _baseline_call(session: Any, fn: Any, inputs: tuple, seed: int, floats: dict,
+def _baseline_call(session: GateSession, fn: Any, inputs: tuple, seed: int, floats: dict,
                    after: Callable[[], None]) -> tuple[str, Any, dict[str, Any]]:
     """One baseline call from the state as it is, ``after()`` run once it returned or raised (integer state put
     back): why it does not count ("the baseline raised ...", "its state overflowed": the floating state put back
     as before it) or "", its result (None where it raised), and the floating state before it."""
-    from .module_state import copies, put
-    from .runner import run_once
-
     before = copies(floats)
     r = None
     try:
@@ -135,7 +137,7 @@ def _baseline_call(session: Any, fn: Any, inputs: tuple, seed: int, floats: dict
     return why, r, before
 
 
-def split_state(session: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+def split_state(session: GateSession) -> tuple[dict[str, Any], dict[str, Any]]:
     """The module's state tensors that calls change ({name: tensor}): the floating ones, and the others."""
     st = session.state
     known = {n: t for n, t in st.items.items() if n in st.known}
@@ -143,7 +145,7 @@ def split_state(session: Any) -> tuple[dict[str, Any], dict[str, Any]]:
             {n: t for n, t in known.items() if not t.is_floating_point()})
 
 
-def _once(session: Any, swap: Any, seed: int, make: Callable[[], Any], key: str) -> Any:
+def _once(session: GateSession, swap: Any, seed: int, make: Callable[[], Any], key: str) -> Any:
     """``make()``'s result, made once a session and seed (under ``key``) with the candidate's kernels off and the
     module's state put back after."""
     cache = session.__dict__.setdefault(key, {})
@@ -157,15 +159,13 @@ def _once(session: Any, swap: Any, seed: int, make: Callable[[], Any], key: str)
     return cache[seed]
 
 
-def baseline_states(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
+def baseline_states(session: GateSession, swap: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
     """The states of the settling loop and the stream on ``seed`` (made once a session and seed, with the
     candidate's kernels off), and a note on how they ended.  None where no call changed floating module state."""
     return _once(session, swap, seed, lambda: _make(session, fn, seed), "_baseline_loop_states")
 
 
-def _make(session: Any, fn: Any, seed: int) -> tuple[list[LoopState], str]:
-    from .module_state import copies, put, target_for
-
+def _make(session: GateSession, fn: Any, seed: int) -> tuple[list[LoopState], str]:
     floats, held = split_state(session)
     if not floats:
         return [], ""
@@ -266,7 +266,7 @@ FRESH_SECONDS = 60.0
 FRESH_KEEP_BYTES = 256 << 20
 
 
-def fresh_checkpoints(session: Any) -> tuple[int, ...]:
+def fresh_checkpoints(session: GateSession) -> tuple[int, ...]:
     """The stream's checkpoints on this session's backend (its last one, the stream's length)."""
     most = FRESH_CALLS if getattr(session.backend, "measures_time", False) else FRESH_CALLS_INTERPRETED
     return tuple(c for c in FRESH_CHECKPOINTS if c <= most)
@@ -284,13 +284,13 @@ class FreshMark:
     last: bool = False
 
 
-def fresh_draw(session: Any, k: int) -> tuple:
+def fresh_draw(session: GateSession, k: int) -> tuple:
     """The stream's ``k``-th inputs: the problem's own draw (:meth:`Problem.draw_inputs`) of a seed of its own."""
     return session.problem.draw_inputs(session.plan.base + FRESH_OFFSET + k)
 
 
-def fresh_stream(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict[int, tuple[Any, dict]],
-                                                                       str]:
+def fresh_stream(session: GateSession, swap: Any, fn: Any,
+                 seed: int) -> tuple[list[FreshMark], dict[int, tuple[Any, dict]], str]:
     """The baseline's states along the stream of fresh inputs from ``seed``'s start state (made once a session
     and seed, the candidate's kernels off), its outputs and state after the calls kept ({call number: (outputs,
     state)}, :data:`FRESH_KEEP_BYTES`), and a note on how it ended.  None where no call changed floating module
@@ -298,7 +298,7 @@ def fresh_stream(session: Any, swap: Any, fn: Any, seed: int) -> tuple[list[Fres
     return _once(session, swap, seed, lambda: _make_fresh(session, fn, seed), "_fresh_stream")
 
 
-def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: dict, until: int, t0: float,
+def stream_calls(session: GateSession, fn: Any, floats: dict, held: dict, start_held: dict, until: int, t0: float,
                  seconds: float, done: int = 0, baseline: bool = True,
                  each: Callable[[int, Any], None] | None = None) -> tuple[int, str]:
     """Calls of the stream of fresh inputs from call ``done`` up to ``until`` (the module's state as it is; its
@@ -306,9 +306,6 @@ def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: di
     made in all, and why it stopped early ("... s spent"; for the ``baseline``, "the baseline raised ...", "its
     state overflowed": that call undone) or "".  A candidate's call that raises is the candidate's error.
     ``each(n, outputs)`` after the ``n``-th call (counted from 1) that counts."""
-    from .module_state import put
-    from .runner import run_once
-
     while done < until:
         if time.perf_counter() - t0 > seconds:
             return done, f"{seconds:g} s of calls spent"
@@ -328,8 +325,6 @@ def stream_calls(session: Any, fn: Any, floats: dict, held: dict, start_held: di
 
 
 def _bytes(obj: Any) -> int:
-    from .compare import flatten
-
     return sum(t.numel() * t.element_size() for t in flatten(obj) if hasattr(t, "element_size"))
 
 
@@ -340,13 +335,9 @@ def _draw(calls: list[int], k: int) -> list[int]:
     return random.SystemRandom().sample(calls, max(1, min(k, len(calls))))
 
 
-def _make_fresh(session: Any, fn: Any, seed: int) -> tuple[list[FreshMark], dict[int, tuple[Any, dict]], str]:
+def _make_fresh(session: GateSession, fn: Any, seed: int) -> tuple[list[FreshMark], dict[int, tuple[Any, dict]], str]:
     import torch
 
-    from .compare import compare_outputs
-    from .correctness import CARRIED_SLACK
-    from .module_state import copies, target_for
-    from .trials import to_host
 
     floats, held = split_state(session)
     if not floats:

@@ -6,6 +6,10 @@ judging a candidate costs only its own runs.  Gates run in order and stop at
 the first failure; every result carries its numbers.  ``decision`` is
 ``accepted`` only when the performance gate passed on a GPU; a CPU run can at
 most say ``verified``.
+
+The top of the gates: it collects (:mod:`.trials`) and hands the records to the
+judges (:mod:`.correctness`, :mod:`.fp64`, :mod:`.perf`); :class:`Judge` is the
+part an isolated judge's parent runs on records a worker sent.
 """
 
 from __future__ import annotations
@@ -15,18 +19,28 @@ import time
 from typing import Any, Callable, Sequence
 
 from ..backends import Backend, select_backend
+from ..backends.aot import gpu_target_of_current_device
 from ..candidate import Candidate
 from ..capture import CapturedModule, capture
 from ..config import Settings
 from ..problems import Problem
+from ..substitute import KernelSwap
+from . import reorder
 from .correctness import CorrectnessGate
+from .counters import find_counters
 from .fp64 import Fp64Gate
-from .module_state import ModuleState
-from .perf import PerfGate, rank_candidates, time_sequentially
+from .fp64_place import place, truth_on
+from .gate_session import GateSession, target_for
+from .module_state import ModuleState, copies, put, state_items
+from .perf import PerfGate, merge_timing, next_round
 from .results import CascadeResult, Decision, GateResult
 from .runner import RunResult, poisoned_allocations, run_once
+from .seed_plan import SeedPlan
 from .seed_values import seed_inputs
-from .trials import BaselineRecord, SeedPlan, collect_baseline, collect_candidate, device_peak
+from .static import StaticGate
+from .timing import rank_candidates
+from .trial_records import BaselineRecord
+from .trials import collect_baseline, collect_candidate, collect_timing, device_peak
 
 ProgressFn = Callable[[str], None]
 
@@ -43,9 +57,6 @@ def _nbytes(inputs: tuple) -> int:
 
 def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: bool = True) -> GateResult:
     """Gate 1 for one candidate against the captured graphs (``captured`` needs ``find``; ``backend`` a name)."""
-    from .reorder import arrival_order, inductor_reorder
-    from .static import StaticGate
-
     try:
         graph, name = captured.find(candidate.replaces[0])
     except KeyError as e:
@@ -55,13 +66,11 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
     if not aot:
         target = None
     elif backend.name == "cuda":
-        from ..backends.aot import gpu_target_of_current_device
-
         target = gpu_target_of_current_device()
     result = StaticGate().check(candidate, kernels, compile_target=target)
     if result.passed:
-        result.numbers["reorder_of_inductor"] = inductor_reorder(candidate, graph, name)
-        if result.numbers["reorder_of_inductor"] and arrival_order(graph, name):
+        result.numbers["reorder_of_inductor"] = reorder.inductor_reorder(candidate, graph, name)
+        if result.numbers["reorder_of_inductor"] and reorder.arrival_order(graph, name):
             result.numbers["arrival_order"] = True
     return result
 
@@ -86,10 +95,18 @@ def memory_numbers(baseline: BaselineRecord, rec: Any) -> dict[str, Any]:
     return out
 
 
+def time_sequentially(session: GateSession, swap: Any, plan: SeedPlan, rec: Any) -> None:
+    """Time ``rec``'s candidate in this process as the sequential gate does: a first round, then the rounds of
+    :func:`.perf.next_round` while it is undecided (the isolated judge runs the same exchange across its pipe)."""
+    rec.timing, rec.timed_outputs = collect_timing(session, swap, plan)
+    while more := next_round(session.settings, rec):
+        merge_timing(rec, *collect_timing(session, swap, plan, more))
+
+
 class Judge:
     """Turns the static gate's results and the records of a trial into the cascade's result.
 
-    It reads records only (:mod:`.trials`), so it runs in whichever process holds
+    It reads records only (:mod:`.trial_records`), so it runs in whichever process holds
     them: the one that collected them, or the parent of an isolated worker.
     """
 
@@ -179,8 +196,6 @@ class EvaluationSession:
             # from a zero recurrent state, as every sequence starts after reset(), passes calls that start from the
             # state the capture call left: tests/test_read_only_args.py::
             # test_every_judged_call_starts_from_the_state_as_built_not_as_the_capture_call_left_it)
-            from .module_state import copies, put, state_items
-
             items = dict(state_items(problem.module))
             found = copies(items)
             captured = capture(problem.module, problem.example_inputs, training=self.training,
@@ -210,8 +225,6 @@ class EvaluationSession:
         host, runs with them advanced (a position used as an index may not, and on a GPU an index out of range
         is a device-side assert that ends the process's CUDA context; on the host it is an exception).  What
         was left out, and why, is in ``self.state_note``."""
-        from .counters import find_counters
-
         self.state.counters = ()  # looked for: the calls below start from the state as found
         near, far, self.state_note, caps, limits = find_counters(self, seed)
         self.state.set_counters(near, far, caps)
@@ -268,8 +281,6 @@ class EvaluationSession:
 
     def baseline_run(self, seed: int, fresh: bool = False) -> Any:
         if fresh or seed not in self.baseline_record().runs:
-            from .module_state import target_for
-
             self.state.start(target_for(self, seed))
             with poisoned_allocations(self.captured.namespaces):
                 return run_once(self.captured.compiled, self.module, self.inputs(seed), training=self.training,
@@ -278,8 +289,6 @@ class EvaluationSession:
 
     def truth(self, seed: int) -> RunResult:
         """The original eager module in float64 on the same inputs (host copies; wherever it fits)."""
-        from .fp64_place import place, truth_on
-
         where, why = place(self)
         if where == "skipped":
             raise MemoryError(why)
@@ -297,8 +306,6 @@ class EvaluationSession:
         gate compiles it again anyway when it runs it).  ``perf=False`` stops
         after the float64 gate; such a result is never ``accepted``.
         """
-        from ..substitute import KernelSwap
-
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         say = progress or (lambda _msg: None)
         t0 = time.perf_counter()

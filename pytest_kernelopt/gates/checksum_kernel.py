@@ -1,8 +1,8 @@
 """The timed calls' output checksums in one pass on the GPU: the judge's own Triton kernel.
 
-:func:`pytest_kernelopt.gates.perf.checksums` weighs every element of an
+:func:`pytest_kernelopt.gates.timing.checksums` weighs every element of an
 output by a pseudo-random weight of its position (splitmix64 of the position,
-:func:`pytest_kernelopt.gates.trials.position_hash`) and sums in float64.  In
+:func:`pytest_kernelopt.gates.digests.position_hash`) and sums in float64.  In
 torch that is about twenty elementwise launches per chunk of the output, and
 the weights of a large output were made again on every call: on the H200 a
 64M-element output cost about 8 ms of checks per timed call, a hundred times
@@ -38,7 +38,7 @@ def _build() -> Any:
         offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK).to(tl.int64)
         mask = offs < n
         x = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float64)
-        # splitmix64 of the position under ``key``, as trials.position_hash computes it (wrapping uint64)
+        # splitmix64 of the position under ``key``, as digests.position_hash computes it (wrapping uint64)
         z = offs.to(tl.uint64) * 0x9E3779B97F4A7C15 + key.to(tl.uint64)
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
         z = (z ^ (z >> 27)) * 0x94D049BB133111EB

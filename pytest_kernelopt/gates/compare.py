@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from .chunked import chunks, compute_device
+from .chunked import chunks, compute_device, piece, spans
 
 
 def flatten(obj: Any) -> list:
@@ -37,6 +37,12 @@ class Comparison:
     #: outputs whose NaN/Inf positions differ, where the caller deferred that to the float64 gate (a certified
     #: reorder only: :func:`special_positions`)
     special: list[int] = field(default_factory=list)
+
+
+def values(outputs: Any, grads: dict) -> list:
+    """A run's values in the order the float64 gate reads them: its outputs flattened, then its gradients and state
+    by name."""
+    return flatten(outputs) + [grads[k] for k in sorted(grads)]
 
 
 def _l2_ratio(num: float, denom: float) -> float:
@@ -163,11 +169,9 @@ def far_at(x, t, levels, rtol: float, atol: float, floor: float, factor: float) 
     """Over the positions where the truth ``t`` is finite, a chunk at a time (:func:`.chunked.piece` order):
     (their count, how many have ``x`` farther from ``t`` than ``max(floor, factor * honest)`` tolerances
     ``atol + rtol * |t|``, or not finite), ``honest`` the distance the flat uint8 ``levels`` stand for
-    (:func:`.fp64_place.level_bound`)."""
+    (:func:`level_bound`)."""
     import torch
 
-    from .chunked import piece, spans
-    from .fp64_place import level_bound
 
     dev = compute_device(x, t)
     acc = torch.zeros(2, dtype=torch.int64, device=dev)
@@ -388,3 +392,30 @@ def error_vs_truth(out: Any, truth: Any) -> list[float]:
             n, err, norm, _ = finite_l2(x, t)
             errs.append(_l2_ratio(err, norm) if n else 0.0)
     return errs
+
+
+#: the honest runs' distance from the truth at a position, in tolerances, is kept as a byte: 0 up to CALM_FRACTION
+#: (a *calm* position: rounding cannot move it there), then LEVEL_STEPS codes per doubling, up to 255
+CALM_FRACTION = 0.1
+
+
+LEVEL_STEPS = 8
+
+
+def level_codes(err_in_tol: Any) -> Any:
+    """uint8 codes of distances in tolerances: 0 where at most :data:`CALM_FRACTION`, else the smallest code whose
+    :func:`level_bound` is at least the distance (255 for anything larger or not finite)."""
+    import torch
+
+    r = err_in_tol.double() / CALM_FRACTION
+    code = torch.ceil(LEVEL_STEPS * torch.log2(r.clamp_min(1.0)))
+    code = torch.where(torch.isfinite(code), code, torch.full_like(code, 255.0))
+    return code.clamp_(0, 255).to(torch.uint8)
+
+
+def level_bound(code: Any) -> Any:
+    """The largest distance in tolerances a code stands for (float64; 255 reads as unbounded)."""
+    import torch
+
+    bound = CALM_FRACTION * torch.exp2(code.double() / LEVEL_STEPS)
+    return torch.where(code >= 255, torch.full_like(bound, float("inf")), bound)

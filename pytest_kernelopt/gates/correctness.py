@@ -1,7 +1,7 @@
 """Gate 2: multi-seed correctness of the whole compiled graph against the unmodified one.
 
-The gate judges records (:mod:`.trials`): the baseline's runs and the
-candidate's, on the same seeds and input magnitudes.  It never runs anything
+The gate judges records (:mod:`.trial_records`, collected by :mod:`.trials`): the
+baseline's runs and the candidate's, on the same seeds and input magnitudes.  It never runs anything
 itself, so it can judge in a process that never loaded the candidate.
 """
 
@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import seed_plan, trial_records
 from .compare import compare_outputs, same_values
 from .results import GateResult
-from .structure_probes import PROBE
+from .seed_plan import CARRIED_SLACK
+from .trial_records import PROBE, READ_PRIOR, WROTE_READ_ONLY
 
-#: the call from the state the candidate's own previous call left is held to this many tolerances of the
-#: baseline's call from the same state (no float64 truth judges it)
-CARRIED_SLACK = 10.0
 #: a candidate beyond tolerance on some seed (the float64 gate decides it) may differ from the baseline on a
 #: structure probe by this many times the most it differed on any seed (the probes have no float64 truth)
 PROBE_SEED_FACTOR = 4.0
@@ -35,13 +34,6 @@ class CorrectnessGate:
     """
 
     name = "correctness"
-
-    def check(self, session: Any, swap: Any) -> GateResult:
-        """Collect the candidate's runs in this process and judge them."""
-        from .trials import collect_candidate
-
-        rec = collect_candidate(session, swap, session.plan)
-        return self.judge(session.settings, session.baseline_record(), rec)
 
     @staticmethod
     def _carried(s: Any, rec: Any, reorder: bool, probe_atol: float = 0.0) -> GateResult | None:
@@ -92,8 +84,6 @@ class CorrectnessGate:
         Inductor's own kernel under another launch config (:mod:`.reorder`): NaN or Inf positions that differ
         from the baseline's (a product or sum that overflows in one order and not in the other) are left to the
         float64 gate, which judges each such position against the truth (``special_deferred``)."""
-        from .trials import CANDIDATE_FILLS, READ_PRIOR, WROTE_READ_ONLY
-
         plan = baseline.plan
         rerun = ""
         seeds = [sd for sd in plan.seeds if sd in rec.runs or sd == rec.error_seed]
@@ -153,7 +143,7 @@ class CorrectnessGate:
                 tiny.update(cmp.tiny_outputs)
                 if not cmp.within_tolerance and seed not in beyond:
                     beyond.append(seed)
-            if CANDIDATE_FILLS.get(n) == "stale" and baseline.deterministic and not arrival_order and \
+            if seed_plan.CANDIDATE_FILLS.get(n) == "stale" and baseline.deterministic and not arrival_order and \
                     cand.buffers is not None:
                 for start, other in (getattr(rec, "starts", None) or {}).items():
                     theirs = other.buffers or []
@@ -206,11 +196,9 @@ class CorrectnessGate:
         if getattr(rec, "carried_note", ""):
             numbers["loop_note"] = rec.carried_note
         if getattr(rec, "carried_sampled", 0):
-            from .trials import CARRIED_SAMPLE, CARRIED_TOTAL_BYTES
-
             numbers["pairs_sampled"] = (f"{rec.carried_sampled} of the {len(carried_pairs)} pairs of calls past "
-                                        f"{CARRIED_TOTAL_BYTES >> 20} MiB kept were judged on a keyed sample of "
-                                        f"{CARRIED_SAMPLE} positions a tensor")
+                                        f"{trial_records.CARRIED_TOTAL_BYTES >> 20} MiB kept were judged on a keyed "
+                                        f"sample of {trial_records.CARRIED_SAMPLE} positions a tensor")
         if rerun:
             numbers["rerun_differs"] = rerun
         if special:
@@ -244,7 +232,7 @@ class CorrectnessGate:
 
 
 def buffers_differ(a: list[str], b: list[str]) -> list[int]:
-    """The buffers (indices) two runs left with different bits (:attr:`.trials.Run.buffers`, past the outputs'
+    """The buffers (indices) two runs left with different bits (:attr:`.trial_records.Run.buffers`, past the outputs'
     digest): a buffer neither call wrote ("u:") holds only what it was handed, and is skipped; every other one
     must match, including one that a call wrote in one run and left alone in the other."""
     if len(a) != len(b):

@@ -16,6 +16,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .fp64_place import _moved, native_copy
+from .gate_session import GateSession
+from .module_state import FAR_COUNTER_DECADES, VARY_COUNTER_DECADES, ModuleState, varied_values
+from .runner import run_once
+
 
 def advance(now: Any, before: Any) -> int:
     """How far a single-element tensor moved from ``before`` to ``now``, as a whole number."""
@@ -33,7 +38,7 @@ def _whole_step(before: Any, after: Any) -> bool:
 
 
 #: the calls past the varied seed's advance a counter must still run with: the loop of calls from the state the
-#: candidate's calls leave (:data:`.trials.CARRIED_CALLS`) and two more
+#: candidate's calls leave (:data:`.seed_plan.CARRIED_CALLS`) and two more
 MARGIN_CALLS = 10
 #: how many times the varied seed's advance is halved, at most, looking for one the module runs with
 HALVINGS = 12
@@ -42,15 +47,11 @@ HALVINGS = 12
 MARGINS = (MARGIN_CALLS, 5, 3, 2, 1)
 
 
-def find_counters(session: Any, seed: int) -> tuple[list[str], list[str], str, dict[str, int], dict[str, Any]]:
+def find_counters(session: GateSession, seed: int) -> tuple[list[str], list[str], str, dict[str, int], dict[str, Any]]:
     """(the counters the varied seed may advance, those the far-counter seed may, a note on what was left out
     and why, the most steps the varied seed may advance each where the module runs only so far, and the limits of
     the loops of calls from the varied state: ``margin``, the calls past its advance the module runs with (None:
     no counter advanced), and ``per_call``, each counter's step in one call)."""
-    from .fp64_place import _moved, native_copy
-    from .module_state import FAR_COUNTER_DECADES, VARY_COUNTER_DECADES, ModuleState, varied_values
-    from .runner import run_once
-
     state = session.state
     ints, floats = state.int_scalars(), state.float_scalars()
     if not (ints or floats):

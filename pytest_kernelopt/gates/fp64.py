@@ -1,6 +1,6 @@
 """Gate 3: model-level float64 fallback -- the eager module in float64 is the ground truth.
 
-Two checks, both on records (:mod:`.trials`):
+Two checks, both on records (:mod:`.trial_records`):
 
 * **the fallback**: where the correctness gate found candidate and baseline
   apart beyond tolerance, the candidate passes only if, on every such seed and
@@ -29,8 +29,16 @@ import math
 from typing import Any, Iterator
 
 from .chunked import chunks
-from .compare import finite_l2
-from .fp64_place import values
+from .compare import (
+    ZERO_DECADE,
+    beyond_counts,
+    decade_sums,
+    far_at,
+    finite_l2,
+    finite_max_errors,
+    special_positions,
+    values,
+)
 from .results import GateResult
 
 BIAS_SIGMAS = 6.0
@@ -120,7 +128,7 @@ POSITIONS_FACTOR = 3.0
 POSITIONS_SLACK = 0.01
 #: ... and position by position: an uncertified candidate may be at most CALM_MAX tolerances from the truth, or
 #: LEVEL_FACTOR times as far as the farthest honest run of the noise floor lands there (the compiled and the eager
-#: module, on the seed's inputs and on inputs moved by one rounding step: :func:`.fp64_place.level_codes`), if that is
+#: module, on the seed's inputs and on inputs moved by one rounding step: :func:`.compare.level_codes`), if that is
 #: more (times ``fp64_factor`` above 1), at all but LEVEL_SLACK of the positions.  The count above bounds how many
 #: positions are wrong, not by how much, and the whole-output figures let errors hide where the baseline is wrong
 #: elsewhere (1e4 off on unit-scale values at 2.8% of positions; 5000 off where sin(3000 x)'s honest runs land a
@@ -278,13 +286,6 @@ class Fp64Gate:
 
     name = "fp64"
 
-    def check(self, session: Any, swap: Any, correctness: GateResult) -> GateResult:
-        """Collect the candidate's runs in this process and judge them (the worker path judges records)."""
-        from .trials import collect_candidate
-
-        rec = collect_candidate(session, swap, session.plan)
-        return self.judge(session.settings, session.baseline_record(), rec, correctness)
-
     def judge(self, s: Any, baseline: Any, rec: Any, correctness: GateResult,
               reorder: tuple[str, ...] = ()) -> GateResult:
         """``reorder``: what the judge certified each candidate to be when all are Inductor's own kernels under
@@ -367,8 +368,6 @@ class Fp64Gate:
         """NaN or Inf positions that differ from the baseline's (deferred by the correctness gate for a certified
         reorder): each judged against the float64 truth (:func:`.compare.special_positions`); a failing result
         where the candidate is wrong where the baseline is not, else None (the rest of the gate goes on)."""
-        from .compare import special_positions
-
         seeds = sorted({sd for sd, _, _ in correctness.numbers["special_deferred"]})
         if not reorder:  # only the judge's own certification defers these; anything else is a hard failure
             return GateResult("fp64", "fail", f"seeds {seeds}: NaN or Inf positions differ from the baseline's, "
@@ -399,8 +398,6 @@ class Fp64Gate:
     def _positions(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
         """A failing result where the candidate is beyond the tolerance against the truth at many positions where
         the baseline is within it (:data:`POSITIONS_FACTOR`); None otherwise."""
-        from .compare import beyond_counts
-
         worst = 0.0
         for seed, i, c, b, t, rtol, atol in _floating(s, baseline, rec, seeds):
             n, base_out, cand_out = beyond_counts(c, b, t, rtol, atol)
@@ -427,8 +424,6 @@ class Fp64Gate:
     def _levels(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
         """A failing result where the candidate is far from the truth against the honest runs' own distance there
         (:data:`LEVEL_FACTOR`); None otherwise, and where the truth has no levels."""
-        from .compare import far_at
-
         factor = max(1.0, s.fp64_factor)
         checked = 0
         for seed, i, c, _, t, rtol, atol in _floating(s, baseline, rec, seeds):
@@ -454,8 +449,6 @@ class Fp64Gate:
     def _elements(s: Any, baseline: Any, rec: Any, seeds: list, numbers: dict) -> GateResult | None:
         """A failing result when some element of the candidate is far beyond the tolerance against the truth
         where the baseline's elements are not (:data:`ELEMENT_RATIO`); None otherwise."""
-        from .compare import finite_max_errors
-
         limit = max(ELEMENT_RATIO, s.fp64_factor * (1.0 + NOISE_MARGIN))
         worst = 0.0
         for seed, i, c, b, t, rtol, atol in _floating(s, baseline, rec, seeds):
@@ -517,7 +510,6 @@ class Fp64Gate:
         """The precision check by decades of |truth| (:data:`DECADE_MIN`): what failed, or None."""
         import torch
 
-        from .compare import ZERO_DECADE, decade_sums
 
         checked = numbers.get("precision_decades_checked", 0)
         worst = numbers.get("precision_decade_ratio", 0.0)

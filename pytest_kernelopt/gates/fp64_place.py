@@ -13,6 +13,13 @@ import copy
 import math
 from typing import Any
 
+from .chunked import chunks, piece, put, spans
+from .compare import add_decade_part, any_order, decade_dict, decade_part, level_codes, values
+from .digests import to_host
+from .gate_session import GateSession, target_for
+from .module_state import ModuleState
+from .runner import run_once
+
 #: float64 bytes of (inputs + parameters) times this is what one float64 call is assumed to need
 FP64_WORKSPACE = 3.0
 #: fraction of the free device / available host memory the float64 truth may plan to use
@@ -25,7 +32,7 @@ DEVICE_BUDGET = 3.0
 DEVICE_BUDGET_FLOOR = 1 << 30
 
 
-def estimate_bytes(session: Any) -> int:
+def estimate_bytes(session: GateSession) -> int:
     """What one float64 call of the eager module is assumed to need (see the module docstring)."""
     import torch
 
@@ -55,7 +62,7 @@ def _gib(n: float) -> str:
     return f"{n / 2**30:.1f} GiB"
 
 
-def place(session: Any, module_peak: int = 0) -> tuple[str, str]:
+def place(session: GateSession, module_peak: int = 0) -> tuple[str, str]:
     """("cuda" | "cpu" | "skipped", why): where this session's float64 truth runs.  ``module_peak``: the
     module's single-call peak in bytes (0: unknown), against which the device's share is budgeted
     (:data:`DEVICE_BUDGET`)."""
@@ -113,7 +120,7 @@ def _to(x: Any, device: str) -> Any:
     return x
 
 
-def _module(session: Any, device: str) -> tuple[Any, Any]:
+def _module(session: GateSession, device: str) -> tuple[Any, Any]:
     """The float64 copy of the module on ``device`` and its :class:`.module_state.ModuleState`: copied from the
     state every gate call starts from, its floating parameters, buffers and tensor attributes in float64."""
     if not hasattr(session.module, "double"):
@@ -127,7 +134,7 @@ def float64_copy(module: Any, device: str) -> Any:
     return _with_attributes(copy.deepcopy(module).to(device).double(), lambda v: _to(v, device))
 
 
-def _native_module(session: Any, device: str) -> tuple[Any, Any]:
+def _native_module(session: GateSession, device: str) -> tuple[Any, Any]:
     """The module in its own precision on ``device`` and its ModuleState: the session's own where it lives
     there, else a copy (kept while the float64 copy it replaces is not needed)."""
     if device == session.backend.device:
@@ -154,13 +161,11 @@ def _with_attributes(m: Any, attribute: Any) -> Any:
     return m
 
 
-def _copy(session: Any, key: str, make: Any, attribute: Any) -> tuple[Any, Any]:
+def _copy(session: GateSession, key: str, make: Any, attribute: Any) -> tuple[Any, Any]:
     """The module as ``make`` copies it (None: the module itself) from the state every gate call starts from,
     with a ModuleState of its own, kept in ``session.fp64_modules`` under ``key`` (one copy at a time); its plain
     tensor attributes, which ``.to()`` and ``.double()`` leave as they were, replaced by ``attribute(value)``
     (None: left alone)."""
-    from .module_state import ModuleState
-
     cache = session.fp64_modules
     if key not in cache:
         cache.clear()  # one copy at a time (float64, or native on another device)
@@ -181,12 +186,6 @@ def _moved(inputs: tuple, device: str) -> tuple:
                  x.to(device) if isinstance(x, torch.Tensor) else x for x in inputs)
 
 
-def values(outputs: Any, grads: dict) -> list:
-    from .compare import flatten
-
-    return flatten(outputs) + [grads[k] for k in sorted(grads)]
-
-
 def _distances(got: Any, truth: list, levels: list | None = None, tolerance: Any = None) -> list:
     """For each floating value of ``got`` (None where not floating), over the positions finite in both, a chunk
     at a time on ``got``'s device (the truth, on the host, is moved there a chunk at a time): (sum of squared
@@ -198,8 +197,6 @@ def _distances(got: Any, truth: list, levels: list | None = None, tolerance: Any
     farthest of them."""
     import torch
 
-    from .chunked import chunks, spans
-    from .compare import add_decade_part, any_order, decade_dict, decade_part
 
     levels = levels if levels is not None else [None] * len(truth)
     out: list = []
@@ -249,39 +246,11 @@ def noise_levels(noise: list) -> list:
     return [None if n is None or len(n) < 3 else n[2] for n in noise]
 
 
-#: the honest runs' distance from the truth at a position, in tolerances, is kept as a byte: 0 up to CALM_FRACTION
-#: (a *calm* position: rounding cannot move it there), then LEVEL_STEPS codes per doubling, up to 255
-CALM_FRACTION = 0.1
-LEVEL_STEPS = 8
-
-
-def level_codes(err_in_tol: Any) -> Any:
-    """uint8 codes of distances in tolerances: 0 where at most :data:`CALM_FRACTION`, else the smallest code whose
-    :func:`level_bound` is at least the distance (255 for anything larger or not finite)."""
-    import torch
-
-    r = err_in_tol.double() / CALM_FRACTION
-    code = torch.ceil(LEVEL_STEPS * torch.log2(r.clamp_min(1.0)))
-    code = torch.where(torch.isfinite(code), code, torch.full_like(code, 255.0))
-    return code.clamp_(0, 255).to(torch.uint8)
-
-
-def level_bound(code: Any) -> Any:
-    """The largest distance in tolerances a code stands for (float64; 255 reads as unbounded)."""
-    import torch
-
-    bound = CALM_FRACTION * torch.exp2(code.double() / LEVEL_STEPS)
-    return torch.where(code >= 255, torch.full_like(bound, float("inf")), bound)
-
-
-def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
+def truth_on(session: GateSession, seed: int, device: str) -> tuple[Any, dict, list]:
     """The eager module in float64 on ``device`` for ``seed``'s inputs: (outputs, grads) on the host, and the
     noise floor of every value (None where not floating, see :func:`noise_floor`; :func:`split_noise`)."""
     import torch
 
-    from .module_state import target_for
-    from .runner import run_once
-    from .trials import to_host
 
     mod, state = _module(session, device)
     inputs = session.inputs(seed)  # drawn once for the truth and the noise floor (a large seed is not cached)
@@ -296,7 +265,8 @@ def truth_on(session: Any, seed: int, device: str) -> tuple[Any, dict, list]:
     return outputs, grads, noise_floor(session, seed, values(outputs, grads), inputs, device)
 
 
-def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = None, device: str | None = None) -> list:
+def noise_floor(session: GateSession, seed: int, truth: list, inputs: tuple | None = None,
+                device: str | None = None) -> list:
     """How far rounding alone puts each value from the truth, as (L2 distance, {decade of |truth|: L2 distance
     over its positions}): for each of two honest computations in native
     precision -- the compiled module with its own kernels, and the original (uncompiled) module -- the root
@@ -329,15 +299,13 @@ def noise_floor(session: Any, seed: int, truth: list, inputs: tuple | None = Non
             for a, b in zip(compiled, eager)]
 
 
-def _floor_runs(session: Any, seed: int, truth: list, inputs: tuple, fn: Any, module: Any, state: Any,
+def _floor_runs(session: GateSession, seed: int, truth: list, inputs: tuple, fn: Any, module: Any, state: Any,
                 local: bool) -> list:
     """One computation's rounding noise (see :func:`noise_floor`): ``fn`` on ``inputs`` and on ``inputs``
     moved by one rounding step, the root mean square of their distances to the truth.  ``local``: the inputs
     are the session's own (cloned for each call); else this call's copies."""
     import torch
 
-    from .module_state import target_for
-    from .runner import run_once
 
     gens: dict[Any, Any] = {}  # one generator per device the inputs live on, each seeded from the seed
 
@@ -377,7 +345,6 @@ def _perturbed(x: Any, gen: Any) -> Any:
     the H200's groupnorm_big gates), drawn a chunk (:data:`.chunked.CHUNK`) at a time: no second full-size temporary."""
     import torch
 
-    from .chunked import piece, put, spans
 
     eps = torch.finfo(x.dtype).eps
     y = torch.empty_like(x)

@@ -19,6 +19,9 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from ..substitute import storage_bytes
+from .digests import digest
+
 #: the packages whose objects are not searched for tensors (a plain object of the user's is: a config, a cache)
 _LIBRARY_PACKAGES = ("torch", "builtins", "numpy", "triton", "typing", "functools", "collections", "types", "abc",
                      "enum", "pathlib", "logging", "threading", "weakref")
@@ -162,7 +165,7 @@ VARY_OFFSET = 0.1
 #: the eager module on the host runs with them advanced (a position used as an index may not: see
 #: :meth:`pytest_kernelopt.gates.cascade.EvaluationSession.find_counters`)
 VARY_COUNTER_DECADES = (0.5, 3.0)
-#: and on another seed (:data:`pytest_kernelopt.gates.trials.FAR_COUNTER_INDEX`, its floating state as found)
+#: and on another seed (:data:`pytest_kernelopt.gates.seed_plan.FAR_COUNTER_INDEX`, its floating state as found)
 #: by 10 ** U(3, 9) steps: for a kernel wrong only after step 1000, or past 2 ** 24
 FAR_COUNTER_DECADES = (3.0, 9.0)
 
@@ -230,21 +233,6 @@ def varied_values(pristine: dict[str, Any], seed: int, counters: Any = (), *, fl
     return out
 
 
-def target_for(session: Any, seed: int) -> dict[str, Any] | None:
-    """The state a gate call on ``seed`` starts from: the varied one on the plan's varied-state seed, else None
-    (the state as the session found it)."""
-    plan = getattr(session, "plan", None)
-    if plan is None:
-        return None
-    if not (plan.varied_state(seed) or plan.far_counters(seed)):
-        return None
-    if session.state.counters is None and hasattr(session, "find_counters"):
-        session.find_counters(seed)
-    if plan.varied_state(seed):
-        return session.state.varied(seed)
-    return session.state.far(seed) if session.state.far_counters else None
-
-
 #: how :meth:`ModuleState.end` names the bytes of a state tensor's storage that no state tensor views
 BEYOND_VIEW = " (its storage beyond the state's views)"
 
@@ -265,8 +253,6 @@ class _Beyond:
         self.digest = self.now()
 
     def now(self) -> str:
-        from .trials import digest
-
         return digest(self.flat.masked_fill(self.mask, 0), self.key, exact=True)
 
     def put_back(self) -> None:
@@ -280,8 +266,6 @@ def beyond_views(items: dict[str, Any], key: int = 0) -> list[_Beyond]:
     """:class:`_Beyond` for every storage of ``items`` ({name: state tensor}) with bytes no state tensor views:
     a state tensor that is a view of a larger tensor no state holds.  Whole tensors have none (nothing to keep)."""
     import torch
-
-    from ..substitute import storage_bytes
 
     groups: dict[tuple, list[tuple[str, Any]]] = {}
     for name, t in items.items():
@@ -333,8 +317,6 @@ class ModuleState:
     """
 
     def __init__(self, module: Any, key: int = 0) -> None:
-        from .trials import digest
-
         self.key = key
         self.items = dict(state_items(module))
         self.pristine = {n: t.detach().to("cpu", copy=True) for n, t in self.items.items()}
@@ -359,8 +341,6 @@ class ModuleState:
         self._far: dict[int, dict[str, Any]] = {}
 
     def _current(self) -> dict[str, str]:
-        from .trials import digest
-
         return {n: digest(t, self.key, exact=True) for n, t in self.items.items()}
 
     def _put_back_beyond(self) -> None:
@@ -421,8 +401,6 @@ class ModuleState:
             self.begin()
             return
         import torch
-
-        from .trials import digest
 
         self._put_back_beyond()
         sources = {n: (target[n].to(self.pristine[n].dtype) if n in target else self.pristine[n]) for n in self.items}

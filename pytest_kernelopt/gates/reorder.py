@@ -15,7 +15,7 @@ no launch spec of its own, a source identical to the captured kernel's
 (:func:`pytest_kernelopt.graph.normalize_kernel_source`: only Inductor's
 per-graph numbering and backend hash differ), and exactly one launch
 configuration that the tuner's own search space admits for that kernel
-(:func:`pytest_kernelopt.tuner.valid`: the kernel's own block keys, block and
+(:func:`pytest_kernelopt.launch_space.valid`: the kernel's own block keys, block and
 grid limits; a persistent reduction's block stays whole).
 
 A split scan is the one kernel of Inductor's whose own code is not
@@ -31,6 +31,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..candidate import Candidate
+from ..graph import normalize_kernel_source
+from ..launch_space import valid
 
 #: the helper of Inductor's split scans that combines block prefixes in arrival order
 LOOKBACK = "exclusive_scan_decoupled_lookback"
@@ -39,9 +41,6 @@ LOOKBACK = "exclusive_scan_decoupled_lookback"
 def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
     """A one-line description when ``candidate`` is the captured kernel ``name`` of ``graph`` (the kernel it
     replaces, resolved) under another valid launch config, else None."""
-    from ..graph import normalize_kernel_source
-    from ..tuner import valid
-
     if candidate.launch is not None or len(candidate.replaces) != 1 or len(candidate.configs) != 1:
         return None
     kernel = getattr(graph, "kernels", {}).get(name)

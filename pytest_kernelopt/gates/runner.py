@@ -6,6 +6,10 @@ import contextlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..capture import backward_inputs
+from ..tensor_layout import in_layout, poison
+from .digests import digest
+
 _ALLOCATORS = ("empty_strided_cuda", "empty_strided_cpu", "empty_strided_xpu", "empty_strided")
 
 
@@ -22,55 +26,6 @@ def clone_inputs(inputs: tuple) -> tuple:
         else:
             out.append(x)
     return tuple(out)
-
-
-def in_layout(like, t):
-    """``t``'s values with ``like``'s sizes and strides (a view with gaps between its rows, say: ``clone`` and
-    arithmetic make such a tensor contiguous, and a module compiled for the view would recompile for it).  The
-    storage is new and its gaps hold NaN (or the dtype's largest value), so nothing a kernel leaves there
-    survives into another call.  Where ``like`` is expanded (stride 0 along a dimension of size > 1), ``t``'s
-    first slice along it is laid out and expanded the same way: a broadcast input's values repeat along that
-    dimension, and a module compiled for a stride-0 input recompiles for a dense one (else every candidate of
-    such a module is refused, "the candidate kernel never ran": tests/test_soundness.py::
-    test_inputs_keep_their_layout_through_every_seed_and_clone).  ``t`` itself where the layouts
-    already agree or ``like`` overlaps itself otherwise."""
-    import torch
-
-    if not (isinstance(like, torch.Tensor) and isinstance(t, torch.Tensor)) or like.shape != t.shape:
-        return t
-    if t.stride() == like.stride() or t.numel() == 0:
-        return t
-    expanded = [d for d, (n, st) in enumerate(zip(like.shape, like.stride())) if n > 1 and st == 0]
-    if expanded:
-        base_like, base_t = like, t
-        for d in expanded:
-            base_like, base_t = base_like.narrow(d, 0, 1), base_t.narrow(d, 0, 1)
-        base = in_layout(base_like, base_t.detach().clone())
-        return base.expand(like.shape).requires_grad_(t.requires_grad)  # base is a detached copy: a leaf
-    try:
-        out = torch.empty_strided(like.size(), like.stride(), dtype=t.dtype, device=t.device)
-        whole = torch.empty(0, dtype=t.dtype, device=t.device).set_(out.untyped_storage())
-        _poison(whole)
-        with torch.no_grad():
-            out.copy_(t)
-    except RuntimeError:  # a self-overlapping layout (an expanded tensor): kept as it came
-        return t
-    return out.requires_grad_(t.requires_grad)
-
-
-def _poison(t):
-    import torch
-
-    if not isinstance(t, torch.Tensor) or t.numel() == 0:
-        return t
-    with torch.no_grad():
-        if t.is_floating_point():
-            t.fill_(float("nan"))
-        elif t.dtype == torch.bool:
-            t.fill_(True)
-        else:
-            t.fill_(torch.iinfo(t.dtype).max if t.dtype != torch.uint8 else 255)
-    return t
 
 
 def _garble(t):
@@ -107,7 +62,7 @@ STALE_MAX_BYTES = 1 << 31
 class Allocations:
     """The buffers one run allocated, in order (up to :data:`STALE_MAX_BYTES`; past that, none are kept); with
     ``key``, also each one's digest as it was handed out (filled), so that a buffer the call never wrote can be
-    told from one it did (:func:`pytest_kernelopt.gates.trials.digest` under ``key``)."""
+    told from one it did (:func:`pytest_kernelopt.gates.digests.digest` under ``key``)."""
 
     def __init__(self, key: int | None = None) -> None:
         self.tensors: list = []
@@ -127,8 +82,6 @@ class Allocations:
             return
         self.tensors.append(t)
         if self.key is not None:
-            from .trials import digest
-
             self.before.append(str(digest(t, self.key, exact=True)))
 
 
@@ -179,7 +132,7 @@ def poisoned_allocations(namespaces: dict[int, dict], fill: str = "nan", record:
     """
     if fill not in FILLS:
         raise ValueError(f"fill {fill!r}: one of {FILLS}")
-    fill_fn = {"nan": _poison, "random": _garble, "zeros": _zero}.get(fill) or _staler(stale)
+    fill_fn = {"nan": poison, "random": _garble, "zeros": _zero}.get(fill) or _staler(stale)
 
     def allocate(t):
         t = fill_fn(t)
@@ -218,7 +171,6 @@ def run_once(fn: Callable, module: Any, inputs: tuple, *, training: bool, seed: 
     this call alone); with ``training``, also backpropagate seeded gradients."""
     import torch
 
-    from ..capture import backward_inputs
 
     args = clone_inputs(inputs) if clone else tuple(inputs)
     # the same random stream for every run of a seed: a module with dropout (Inductor draws its philox seeds

@@ -2,7 +2,7 @@
 
 The correctness seeds reshape the inputs a problem draws (a magnitude, whole numbers on an offset, float16
 values with an outlier channel, ReLU outputs in bfloat16 values, sorted rows, NaN and Inf; see
-:class:`pytest_kernelopt.gates.trials.SeedPlan`).  Written as whole-tensor expressions, each step held several
+:class:`pytest_kernelopt.gates.seed_plan.SeedPlan`).  Written as whole-tensor expressions, each step held several
 full-size temporaries at once (a sort's int64 indices alone are twice a float32 input): a 7 GiB
 group-norm input reached 8.25 times its size on the device while the float64 gate drew its seeds.  Here each
 floating input is copied once and every step edits that copy in place, at most
@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, cast
 
+from ..tensor_layout import in_layout
+from . import chunked
+from .chunked import spans
+
 #: the first column of the last dimension is this many times larger in the float16-valued seed
 OUTLIER_FACTOR = 50.0
 #: the integer seed's inputs move by this many times their spread (whole numbers stay whole)
@@ -23,8 +27,6 @@ OFFSET_SPREADS = 100.0
 
 def _flat_chunks(y: Any):
     """1-D views of the contiguous ``y``, a chunk each."""
-    from .chunked import spans
-
     flat = y.view(-1)
     for lo, hi in spans(flat.numel()):
         yield flat[lo:hi]
@@ -78,7 +80,6 @@ def rounded_to_(y: Any, dtype: Any, run: int | None = None) -> None:
     only in alternate runs of that many elements of the contiguous ``y`` (the first, third, ...)."""
     import torch
 
-    from .chunked import spans
 
     top = torch.finfo(dtype).max
     flat = y.view(-1)
@@ -131,13 +132,12 @@ def sort_rows_(y: Any) -> None:
     values, padding)."""
     import torch
 
-    from .chunked import CHUNK
 
     if not y.dim() or not y.numel():
         return
     rows = y.view(-1, y.shape[-1])
     width = rows.shape[1]
-    step = max(4, (int(CHUNK) // max(1, width)) // 4 * 4)  # blocks start at multiples of 4: the same pattern
+    step = max(4, (int(chunked.CHUNK) // max(1, width)) // 4 * 4)  # blocks start at multiples of 4: the same pattern
     for lo in range(0, rows.shape[0], step):
         block = rows[lo:lo + step]
         block.copy_(block.sort(dim=-1).values)
@@ -243,14 +243,13 @@ def row_structures_(y: Any) -> None:
     has one structure and not the others, so a kernel cannot wait for two together."""
     import torch
 
-    from .chunked import CHUNK
 
     if y.numel() < 2:  # a scalar (an eps, a temperature) keeps its value
         return
     rows = y.view(-1, y.shape[-1])
     n, width = rows.shape
     a, b = (n + 2) // 3, (2 * n + 2) // 3  # one row: the first third only
-    step = max(2, (int(CHUNK) // max(1, width)) // 2 * 2)  # blocks of an even number of rows
+    step = max(2, (int(chunked.CHUNK) // max(1, width)) // 2 * 2)  # blocks of an even number of rows
     wide = y.dtype in (torch.float32, torch.float64)  # the arithmetic in the input's own precision, or float32
     for lo in range(0, a, step):
         block = rows[lo:min(a, lo + step)]
@@ -284,12 +283,11 @@ def symmetric_(y: Any) -> None:
     (tests/test_structured_seeds.py, "symmetric matrices")."""
     import torch
 
-    from .chunked import CHUNK
 
     if y.dim() < 2 or y.shape[-1] != y.shape[-2] or y.shape[-1] < 2:
         return
     n = y.shape[-1]
-    step = max(1, int(CHUNK) // n)
+    step = max(1, int(chunked.CHUNK) // n)
     for m in y.view(-1, n, n):
         for lo in range(0, n, step):
             hi = min(n, lo + step)
@@ -320,7 +318,6 @@ def one_hot_(y: Any, gen: Any, dim: Any) -> None:
     offset never are, and a part of a tensor one-hot is not a whole one."""
     import torch
 
-    from .chunked import CHUNK
 
     if dim == 1 and y.dim() >= 3:  # item by item along dim 0: (C, *spatial) blocks, one-hot along C
         for item in y:
@@ -330,7 +327,7 @@ def one_hot_(y: Any, gen: Any, dim: Any) -> None:
         return
     rows = y.view(-1, y.shape[-1])
     n, width = rows.shape
-    step = max(1, int(CHUNK) // max(1, width))
+    step = max(1, int(chunked.CHUNK) // max(1, width))
     # the multi-hot mask from a generator of its own: the values do not depend on the blocks' size
     mgen = (torch.Generator().manual_seed(int(torch.randint(0, 1 << 62, (1,), generator=gen))) if dim == "multi"
             else None)
@@ -400,12 +397,11 @@ def steps(plan: Any, seed: int) -> list[Callable[[Any], None]]:
 def seed_inputs(original: tuple, plan: Any, seed: int) -> tuple:
     """``seed``'s inputs made from the problem's draw ``original``: every floating tensor copied once (the draw
     is the problem's and may be shared, so it is never edited), the plan's steps applied to the copy in place,
-    and the copy laid out as the original (:func:`pytest_kernelopt.gates.runner.in_layout`); on the integer and
+    and the copy laid out as the original (:func:`pytest_kernelopt.tensor_layout.in_layout`); on the integer and
     ReLU seeds the floating inputs after the first one-hot instead, and on the float16 seed the first of two or more
     (:func:`one_hot_dim`).  Inputs no step touches are the original objects."""
     import torch
 
-    from .runner import in_layout
 
     todo = steps(plan, seed)
     special = plan.special(seed)

@@ -10,7 +10,7 @@ loaded, by the last check, to be compiled ahead of time for the target GPU
 What a candidate may contain is an allowlist, not a deny-list: the source --
 for a drop-in, completed with the original's imports and heuristics decorator,
 exactly as it will be loaded -- must be made only of the shapes Inductor
-emits (:mod:`pytest_kernelopt.gates.allowlist`: a closed list of import lines,
+emits (:mod:`pytest_kernelopt.allowlist`: a closed list of import lines,
 literal decorator arguments, ``@triton.jit`` functions whose bodies use only
 parameters, locals and allowlisted Triton functions), and its launch
 configurations must be small integers.  Only then is it compiled, and the
@@ -29,13 +29,17 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from ..allowlist import DRIVER_CALLS, AllowlistError, check_configs, check_source, parse_bounded
+from ..backends.aot import aot_compile, as_target_tuple
 from ..candidate import Candidate
+from ..errors import SubstitutionError
 from ..graph import TritonKernel
+from ..substitute import complete_source
 from .results import GateResult
 
 DEFAULT_COMPILE_TARGET = ("cuda", 90, 32)
 
-# the shapes a candidate may contain are in :mod:`pytest_kernelopt.gates.allowlist`
+# the shapes a candidate may contain are in :mod:`pytest_kernelopt.allowlist`
 GRID_CALLS = {"cdiv", "min", "max"}
 #: a grid is a few terms over the kernel's parameters (a sum of 5000 ones crashed the judge's parser:
 #: tests/test_static_gate.py::test_rejects_a_grid_expression_too_long_to_be_a_grid)
@@ -118,8 +122,6 @@ def _params(fn: ast.FunctionDef) -> list[ast.arg]:
 
 def check_parses(s: Subject) -> str | None:
     """The source is valid Python within the size limits (a parser running out of memory is a rejection)."""
-    from .allowlist import AllowlistError, parse_bounded
-
     try:
         s.tree = parse_bounded(s.candidate.source)
     except AllowlistError as e:
@@ -156,8 +158,6 @@ def check_defines_kernel(s: Subject) -> str | None:
 def _device_marks(tree: ast.Module) -> dict[str, set[str]]:
     """The device a kernel module is written for, as its source says: ``triton_helpers.set_driver_to_*()``
     calls and the ``type=`` of ``DeviceProperties(...)`` in the heuristics decorator's ``triton_meta``."""
-    from .allowlist import DRIVER_CALLS
-
     marks: dict[str, set[str]] = {"driver": set(), "device": set()}
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -286,13 +286,8 @@ def check_grid_expression(s: Subject) -> str | None:
 
 def check_allowlist(s: Subject) -> str | None:
     """The source as it will be loaded is made only of allowed shapes; launch configurations are small integers."""
-    from ..errors import SubstitutionError
-    from .allowlist import AllowlistError, check_configs, check_source
-
     source = s.candidate.source
     if s.launch is None:
-        from ..substitute import complete_source
-
         try:
             source = complete_source(s.known(s.candidate.replaces[0]), source)
         except SubstitutionError as e:
@@ -337,8 +332,6 @@ def check_compiles(s: Subject) -> str | None:
         s.numbers["compiled"] = False
         s.numbers["compile_skipped"] = "no compile target"
         return None
-    from ..backends.aot import aot_compile
-
     s.numbers["compiled"] = False
     s.numbers["compile_target"] = ":".join(str(x) for x in s.compile_target)
     try:
@@ -364,8 +357,6 @@ def check_compiles(s: Subject) -> str | None:
 def _aot(s: Subject, aot_compile: Callable) -> Any:
     cand = s.candidate
     if cand.launch is None:
-        from ..substitute import complete_source
-
         kernel = s.known(cand.replaces[0])
         return aot_compile(complete_source(kernel, cand.source), kernel.name, target=s.compile_target,
                            configs=list(cand.configs) or None)
@@ -418,8 +409,6 @@ class StaticGate:
         numbers then say ``compiled: False``.
         """
         if compile_target is not None:
-            from ..backends.aot import as_target_tuple
-
             compile_target = as_target_tuple(compile_target)
         subject = Subject(candidate, kernels, compile_target)
         t0 = time.perf_counter()

@@ -27,12 +27,12 @@ and the repros in benchmarks/redteam/ that a probe refuses).
 Here, after the first seed's calls, every floating input is given each structure of
 :data:`STRUCTURES` in turn, the other inputs as the plain seed draws them (the problem's own ``get_inputs()``),
 and the candidate's call is held to the baseline's call on the same inputs from the same state
-(:func:`.trials._pair`, judged within :data:`.correctness.CARRIED_SLACK` tolerances: there is no float64 truth
+(:func:`.calls.pair`, judged within :data:`.seed_plan.CARRIED_SLACK` tolerances: there is no float64 truth
 for them).  It is still an enumeration, of structures rather than of (structure, position, rank): a structure
 not in the list is not probed.  Cost: two calls of the module per (input, structure) that applies; none for a
 candidate that is Inductor's own source under other launch configs (no proposer's code runs: a config cannot test
-an input for a structure).  Every pair reaches the judge: past :data:`.trials.CARRIED_TOTAL_BYTES` of pairs kept
-(loops' and streams' included), as a keyed sample of positions (:func:`.trials.keep_pair`).
+an input for a structure).  Every pair reaches the judge: past :data:`.trial_records.CARRIED_TOTAL_BYTES` of pairs kept
+(loops' and streams' included), as a keyed sample of positions (:func:`.calls.keep_pair`).
 """
 
 from __future__ import annotations
@@ -42,8 +42,12 @@ import math
 import re
 from typing import Any, Callable, Iterator
 
-#: how :attr:`.trials.CandidateRecord.carried` keys (and the gate's messages) name a probe's pair of calls
-PROBE = "structure probe: "
+from . import calls
+from .gate_session import GateSession, target_for
+from .module_state import copies
+from .seed_values import one_hot_
+from .trial_records import PROBE
+
 #: every probe on (single, mask, ignore-index and joint); a test of another gate turns them off
 ENABLED = True
 #: the label-smoothing factor of the smoothed one-hot rows (timm's Mixup default, torch's CrossEntropyLoss option)
@@ -64,8 +68,6 @@ def _hot(dim: Any) -> Callable[[Any, Any], None]:
     """The correctness seeds' own one-hot (``-1``, ``1``) and multi-hot (``"multi"``) rows, a block at a time
     (:func:`.seed_values.one_hot_`)."""
     def make(y: Any, gen: Any) -> None:
-        from .seed_values import one_hot_
-
         one_hot_(y, gen, dim)
     return make
 
@@ -798,14 +800,11 @@ def _top_k(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, n: int) -> 
     return label, tuple(made), ""
 
 
-def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
+def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     """Each probe of the plain seed's inputs (:func:`probes`): the candidate's call and the baseline's from the
     state as found, appended to ``rec.carried``.  A probe the module itself cannot run (the baseline raises on it,
     whatever the candidate did) or that cannot be made is not judged, and ``rec.carried_note`` says which: the
     candidate is charged only with its own errors."""
-    from .module_state import copies, target_for
-    from .trials import _beside_baseline, _run, baseline_raises, device_fault
-
     if getattr(swap, "inductor_sources", False) or not ENABLED:  # launch configs of Inductor's own code test
         return  # no input
     plan = session.plan
@@ -824,20 +823,20 @@ def probe_calls(session: Any, swap: Any, fn: Any, seed: int, rec: Any) -> None:
         session.state.start(target_for(session, plain))
         before = copies(session.state.items)
         try:
-            cand = _run(session, fn, plain, carry=True, inputs=inputs)
+            cand = calls.run_call(session, fn, plain, carry=True, inputs=inputs)
         except Exception as e:
-            if device_fault(e):
+            if calls.device_fault(e):
                 raise
-            failed = baseline_raises(session, swap, fn, plain, inputs, before)
+            failed = calls.baseline_raises(session, swap, fn, plain, inputs, before)
             if failed:  # the module cannot run this probe: not the candidate's doing
                 not_run.append(f"{short}: the baseline raised {failed} too")
                 continue
             raise
         try:
-            _beside_baseline(session, swap, fn, plain, inputs, before, cand, rec,
+            calls.beside_baseline(session, swap, fn, plain, inputs, before, cand, rec,
                              label + " against the baseline's call on the same inputs")
         except Exception as e:
-            if device_fault(e):
+            if calls.device_fault(e):
                 raise
             not_run.append(f"{short}: the baseline raised {type(e).__name__}")
         del before, cand
