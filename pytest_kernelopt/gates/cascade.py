@@ -77,13 +77,14 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
 
 def memory_numbers(baseline: BaselineRecord, rec: Any) -> dict[str, Any]:
     """The gates' peak device memory against one plain call of the module (GPU only; empty elsewhere), and where
-    the float64 truth ran."""
+    the float64 truth ran and why."""
     out: dict[str, Any] = {}
     where = baseline.truth_memory.get("where")
     if baseline.truth_memory.get("records"):
         out["records"] = baseline.truth_memory["records"]
     if where:
         out["fp64_ran_on"] = where
+        out["fp64_reason"] = baseline.truth_memory.get("reason", "")
         if baseline.truth_memory.get("device_peak_bytes"):
             out["fp64_peak_gib"] = round(baseline.truth_memory["device_peak_bytes"] / 2**30, 3)
     peak = max(rec.device_peak_bytes, baseline.baseline_peak_bytes,

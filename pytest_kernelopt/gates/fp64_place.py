@@ -24,12 +24,6 @@ from .runner import run_once
 FP64_WORKSPACE = 3.0
 #: fraction of the free device / available host memory the float64 truth may plan to use
 FREE_FRACTION = 0.85
-#: on the device, the float64 truth may bring the memory in use to at most this multiple of the module's own
-#: single-call peak (the gates' memory budget, issue 13); a larger truth runs on the host, where there is room
-DEVICE_BUDGET = 3.0
-#: a truth needing less than this stays on the device whatever the budget says (fixed costs dominate a small
-#: module's peak, and the host's float64 is slower)
-DEVICE_BUDGET_FLOOR = 1 << 30
 
 
 def estimate_bytes(session: GateSession) -> int:
@@ -62,10 +56,11 @@ def _gib(n: float) -> str:
     return f"{n / 2**30:.1f} GiB"
 
 
-def place(session: GateSession, module_peak: int = 0) -> tuple[str, str]:
-    """("cuda" | "cpu" | "skipped", why): where this session's float64 truth runs.  ``module_peak``: the
-    module's single-call peak in bytes (0: unknown), against which the device's share is budgeted
-    (:data:`DEVICE_BUDGET`)."""
+def place(session: GateSession) -> tuple[str, str]:
+    """("cuda" | "cpu" | "skipped", why): where this session's float64 truth runs.  On the device whenever it fits
+    in the device's free memory (host float64 is about 100x slower than the device's), on the host only when it
+    does not, else nowhere, and said so (``tests/test_gates_at_size.py::
+    test_the_float64_truth_runs_on_the_device_whenever_it_fits``)."""
     import torch
 
     need = estimate_bytes(session)
@@ -77,16 +72,8 @@ def place(session: GateSession, module_peak: int = 0) -> tuple[str, str]:
     if session.backend.name == "cuda" and torch.cuda.is_available():
         free, _total = torch.cuda.mem_get_info()
         free += torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
-        budget = DEVICE_BUDGET * module_peak
-        in_use = int(torch.cuda.memory_allocated())
-        over = bool(module_peak) and need > DEVICE_BUDGET_FLOOR and in_use + need > budget
-        if over and (not host or need <= FREE_FRACTION * host):
-            return "cpu", (f"about {_gib(need)} needed: on the device it would bring the memory in use "
-                           f"({_gib(in_use)}) past {DEVICE_BUDGET:g}x the module's own peak ({_gib(module_peak)}); "
-                           f"computed on the host ({_gib(host)} available)")
         if need <= FREE_FRACTION * free:
-            return "cuda", (f"about {_gib(need)} needed, {_gib(free)} free on the device" + (
-                f" (past {DEVICE_BUDGET:g}x the module's own peak, but the host has no room)" if over else ""))
+            return "cuda", f"about {_gib(need)} needed, {_gib(free)} free on the device"
         if not host or need <= FREE_FRACTION * host:
             return "cpu", (f"about {_gib(need)} needed, {_gib(free)} free on the device: computed on the host "
                            f"({_gib(host)} available)")

@@ -157,8 +157,7 @@ def collect_baseline(session: GateSession, plan: SeedPlan, into: BaselineRecord 
         raise
     missing = [seed for seed in plan.seeds if seed not in rec.truths] if truths else []
     if missing:
-        got = collect_truths(session, SeedPlan(plan.base, tuple(missing), (), plan.timing, plan.drawn, plan.digest_key),
-                             module_peak=rec.module_peak_bytes)
+        got = collect_truths(session, SeedPlan(plan.base, tuple(missing), (), plan.timing, plan.drawn, plan.digest_key))
         rec.truths.update(got.truths)
         rec.truth_errors.update(got.truth_errors)
         rec.truth_memory = got.truth_memory
@@ -182,21 +181,18 @@ def _truth_run(outputs: Any, grads: Any, noise: list) -> Run:
     return Run(outputs, grads, (), noise=whole, noise_decades=per_decade, levels=noise_levels(noise))
 
 
-def collect_truths(session: GateSession, plan: SeedPlan, emit: Callable[[int, Run | None, str], None] | None = None,
-                   module_peak: int | None = None) -> BaselineRecord:
+def collect_truths(session: GateSession, plan: SeedPlan,
+                   emit: Callable[[int, Run | None, str], None] | None = None) -> BaselineRecord:
     """Only the float64 truth on the plan's seeds (an isolated candidate's worker records the baseline runs).
 
     One seed at a time, each moved to the host as soon as it is computed, with its noise floor (see
     :class:`Run`).  It runs where it fits (:func:`pytest_kernelopt.gates.fp64_place.place`): on the device,
     else on the host, else not at all, and then every seed's error says ``float64 check skipped: would need
     N GiB`` (the float64 gate says so instead of judging against a truth it does not have).  ``emit(seed,
-    run or None, error)``, if given, receives each seed's truth instead of the record.  ``module_peak``: the
-    module's single-call peak where the caller has measured it (else measured here: one call).
+    run or None, error)``, if given, receives each seed's truth instead of the record.
     """
     rec = BaselineRecord(plan)
-    if module_peak is None:
-        module_peak = _module_peak(session, plan.seeds[0])
-    where, why = place(session, module_peak)
+    where, why = place(session)
     rec.truth_memory = {"where": where, "reason": why}
     reset_device_peak()
     for seed in plan.seeds:
