@@ -1,4 +1,10 @@
-"""The ``kernelopt`` command: capture, bench (optimize problem files), cache maintenance."""
+"""The ``kernelopt`` command: capture, bench (optimize problem files), cache maintenance.
+
+The package's own modules are imported at the top, except :mod:`pytest_kernelopt.workflow` and
+:mod:`pytest_kernelopt.bench.command`: they import torch (and Triton), so they stay inside the commands that
+need them, after the backend's ``prepare()`` (Triton reads its environment on import), and ``kernelopt
+--help`` starts in a fraction of a second.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,14 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import __version__
+from .backends import prepare, select_backend
+from .candidate import Candidate, LaunchSpec
+from .capture import capture
+from .cli_cache import add_cache_parser, not_a_cache_dir, run_cache_command
+from .config import FIELDS, SettingError, Settings, check_extras
+from .errors import USER_ERRORS
+from .problems import ProblemSpec, build_problem, find_problem_files
+from .report import render_outcomes, report_meta, write_json
 
 
 class UsageError(Exception):
@@ -31,8 +45,6 @@ def usage_error(args: argparse.Namespace, message: str) -> NoReturn:
 def find_problems(paths: list[str]) -> list[Path]:
     """:func:`pytest_kernelopt.problems.find_problem_files`, a path that names no problem file a
     :class:`UsageError`."""
-    from .problems import find_problem_files
-
     try:
         return find_problem_files(paths)
     except FileNotFoundError as e:
@@ -50,8 +62,6 @@ def _problem_files(args: argparse.Namespace) -> list[Path]:
 def _settings(args: argparse.Namespace):
     """The settings a ``kernelopt`` subcommand was given: its flags are made from config.FIELDS (see
     :func:`_add_settings`) and every value is checked there (SettingError naming the flag)."""
-    from .config import FIELDS, Settings
-
     overrides = {name: getattr(args, name) for name in FIELDS if getattr(args, name, None) is not None}
     if args.command == "bench":
         overrides["mode"] = "optimize"
@@ -68,8 +78,6 @@ CLI_HELP = {
 def _add_settings(p: argparse.ArgumentParser, command: str) -> None:
     """The flags of every setting this subcommand takes (config.FIELDS ``commands``): --<name> VALUE, booleans
     --<name> / --no-<name>; values stay strings here and are parsed and checked by :func:`_settings`."""
-    from .config import FIELDS
-
     for name, spec in FIELDS.items():
         if command not in spec.commands:
             continue
@@ -93,14 +101,8 @@ def _add_common(p: argparse.ArgumentParser, command: str) -> None:
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
-    from .backends import prepare
-
     settings = _settings(args)
     prepare(settings.backend)
-    from .backends import select_backend
-    from .capture import capture
-    from .problems import ProblemSpec, build_problem
-
     backend = select_backend(settings.backend)
     print(f"backend: {backend.description}")
     status = 0
@@ -124,13 +126,9 @@ def cmd_capture(args: argparse.Namespace) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from .backends import prepare
-
     settings = _settings(args)
     prepare(settings.backend)
     # after prepare(): the workflow imports torch, and Triton reads the backend's environment on import
-    from .backends import select_backend
-    from .report import render_outcomes, write_json
     from .workflow import choose_proposer, optimize_problem_file, proposer_reason
 
     backend = select_backend(settings.backend)
@@ -156,8 +154,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     def report(complete: bool) -> None:
         from dataclasses import asdict
-
-        from .report import report_meta
 
         meta = report_meta("bench", settings.mode, backend.description, complete=complete,
                            interrupted=interrupted is not None, proposer=proposer, problems=len(problems),
@@ -204,8 +200,6 @@ def cmd_bench(args: argparse.Namespace) -> int:
 def _read_candidate(args: argparse.Namespace):
     """The candidate a ``kernelopt judge`` call names: a JSON candidate, or a kernel source file."""
     import json
-
-    from .candidate import Candidate, LaunchSpec
 
     path = Path(args.candidate)
     if not path.is_file():
@@ -255,14 +249,9 @@ def cmd_judge(args: argparse.Namespace) -> int:
     import json
     from dataclasses import replace
 
-    from .backends import prepare
-
     settings = replace(_settings(args), mode="optimize")
     prepare(settings.backend)
     # after prepare(), as in cmd_bench
-    from .backends import select_backend
-    from .errors import USER_ERRORS
-    from .problems import ProblemSpec
     from .workflow import make_evaluator
 
     try:
@@ -359,8 +348,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the whole result (every gate's numbers) as JSON")
     p.set_defaults(func=cmd_judge, parser=p)
 
-    from .cli_cache import add_cache_parser
-
     add_cache_parser(sub)
     return parser
 
@@ -371,8 +358,6 @@ def _check_cache_dir(args: argparse.Namespace, cache_dir: str) -> None:
     first recorded kernel makes it."""
     path = Path(cache_dir)
     if path.exists() and not path.is_dir():
-        from .cli_cache import not_a_cache_dir
-
         usage_error(args, not_a_cache_dir(path))
 
 
@@ -380,8 +365,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command in ("capture", "bench", "judge"):
-        from .config import SettingError, check_extras
-
         try:
             settings = _settings(args)
             check_extras(settings)  # every value checked before anything runs: a usage error, exit 2
@@ -390,8 +373,6 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "bench" and not args.no_cache:
             _check_cache_dir(args, settings.cache_dir)
     if args.command == "cache":
-        from .cli_cache import run_cache_command
-
         return run_cache_command(args)
     return int(args.func(args) or 0)
 

@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .cache import CacheEntry, CacheError, Environment, KernelCache, ScanResult, current_environment, entry_files
-from .entry_checks import DEFAULT_TIMEOUT
+from .entry_checks import DEFAULT_TIMEOUT, EntryJudge, NotJudged, allowlist_check_entry, compile_check_entry
 from .printable import escape
+from .problem_match import configured_problems
+from .problems import find_problem_files
 
 Reverify = Callable[[CacheEntry], Any]
 DEFAULT_CACHE_DIR = "kernels_cache"
@@ -344,8 +346,6 @@ def _allowlist_refusal(e: CacheEntry) -> str:
     alone, before anything of it is loaded, for every entry whatever its device or age."""
     if not e.is_accepted:
         return ""
-    from .entry_checks import allowlist_check_entry
-
     try:
         result = allowlist_check_entry(e)
     except Exception as exc:  # noqa: BLE001 -- an entry that cannot even be checked is refused, never passed
@@ -361,8 +361,6 @@ def _rejudged(e: CacheEntry, rejudge: Reverify | None) -> tuple[str, str]:
         return "ok", ""
     if rejudge is None:
         return "not judged", "no judge of entries was given"
-    from .entry_checks import NotJudged
-
     try:
         result = rejudge(e)
     except NotJudged as exc:
@@ -378,8 +376,6 @@ def _rejudged(e: CacheEntry, rejudge: Reverify | None) -> tuple[str, str]:
 
 def _compile_checked(e: CacheEntry, counts: dict[str, int], judge: Any = None) -> bool:
     """For an entry of another GPU: run the static gate and compile it for that GPU's architecture here."""
-    from .entry_checks import compile_check_entry
-
     try:
         result = judge.compile_check(e) if judge is not None else compile_check_entry(e)
     except Exception as exc:  # a check that cannot run says so; it never passes silently
@@ -456,10 +452,6 @@ def verify_judge(args: argparse.Namespace) -> Any:
     usage error (SystemExit 2)."""
     if getattr(args, "cache_command", None) != "verify":
         return None
-    from .entry_checks import EntryJudge
-    from .problem_match import configured_problems
-    from .problems import find_problem_files
-
     try:
         problems = find_problem_files(configured_problems(args.problems))
     except FileNotFoundError as e:

@@ -7,14 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from .config import SettingError
+from .errors import BackendError, InputError, ModuleError, ProblemFormatError, user_traceback
+from .harness import marker_kwargs
+from .junit import per_test_properties
+from .problems import is_problem_file, load_problem_module
+
 if TYPE_CHECKING:
     from _pytest._code.code import TerminalRepr
 
 
 def is_problem_candidate(path: Path, roots: list[Path]) -> bool:
     """Whether ``path`` is a problem file of one of the ``roots`` given (the rule: problems.NOT_PROBLEMS)."""
-    from .problems import is_problem_file
-
     resolved = path.resolve()
     return any(is_problem_file(resolved, r) for r in roots)
 
@@ -23,9 +27,6 @@ class ProblemFile(pytest.File):
     """A ``Model`` / ``get_inputs()`` / ``get_init_inputs()`` file: one test item."""
 
     def collect(self):
-        from .errors import ProblemFormatError
-        from .problems import load_problem_module
-
         # the backend's environment first: a problem file may size its inputs by it at import (mode off: inert)
         harness = self.config.stash[HARNESS_KEY]
         if harness.settings.mode != "off":
@@ -39,15 +40,11 @@ class ProblemFile(pytest.File):
 
 class ProblemItem(pytest.Item):
     def runtest(self) -> None:
-        from .harness import marker_kwargs
-
         harness = self.config.stash[HARNESS_KEY]
         settings = harness.resolve(marker_kwargs(self), {})
         if settings.mode == "off":  # inert, as the fixture is: the problem runs under a plain torch.compile
             harness.run_problem_plain(self.path, settings)
             return
-        from .junit import per_test_properties
-
         record = harness.run_problem(self.nodeid, self.path, settings,
                                      (lambda k, v: self.user_properties.append((k, v)))
                                      if per_test_properties(self.config) else None)
@@ -55,9 +52,6 @@ class ProblemItem(pytest.Item):
             raise KernelOptFailure(record.regressions)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str | TerminalRepr:
-        from .config import SettingError
-        from .errors import BackendError, InputError, ModuleError, ProblemFormatError, user_traceback
-
         if isinstance(excinfo.value, KernelOptFailure):
             return "\n".join(excinfo.value.lines)
         if isinstance(excinfo.value, (BackendError, SettingError)):  # as the fixture says it: no frames

@@ -12,6 +12,8 @@ import os
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
+from .extras import MissingExtraError, check
+
 MODES = ("off", "verify", "optimize")
 
 # dtype name -> (rtol, atol).  fp32 follows KernelBench's current table; half types torchbench's.
@@ -353,8 +355,6 @@ def check_extras(settings: Settings) -> None:
     """Settings that need an optional dependency that is not installed: a SettingError naming the extra, before
     anything runs (``proposer=agents`` in optimize mode needs openai: ``pytest-kernelopt[llm]``)."""
     if settings.mode == "optimize" and settings.proposer == "agents":
-        from .extras import MissingExtraError, check
-
         try:
             check("openai", "proposer=agents (the LLM agents)")
         except MissingExtraError as e:

@@ -9,7 +9,13 @@ import dataclasses
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from .candidate import Candidate
 from .config import Settings
+from .gates.results import GateResult
+from .gates.static import CHECKS, StaticGate, check_compiles
+from .interrupts import workers_ignore_interrupts
+from .parse import parse_kernel_source
+from .problem_match import ProblemFinder
 
 ProgressFn = Callable[[str], None]
 
@@ -29,8 +35,6 @@ class EntryJudge:
 
     def __init__(self, problems: Sequence[Path], timeout: float = DEFAULT_TIMEOUT, say: ProgressFn = print,
                  settings: Settings | None = None) -> None:
-        from .problem_match import ProblemFinder
-
         self.settings = dataclasses.replace(settings or Settings(mode="verify"), timeout=timeout)
         self.timeout = timeout
         self.say = say
@@ -90,9 +94,6 @@ class EntryJudge:
 def allowlist_check_entry(entry: Any) -> Any:
     """Gate 1 without the compile (the allowlist and the signature checks) on an accepted entry, against the
     baseline kernel(s) it records: nothing of the entry is loaded."""
-    from .gates.static import CHECKS, StaticGate, check_compiles
-    from .parse import parse_kernel_source
-
     device = "cpu" if entry.key.device == "cpu" else "cuda"
     sources = entry.baseline_sources
     kernels = {name: parse_kernel_source(name, src, device) for name, src in sources.items()}
@@ -126,9 +127,6 @@ def compile_check_entry(entry: Any, timeout: float = COMPILE_CHECK_TIMEOUT) -> A
         return first
     import multiprocessing as mp
 
-    from .gates.results import GateResult
-    from .interrupts import workers_ignore_interrupts
-
     ctx = mp.get_context("spawn")
     with workers_ignore_interrupts():
         pool = ctx.Pool(1)  # its worker starts here
@@ -143,9 +141,5 @@ def compile_check_entry(entry: Any, timeout: float = COMPILE_CHECK_TIMEOUT) -> A
 
 
 def _compile_check_child(cand_json: dict, sources: dict, target: tuple) -> dict:
-    from .candidate import Candidate
-    from .gates.static import StaticGate
-    from .parse import parse_kernel_source
-
     kernels = {name: parse_kernel_source(name, src, "cuda") for name, src in sources.items()}
     return StaticGate().check(Candidate.from_json(cand_json), kernels, compile_target=target).to_json()

@@ -5,6 +5,10 @@
 problem file through the one workflow (:func:`pytest_kernelopt.workflow.run_workflow`), collects
 every result for the terminal summary, the JSON report and JUnit properties,
 and shows progress while an optimization runs.
+
+The package's own modules are imported at the top, except :mod:`pytest_kernelopt.workflow`: it imports torch,
+so it stays inside the methods that run a module, and importing the plugin (``pytest --help``, every pytest
+run with the plugin installed) loads neither torch nor Triton.
 """
 
 from __future__ import annotations
@@ -17,7 +21,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from .backends import BACKEND_CHOICES, prepare, select_backend
 from .config import FIELDS, MODES, SettingError, Settings, check_extras, parse_overrides
+from .errors import DeviceWarning, InputError, PerfUnmeasuredError, ProposerWarning
+from .gpu_pinning import Pin, kernelopt_mode
+from .gpu_pinning import summary_lines as gpu_lines
+from .jsonio import write_json
+from .junit import test_properties
+from .problems import ProblemSpec, build_problem, positional_args, problem_from_objects
+from .records import RunRecord
+from .report import report_meta, table
 
 MARKER = "kernelopt"
 MARKER_SOURCE = "@pytest.mark.kernelopt keyword"
@@ -59,9 +72,6 @@ def prepare_before_imports(config: Any) -> None:
     test module importing ``triton`` or ``torch._inductor`` at its top would otherwise make them for the GPU and
     every kernelopt test of the session would fail.  Mode off touches nothing; a bad value is left for
     :func:`settings_from_config` to report."""
-    from .backends import BACKEND_CHOICES, prepare
-    from .gpu_pinning import kernelopt_mode
-
     mode, backend, _ = kernelopt_mode(config)
     if mode != "off" and backend in BACKEND_CHOICES:
         prepare(backend)
@@ -159,20 +169,14 @@ class Harness:
     def prepare(self) -> None:
         """Set what the backend needs before triton decorates kernels (TRITON_INTERPRET on CPU)."""
         if not self._prepared:
-            from .backends import prepare
-
             prepare(self.settings.backend)
             self._prepared = True
 
     def backend(self, settings: Settings):
         self.prepare()
-        from .backends import select_backend
-
         _quiet_torch_trace_log()
         backend = select_backend(settings.backend)
         if settings.perf and not backend.measures_time and settings.perf_unmeasured == "fail":
-            from .errors import PerfUnmeasuredError
-
             # before anything is compiled: the test's verdict cannot be what was asked of it
             raise PerfUnmeasuredError(
                 "the performance gate (perf, --kernelopt-perf) was requested but performance cannot be measured "
@@ -209,15 +213,11 @@ class Harness:
             return KernelOptResult(torch.compile(module, mode=settings.torch_compile_mode), mode="off",
                                    settings=settings)
         backend = self.backend(settings)
-        from .problems import problem_from_objects
         from .workflow import run_workflow  # imports torch: never at the plugin's import (pytest --help)
 
         calls = sum(1 for n, _ in self.results if _test_of(n) == nodeid)
         if calls:  # a second kernelopt() in the same test: its own row in the summary and the report
             nodeid = f"{nodeid} [call {calls + 1}]"
-        from .errors import InputError
-        from .problems import positional_args
-
         inputs = tuple(positional_args(inputs, f"{nodeid}: kernelopt(module, inputs): inputs", InputError))
         _warn_if_off_device(nodeid, inputs, backend)
         problem = problem_from_objects(module, inputs, nodeid, settings.base_seed or 0)
@@ -235,8 +235,6 @@ class Harness:
         where there is one); no cache, no interpreter, no record (tests/test_plugin.py::test_mode_off_is_inert)."""
         import torch
 
-        from .problems import ProblemSpec, build_problem
-
         device = "cuda" if torch.cuda.is_available() else "cpu"
         problem = build_problem(ProblemSpec.from_file(path), device, interpreted=False)
         compiled = torch.compile(problem.module, mode=settings.torch_compile_mode)
@@ -246,7 +244,6 @@ class Harness:
     def run_problem(self, nodeid: str, path: Path, settings: Settings,
                     record_property: Callable[[str, Any], None] | None = None) -> Any:
         backend = self.backend(settings)
-        from .problems import ProblemSpec
         from .workflow import problem_id_for, release_memory, run_problem_spec  # imports torch (as above)
 
         try:
@@ -265,23 +262,17 @@ class Harness:
         if record.proposer_errors and (settings is None or settings.llm_error == "warn"):
             import warnings
 
-            from .errors import ProposerWarning
-
             warnings.warn(ProposerWarning(
                 f"{nodeid}: the {record.proposer or 'chosen'} proposer could not run: {record.proposer_errors[0]}; "
                 "nothing was searched and the compiled baseline runs (llm_error=warn; llm_error=fail fails the "
                 "test)"), stacklevel=2)
         self.results.append((nodeid, record))
         if record_property is not None:  # junit.py says where JUnit properties go
-            from .junit import test_properties
-
             for name, value in test_properties(record):
                 record_property(name, value)
 
     # -- reporting --------------------------------------------------------------------------
     def summary_lines(self) -> list[str]:
-        from .report import table
-
         rows = []
         uncovered = 0
         perf_column = any(r.perf is not None for _, r in self.results)
@@ -350,8 +341,6 @@ class Harness:
         for nodeid, (outcome, error) in self.outcomes.items():
             if outcome == "failed" and not any(_test_of(n) == nodeid for n, _ in self.results):
                 lines.append(f"FAILED before a kernelopt result: {nodeid}: {error}")
-        from .gpu_pinning import summary_lines as gpu_lines
-
         lines += gpu_lines(self.gpu_pins) + ([self.shard_note] if self.shard_note else [])
         return lines
 
@@ -360,16 +349,12 @@ class Harness:
         return json.dumps([[nodeid, r.to_json()] for nodeid, r in self.results], default=str)
 
     def import_results(self, payload: str, backend_description: str = "") -> None:
-        from .records import RunRecord
-
         for nodeid, d in json.loads(payload):
             self.results.append((nodeid, RunRecord.from_json(d)))
         self.backend_description = self.backend_description or backend_description
 
     def import_worker_extras(self, workeroutput: dict[str, Any]) -> None:
         """A worker's GPU pin (gpu_pinning.Pin as JSON) and its shard line, for the summary and the report."""
-        from .gpu_pinning import Pin
-
         if workeroutput.get("kernelopt_gpu"):
             self.gpu_pins.append(Pin.from_json(workeroutput["kernelopt_gpu"]))
         self.shard_note = self.shard_note or workeroutput.get("kernelopt_shard")
@@ -377,8 +362,6 @@ class Harness:
     def write_report(self, path: str, *, complete: bool = True, interrupted: bool = False) -> None:
         """The JSON report: ``meta`` as bench's (:func:`pytest_kernelopt.report.report_meta`), the session's
         settings, and a record per test; ``complete`` is false for a run interrupted or stopped early."""
-        from .report import report_meta
-
         meta = report_meta("pytest", self.settings.mode, self.backend_description, complete=complete,
                            interrupted=interrupted, tests=len({_test_of(n) for n, _ in self.results} |
                                                                set(self.outcomes)))
@@ -395,8 +378,6 @@ class Harness:
         doc["tests"] += [{"test": nodeid, "outcome": outcome, "error": error}
                          for nodeid, (outcome, error) in self.outcomes.items()
                          if outcome == "failed" and nodeid not in recorded]
-        from .jsonio import write_json
-
         write_json(path, doc)
 
 
@@ -409,14 +390,10 @@ def _warn_if_off_device(nodeid: str, inputs: tuple, backend: Any) -> None:
     tensors = [x for x in inputs if isinstance(x, torch.Tensor)]
     meta = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.is_meta]
     if meta:
-        from .errors import InputError
-
         raise InputError(f"{nodeid}: input(s) {', '.join(map(str, meta))} are on the 'meta' device, which has shapes "
                          "but no data: nothing can run, so no kernel can be checked or optimized; make them on "
                          f"{backend.device!r} (torch.randn(..., device={backend.device!r}))")
     if backend.name == "cuda" and tensors and not any(x.is_cuda for x in tensors):
-        from .errors import DeviceWarning
-
         warnings.warn(DeviceWarning(
             f"{nodeid}: the inputs are CPU tensors, so Inductor compiles the module to C++ and there is no Triton "
             "kernel to check or optimize; move the module and its inputs to 'cuda'"), stacklevel=3)

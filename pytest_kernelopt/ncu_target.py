@@ -11,14 +11,14 @@ from __future__ import annotations
 import pickle
 import sys
 
+from .capture import backward_inputs
+from .problems import build_problem
+
 
 def main(argv: list[str]) -> int:
     with open(argv[0], "rb") as f:
         spec, training = pickle.load(f)
     import torch
-
-    from .capture import backward_inputs
-    from .problems import build_problem
 
     problem = build_problem(spec, "cuda")
     compiled = torch.compile(problem.module)

@@ -25,7 +25,11 @@ import os
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from .config import Settings
+from .backends import prepare
+from .cache import CacheKey
+from .config import COMPILE_MODES, Settings
+from .isolate import IsolatedEvaluator
+from .problems import ProblemSpec
 
 ProgressFn = Callable[[str], None]
 PROBLEMS_ENV = "KERNELOPT_VERIFY_PROBLEMS"
@@ -42,8 +46,6 @@ def reproduced(graphs: Sequence[Any], inputs: Sequence[Any], key: Any) -> tuple[
     """The names of the kernel(s) in ``graphs`` whose cache key is ``key`` (None: none is), with the entry's
     device and compile mode (the graphs were captured in that mode; the device is ``key``'s, so
     ``--any-device`` can re-verify an entry of another device kind on this one)."""
-    from .cache import CacheKey
-
     for graph in graphs:
         for names in [*graph.contiguous_runs(), *((n,) for n in graph.kernels)]:
             found = CacheKey.from_inputs([graph.kernels[n] for n in names], inputs, key.device, key.compile_mode)
@@ -67,8 +69,6 @@ class ProblemFinder:
         """The evaluator of the first problem (in the order given) that reproduces ``key``, the kernel names it
         has there, and its path; None when none does (a key of a compile mode this package does not capture
         in, which no problem can reproduce, included)."""
-        from .config import COMPILE_MODES
-
         if key.compile_mode not in COMPILE_MODES:
             return None
         for path in self.paths:
@@ -99,12 +99,7 @@ class ProblemFinder:
         if self._open is not None and self._open[0] == (path, mode):
             return self._open[1]
         self._close_open()
-        from .backends import prepare
-
         prepare(self.settings.backend)  # before torch and triton are imported here (the judge's statistics)
-        from .isolate import IsolatedEvaluator
-        from .problems import ProblemSpec
-
         settings = dataclasses.replace(self.settings, mode="optimize", compile_mode=mode)
         ev = IsolatedEvaluator(ProblemSpec.from_file(path), settings, start_timeout=settings.timeout)
         ev.prestart = False  # one worker at a time: each judgement starts its own

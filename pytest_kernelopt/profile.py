@@ -15,6 +15,8 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from .ncu import collect
+
 # Measured on an H200 (device-to-device copy, bytes read + written).
 HARDWARE = {
     "NVIDIA H200": {"mem_bw_gbs": 4300.0, "fp32_tflops": 67.0, "bf16_tflops": 790.0, "l2_mb": 60, "sms": 132},
@@ -207,8 +209,6 @@ def profile_module(session: Any, iterations: int = 5, ncu: bool = True) -> Modul
         return replace(prof_out, ncu_note="Nsight Compute metrics switched off (ncu=false)")
     if not ncu:
         return replace(prof_out, ncu_note="Nsight Compute metrics not collected: the offline tuner does not read them")
-    from .ncu import collect
-
     report = collect(session.problem.spec, [name for _, name in cap.triton_kernels], training=session.training,
                      timeout=session.settings.timeout)
     return with_ncu(prof_out, report)

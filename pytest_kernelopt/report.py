@@ -6,6 +6,9 @@ import math
 from pathlib import Path
 from typing import Any, Iterable
 
+from . import __version__
+from .jsonio import write_json as write_document
+
 
 def _fmt_speedup(outcome_kernel: Any) -> str:
     r = outcome_kernel.result
@@ -101,8 +104,6 @@ META_KEYS = ("report", "version", "mode", "backend", "complete", "interrupted")
 def report_meta(report: str, mode: str, backend: str, *, complete: bool, interrupted: bool,
                 **extra: Any) -> dict[str, Any]:
     """A JSON report's ``meta``: :data:`META_KEYS`, then what is particular to ``report`` (``pytest`` or ``bench``)."""
-    from . import __version__
-
     return {"report": report, "version": __version__, "mode": mode, "backend": backend, "complete": complete,
             "interrupted": interrupted, **extra}
 
@@ -111,7 +112,5 @@ def write_json(path: str | Path, outcomes: list[Any], meta: dict[str, Any],
                failed: Iterable[dict[str, str]] = (), settings: dict[str, Any] | None = None) -> None:
     """The bench report: ``meta`` (:func:`report_meta`), the ``settings``, ``problems`` that ran, ``failed`` ones
     with their error."""
-    from .jsonio import write_json as write_document
-
     write_document(path, {"meta": meta, "settings": settings, "problems": [outcome_to_json(o) for o in outcomes],
                           "failed": list(failed)})

@@ -72,6 +72,12 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
+from .backends import Backend, select_backend
+from .capture import _tensors_in
+from .errors import SubstitutionError
+from .extras import require
+from .substitute import substitute_during_compile
+
 if TYPE_CHECKING:  # pragma: no cover
     import torch
     from hypothesis.strategies import SearchStrategy
@@ -81,8 +87,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def _hypothesis(submodule: str = "") -> Any:
     """hypothesis (or one of its modules), or MissingExtraError: pip install 'pytest-kernelopt[fuzz]'."""
-    from .extras import require
-
     return require("hypothesis" + (f".{submodule}" if submodule else ""),
                    "shape fuzzing (pytest_kernelopt.strategies)")
 
@@ -381,8 +385,6 @@ def replacements_for(captured: Any, candidates: Iterable["Candidate"]) -> dict[s
     Only one-for-one candidates can be substituted at compile time; a fusion
     candidate (several kernels) is refused.
     """
-    from .errors import SubstitutionError
-
     out: dict[str, Candidate] = {}
     for cand in candidates:
         if cand.is_fusion:
@@ -448,8 +450,6 @@ def candidate_tracker(replacements: Mapping[str, "Candidate"]) -> Iterator[Candi
     """
     import torch
     from torch._inductor.async_compile import AsyncCompile
-
-    from .substitute import substitute_during_compile
 
     tracker = CandidateTracker()
     with torch._inductor.config.patch(compile_threads=1), substitute_during_compile(replacements) as hits:
@@ -539,8 +539,6 @@ def _clone(inputs: Sequence[Any]) -> list[Any]:
 def _compare(actual: Any, expected: Any, rtol: float | None, atol: float | None) -> None:
     import torch
 
-    from .capture import _tensors_in
-
     got, want = _tensors_in(actual), _tensors_in(expected)
     if len(got) != len(want):
         raise AssertionError(f"compiled module returned {len(got)} tensor(s), eager {len(want)}")
@@ -605,8 +603,6 @@ def check_kernel_on_shapes(module_factory: Callable[[], Any], example_inputs: An
     """
     hypothesis = _hypothesis()
     import torch
-
-    from .backends import Backend, select_backend
 
     if not isinstance(backend, Backend):
         backend = select_backend(backend)
