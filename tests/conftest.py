@@ -21,6 +21,15 @@ def backend():
     return select_backend("auto")
 
 
+@pytest.fixture(scope="session")
+def cli_batch_dir(tmp_path_factory):
+    """The directory where chunks of judge-CLI cases leave their results, shared by every xdist worker of this
+    run (tests/cli_batches.py)."""
+    from cli_batches import shared_dir
+
+    return shared_dir(tmp_path_factory)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_dynamo():
     """Each test compiles from scratch; nothing leaks between tests through Dynamo's caches."""

@@ -2,9 +2,12 @@
 
 Each case under tests/adversarial/allowlist_attacks/cases/ is an untrusted candidate (a kernel source, launch
 configurations, maybe a LaunchSpec) aimed at a shape the README's allowlist lets through or at the judge
-around it.  Every case is judged by `python -m pytest_kernelopt.cli judge PROBLEM CANDIDATE --json --seeds 1`
-in a subprocess with a timeout (cheap cases the allowlist rejects before compiling, "group": "static", share
-one subprocess when the tests do not run under xdist).  Asserted for every case:
+around it.  Every case is judged as `python -m pytest_kernelopt.cli judge PROBLEM CANDIDATE --json --seeds 1`
+runs it, with the case's time limit.  The cases run in chunks (tests/cli_batches.py): the selected cases are
+split into chunks of CHUNK, and each chunk runs once per test session as ONE batch subprocess, whichever xdist
+worker needs it first, the others reading its results; within the batch each case has its own output, its own
+time limit and its own look at the marker directory right before and after it.  A case the batch did not report
+on (it hung or took the batch down) is run alone in a subprocess of its own (runner.run_case).  Asserted for every case:
 
 * no payload ran: no file appeared or changed under /tmp/kernelopt_redteam2/, no payload string was printed;
 * the harness neither crashed nor hung: the judge finished, exit code 0 or 1, no traceback, a decision;
@@ -28,20 +31,24 @@ runner = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(runner)
 
 CASES = runner.case_files()
-_BATCH: dict[str, dict] | None = None
+#: cases per batch subprocess (~20 s on an idle machine): the batch's first case ~6 s (the judge's worker server
+#: imports torch, Inductor and triton), each further one ~1 s (42_while_true_runtime ~9 s)
+CHUNK = 16
 
 
-def _static(path: pathlib.Path) -> bool:
-    return runner.load(path).get("group") == "static"
+@pytest.fixture(scope="session")
+def attack_batches(request, cli_batch_dir):
+    cli_batches = runner.cli_batches()
+    selected = cli_batches.selected_params(request.session, __file__, "test_allowlist_attack", "path")
+    return cli_batches.ChunkedBatches(cli_batch_dir, "allowlist-attacks", [p.name for p in selected], CHUNK,
+                                      hooks=_RUNNER_PATH, function="batch_case",
+                                      timeouts={p.name: runner.timeout_of(p) for p in selected}, env=runner._env(),
+                                      cwd=runner.REPO)
 
 
-def _result(path: pathlib.Path) -> dict:
-    global _BATCH
-    if _static(path) and not os.environ.get("PYTEST_XDIST_WORKER"):
-        if _BATCH is None:
-            _BATCH = runner.run_batch([p for p in CASES if _static(p)])
-        return _BATCH[path.name]
-    return runner.run_case(path)
+def _result(path: pathlib.Path, batches) -> dict:
+    r = batches.result(path.name)
+    return r if r is not None else runner.run_case(path)  # not reported by its batch: alone
 
 
 def _describe(case: dict, r: dict) -> str:
@@ -63,9 +70,13 @@ def test_cases_are_well_formed():
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
-def test_allowlist_attack(path: pathlib.Path):
+def test_allowlist_attack(path: pathlib.Path, attack_batches):
+    """One attack case, judged in its chunk's batch (the module docstring).
+
+    CPU time: the first test to ask for a case of a chunk runs the whole chunk (~20 s idle, up to 16 judge
+    runs), the chunk's other tests read its results."""
     case = runner.load(path)
-    r = _result(path)
+    r = _result(path, attack_batches)
     if os.environ.get("KERNELOPT_RT2_RESULTS"):  # raw results for RESULTS.md
         with open(os.environ["KERNELOPT_RT2_RESULTS"], "a") as f:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")

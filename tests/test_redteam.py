@@ -3,8 +3,13 @@
 Each case is a data file under ``tests/adversarial/redteam/cases/`` (written by ``build_cases.py`` there, which
 documents every field).  A case is driven through its route by the public surface only:
 
-* ``judge``: ``kernelopt judge PROBLEM CANDIDATE.json --json`` in a subprocess; it must exit 1 with the decision
-  ``rejected``.
+* ``judge``: ``kernelopt judge PROBLEM CANDIDATE.json --json``, run as ``python -m pytest_kernelopt.cli`` runs it
+  (same argv, working directory and time limit); it must exit 1 with the decision ``rejected``.  These cases run
+  in chunks (``tests/cli_batches.py``): the selected judge cases are split into chunks, and each chunk runs once
+  per test session as ONE batch subprocess, whichever xdist worker needs it first, the others reading its
+  results.  Within the batch the case's marker is cleared right before its judge runs and looked at right after
+  it, and its output is its own.  A case the batch did not report on (it hung or took the batch down) is run
+  alone in a subprocess of its own, as before.
 * ``cache``: the candidate is written into a temporary cache directory as an accepted entry (current environment
   unless the case says otherwise; forged cascade and speedup, as a malicious commit would write it).  A verify run
   ``pytest --kernelopt-problems PROBLEM --kernelopt-cache-dir DIR`` must not serve it (its kernel's decision must
@@ -18,7 +23,7 @@ For every route: the payload's marker (``/tmp/kernelopt_redteam/...``) must not 
 must not be printed, and the harness must neither crash nor hang (subprocess time limit).
 
 Set ``KOPT_REDTEAM_LOG=path.jsonl`` to append one JSON line per case (what ``RESULTS.md`` is built from).
-Run: ``python -m pytest tests/test_redteam.py`` (one process; no ``-n``).
+Run: ``python -m pytest tests/test_redteam.py`` (one process, or several with ``-n``).
 """
 
 from __future__ import annotations
@@ -32,10 +37,12 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import cli_batches
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +50,10 @@ REDTEAM = ROOT / "tests" / "adversarial" / "redteam"
 CASE_FILES = sorted((REDTEAM / "cases").glob("*.json"))
 MARK_ROOT = Path("/tmp/kernelopt_redteam")
 PASSING = ("verified", "accepted")
+#: judge cases per batch subprocess, by group, for ~20-40 s a batch on an idle machine: its first case ~6 s (the
+#: judge's worker server imports torch, Inductor and triton), each further one ~1 s; a case that gives the judge a
+#: --timeout may run into it on purpose (60_static_range_unroll, 65_huge_grid_launch: ~31 s), two such a batch
+JUDGE_CHUNK = {"judge": 14, "judge-timeout": 2}
 
 
 # --------------------------------------------------------------------------- helpers
@@ -135,18 +146,58 @@ def _problem_copy(problem: Path, dest: Path) -> Path:
 
 # --------------------------------------------------------------------------- routes
 
+def _judge_argv(case: dict[str, Any], cand_file: Path) -> list[str]:
+    return ["judge", str(ROOT / case["problem"]), str(cand_file), "--json", *case.get("judge_args", [])]
+
+
+def _judge_timeout(case: dict[str, Any]) -> float:
+    return case.get("timeout", 240)
+
+
 def drive_judge(case: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
     cand_file = tmp_path / "candidate.json"
     cand_file.write_text(json.dumps(case["candidate"]))
-    proc = _cli("judge", str(ROOT / case["problem"]), str(cand_file), "--json", *case.get("judge_args", []),
-                cwd=ROOT, timeout=case.get("timeout", 240))
-    result = _last_json(proc.stdout)
-    out = proc.stdout + proc.stderr
-    if result is None or proc.returncode not in (0, 1):
-        return {"crashed": f"judge exited {proc.returncode} without a result:\n{out[-3000:]}", "output": out}
+    proc = _cli(*_judge_argv(case, cand_file), cwd=ROOT, timeout=_judge_timeout(case))
+    return _judged(proc.returncode, proc.stdout, proc.stderr)
+
+
+def _judged(returncode: int, stdout: str, stderr: str) -> dict[str, Any]:
+    """What a judge run that ended says: crashed, or its decision and whether it got through."""
+    result = _last_json(stdout)
+    out = stdout + stderr
+    if result is None or returncode not in (0, 1):
+        return {"crashed": f"judge exited {returncode} without a result:\n{out[-3000:]}", "output": out}
     decision = result.get("decision")
-    return {"accepted": decision in PASSING or proc.returncode == 0, "decision": decision,
+    return {"accepted": decision in PASSING or returncode == 0, "decision": decision,
             "reason": _first_failed_gate(result) or f"decision {decision}", "output": out}
+
+
+def batch_judge_case(child: Any, stem: str) -> dict[str, Any]:
+    """Inside a batch subprocess (tests/cli_batches.py): the judge route of one case, its marker cleared right
+    before its judge runs and looked at right after."""
+    case = load_case(REDTEAM / "cases" / f"{stem}.json")
+    with tempfile.TemporaryDirectory(prefix="kopt-redteam-") as tmp:
+        cand_file = Path(tmp) / "candidate.json"
+        cand_file.write_text(json.dumps(case["candidate"]))
+        marker = _clear_marker(case)
+        r = child.run_cli(_judge_argv(case, cand_file), cwd=ROOT)
+        r["marker_ran"] = bool(marker and (marker.exists() or marker.is_symlink()))
+    return r
+
+
+def _judge_group(case: dict[str, Any]) -> str:
+    return "judge-timeout" if "--timeout" in case.get("judge_args", []) else "judge"
+
+
+@pytest.fixture(scope="session")
+def judge_batches(request: pytest.FixtureRequest, cli_batch_dir: Path) -> dict[str, cli_batches.ChunkedBatches]:
+    files = cli_batches.selected_params(request.session, __file__, "test_redteam_case", "case_file")
+    cases = {p.stem: load_case(p) for p in files}
+    judged = {stem: c for stem, c in cases.items() if c["route"] == "judge"}
+    return {group: cli_batches.ChunkedBatches(
+        cli_batch_dir, f"redteam-{group}", [s for s, c in judged.items() if _judge_group(c) == group], size,
+        hooks=Path(__file__), function="batch_judge_case", timeouts={s: _judge_timeout(c) for s, c in judged.items()},
+        env=_env(), cwd=ROOT) for group, size in JUDGE_CHUNK.items()}
 
 
 def _store_entry(case: dict[str, Any], problem_file: Path, cache_dir: Path) -> str:
@@ -260,19 +311,30 @@ def test_the_cases_are_many_and_cover_every_route():
 
 
 @pytest.mark.parametrize("case_file", CASE_FILES, ids=[p.stem for p in CASE_FILES])
-def test_redteam_case(case_file: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture):
+def test_redteam_case(case_file: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                      judge_batches: dict[str, cli_batches.ChunkedBatches]):
+    """One case through its route (the module docstring).
+
+    CPU time: the first test to ask for a judge case of a chunk runs the whole chunk (~20-40 s idle, up to 14
+    judge runs), the chunk's other tests read its results; a cache or llm case runs its commands (~30-60 s)."""
     caplog.set_level(logging.WARNING)  # the in-process capture of cache cases logs torch's traces at DEBUG
     case = load_case(case_file)
-    marker = _clear_marker(case)
-    t0 = time.monotonic()
     record: dict[str, Any] = {"case": case_file.stem, "class": case["class"], "route": case["route"]}
-    try:
-        res = DRIVERS[case["route"]](case, tmp_path)
-    except Hung as e:
-        res = {"hung": str(e), "output": ""}
-    seconds = time.monotonic() - t0
+    batched = judge_batches[_judge_group(case)].result(case_file.stem) if case["route"] == "judge" else None
+    if batched is not None:  # its marker was cleared and looked at by the batch, around this case's judge
+        marker = Path(case["marker"]) if case.get("marker") else None
+        res = _judged(batched["rc"], batched["stdout"], batched["stderr"])
+        seconds, ran = batched["seconds"], batched["marker_ran"]
+    else:  # another route, or a judge case its batch did not report on: alone, here
+        marker = _clear_marker(case)
+        t0 = time.monotonic()
+        try:
+            res = DRIVERS[case["route"]](case, tmp_path)
+        except Hung as e:
+            res = {"hung": str(e), "output": ""}
+        seconds = time.monotonic() - t0
+        ran = bool(marker and (marker.exists() or marker.is_symlink()))
     output = res.get("output", "")
-    ran = bool(marker and (marker.exists() or marker.is_symlink()))
     printed = bool(case.get("payload_string") and case["payload_string"] in output)
     problems = []
     if res.get("hung"):

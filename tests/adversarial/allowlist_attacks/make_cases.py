@@ -424,7 +424,8 @@ case("mutate_and_restore_input", "pointer arithmetic",
      expect="harmless")
 
 
-# Cases the allowlist rejects before anything is compiled: the test judges them in one process (cheap).
+# Cases the allowlist rejects before anything is compiled ("group": "static", kept in each result; the test runs
+# every case, static or not, in chunks of one batch process each: tests/cli_batches.py).
 STATIC_GROUP = {
     "precomputed_grids_exec", "constants_quote_injection", "remote_cache_and_profiling_on", "heuristics_and_jit_kwargs",
     "import_alias_rebinding", "module_constant_not_numeric", "shadow_module_names", "constexpr_value_escape",

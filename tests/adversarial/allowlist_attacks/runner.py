@@ -1,13 +1,15 @@
-"""Drives attack cases through `kernelopt judge` in subprocesses and records what happened.
+"""Drives attack cases through `kernelopt judge` and records what happened.
 
 * run_case(path): `python -m pytest_kernelopt.cli judge PROBLEM CANDIDATE.json --json --seeds 1 ...` in a
   subprocess of its own, with a timeout.
-* run_batch(paths): the cheap cases the allowlist rejects before anything is compiled ("group": "static")
-  are judged one after another in ONE subprocess (`python runner.py --batch CASE...`), each exactly as
-  `python -m pytest_kernelopt.cli judge ...` would (runpy, same argv), saving a Python/torch start-up each.
+* run_batch(paths): the cases judged one after another in ONE subprocess (tests/cli_batches.py), each exactly as
+  `python -m pytest_kernelopt.cli judge ...` would run it (runpy, same argv, its own output and time limit), saving
+  a Python/torch start-up each; batch_case is what that subprocess runs per case.  A case the batch did not report
+  on (it hung or took the batch down) is missing from the result: run it with run_case.
 
 Both report, per case: exit code, decision, the first gate that did not pass and its reason, files that
-appeared under /tmp/kernelopt_redteam2/, payload strings seen on stdout/stderr, tracebacks, hangs.
+appeared under /tmp/kernelopt_redteam2/ during the case, payload strings seen on its stdout/stderr, tracebacks,
+hangs.
 
 `python runner.py [CASE.json ...]` runs cases (all by default) the way the test does and writes the results
 to $RT2_RESULTS (default /tmp/kernelopt_rt2_results.json).
@@ -15,12 +17,9 @@ to $RT2_RESULTS (default /tmp/kernelopt_rt2_results.json).
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import pathlib
-import runpy
 import subprocess
 import sys
 import tempfile
@@ -32,8 +31,6 @@ CASES = HERE / "cases"
 MARKER_DIR = pathlib.Path("/tmp/kernelopt_redteam2")
 DEFAULT_TIMEOUT = 180          # seconds for one judge subprocess
 DEFAULT_WORKER_TIMEOUT = "60"  # the judge's own --timeout (one candidate evaluation in a worker)
-BATCH_CASE_BUDGET = 45         # seconds per case of a batch, for the batch subprocess's timeout
-SENTINEL = "KERNELOPT_RT2_BATCH_RESULT "
 
 
 def case_files() -> list[pathlib.Path]:
@@ -125,77 +122,52 @@ def run_case(path: pathlib.Path) -> dict:
     return summarize(path, case, rc, hung, out, err, elapsed, _changed(before, _snapshot()))
 
 
+def cli_batches():
+    """tests/cli_batches.py (this file also runs outside pytest, as a script and as the batch's hooks)."""
+    tests = str(REPO / "tests")
+    if tests not in sys.path:
+        sys.path.append(tests)
+    import cli_batches
+
+    return cli_batches
+
+
+def timeout_of(path: pathlib.Path) -> float:
+    return load(path).get("timeout", DEFAULT_TIMEOUT)
+
+
 def run_batch(paths: list[pathlib.Path]) -> dict[str, dict]:
-    """Several cheap cases in one subprocess; returns {case file name: summary}."""
-    cmd = [sys.executable, str(HERE / "runner.py"), "--batch", *map(str, paths)]
-    results: dict[str, dict] = {}
-    try:
-        proc = subprocess.run(cmd, cwd=REPO, env=_env(), capture_output=True, text=True,
-                              timeout=BATCH_CASE_BUDGET * len(paths) + 60)
-        out, err, crashed = proc.stdout, proc.stderr, proc.returncode != 0
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
-        crashed = True
-    for line in out.splitlines():
-        if line.startswith(SENTINEL):
-            r = json.loads(line[len(SENTINEL):])
-            results[r["case"]] = r
-    for p in paths:  # a case the batch never reported on: it hung or took the process down with it
-        if p.name not in results:
-            results[p.name] = {"case": p.name, "expect": load(p)["expect"], "rc": None, "hung": True,
-                               "decision": None, "gate": None, "reason": None, "gates": [], "new_files": [],
-                               "marker_appeared": False, "payload_printed": [], "traceback": True,
-                               "stdout_tail": out[-1500:], "stderr_tail": err[-3000:], "batch_crashed": crashed}
-    return results
+    """Several cases in one subprocess; {case file name: summary} for the cases it reported on."""
+    keys = [str(p.resolve()) for p in paths]
+    results = cli_batches().run_batch(pathlib.Path(__file__).resolve(), "batch_case", keys,
+                                      {k: timeout_of(pathlib.Path(k)) for k in keys}, env=_env(), cwd=REPO)
+    return {pathlib.Path(k).name: r for k, r in results.items()}
 
 
-def _batch_main(paths: list[str]) -> None:
-    """Inside the batch subprocess: each case as `python -m pytest_kernelopt.cli judge ...` would run it."""
-    real_out = sys.stdout
-    for p in map(pathlib.Path, paths):
-        case = load(p)
+def batch_case(child, key: str) -> dict:
+    """Inside the batch subprocess: one case (a file name under cases/, or a path) as `python -m
+    pytest_kernelopt.cli judge ...` would run it; the files under the marker directory are compared right before
+    and right after this case."""
+    path = CASES / key
+    case = load(path)
+    with tempfile.TemporaryDirectory(prefix="kernelopt_rt2_") as tmp:
+        cand = pathlib.Path(tmp) / "candidate.json"
+        cand.write_text(json.dumps(case["candidate"]))
         before = _snapshot()
-        out, err = io.StringIO(), io.StringIO()
-        t0 = time.monotonic()
-        with tempfile.TemporaryDirectory(prefix="kernelopt_rt2_") as tmp:
-            cand = pathlib.Path(tmp) / "candidate.json"
-            cand.write_text(json.dumps(case["candidate"]))
-            saved_argv = sys.argv
-            sys.argv = ["kernelopt", *judge_argv(case, str(cand))]
-            rc = None
-            try:
-                with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                    runpy.run_module("pytest_kernelopt.cli", run_name="__main__", alter_sys=True)
-                rc = 0
-            except SystemExit as e:
-                rc = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-            except BaseException:  # a crash of the harness: record it as a traceback
-                import traceback
-                err.write(traceback.format_exc())
-                rc = "exception"
-            finally:
-                sys.argv = saved_argv
-        r = summarize(p, case, rc, False, out.getvalue(), err.getvalue(), time.monotonic() - t0,
-                      _changed(before, _snapshot()))
-        real_out.write(SENTINEL + json.dumps(r, ensure_ascii=True) + "\n")
-        real_out.flush()
+        r = child.run_cli(judge_argv(case, str(cand)), cwd=REPO)
+        changed = _changed(before, _snapshot())
+    return summarize(path, case, r["rc"], False, r["stdout"], r["stderr"], r["seconds"], changed)
 
 
 def run_all(paths: list[pathlib.Path]) -> list[dict]:
-    batch = [p for p in paths if load(p).get("group") == "static"]
-    results = run_batch(batch) if batch else {}
+    results = run_batch(paths) if paths else {}
     return [results[p.name] if p.name in results else run_case(p) for p in paths]
 
 
 def main(argv: list[str]) -> None:
-    if argv[:1] == ["--batch"]:
-        _batch_main(argv[1:])
-        return
     paths = [pathlib.Path(a) if pathlib.Path(a).exists() else CASES / a for a in argv] or case_files()
     paths = [p.resolve() for p in paths]
-    batch = [p for p in paths if load(p).get("group") == "static"]
-    results = run_batch(batch) if batch else {}
+    results = run_batch(paths) if paths else {}
     for r in results.values():
         print(json.dumps({k: r.get(k) for k in ("case", "expect", "rc", "hung", "seconds", "decision", "gate",
                                                  "reason", "new_files", "traceback")}, ensure_ascii=False), flush=True)
