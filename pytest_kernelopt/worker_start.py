@@ -14,6 +14,7 @@ Rules:
 - A worker runs under the parent's environment at the time it is started (:func:`run_in_env`), not the server's.
 - A worker ignores SIGINT from its first instruction: a Ctrl-C is the parent's to handle (:mod:`.interrupts`).
   The server is started with SIGINT ignored, which its forked children keep.
+- A server that cannot start (its Unix socket's path under ``TMPDIR`` too long, say) spawns every worker.
 - ``KERNELOPT_WORKER_START=spawn`` spawns every worker (the forkserver needs a POSIX system; elsewhere workers
   are always spawned).
 
@@ -72,8 +73,12 @@ def worker_context(backend: str) -> Any:
                 return mp.get_context("spawn")  # a server this module did not start: its imports are unknown
             ctx = mp.get_context("forkserver")
             ctx.set_forkserver_preload(PRELOAD[env.get("TRITON_INTERPRET") == "1"])
-            with workers_ignore_interrupts():  # its children then start with SIGINT ignored, before any code runs
-                forkserver.ensure_running()  # started now, under this environment
+            try:
+                with workers_ignore_interrupts():  # its children then start with SIGINT ignored, before any code runs
+                    forkserver.ensure_running()  # started now, under this environment
+            except OSError:  # e.g. a temporary folder too deep for a Unix socket's path: every worker is spawned
+                _server_env = {"": "no server"}
+                return mp.get_context("spawn")
             _server_env = env
     return mp.get_context("forkserver") if env == _server_env else mp.get_context("spawn")
 

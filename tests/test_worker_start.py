@@ -60,6 +60,13 @@ def test_workers_fork_from_a_preloaded_server_under_the_parents_environment(tmp_
                        "method": "spawn"}
 
 
+def test_a_server_that_cannot_start_spawns_every_worker(tmp_path):
+    deep = tmp_path / ("d" * 60) / ("e" * 60)  # past the 108 bytes of a Unix socket's path
+    deep.mkdir(parents=True)
+    results = _run(tmp_path, TMPDIR=str(deep))
+    assert [r["method"] for r in results] == ["spawn"] * 3 and all(r["sigint_ignored"] for r in results)
+
+
 def test_spawn_is_chosen_by_the_environment_variable(tmp_path):
     results = _run(tmp_path, KERNELOPT_WORKER_START="spawn")
     assert [r["method"] for r in results] == ["spawn"] * 3
