@@ -638,7 +638,10 @@ def test_red_team_32s_stateful_kernels_are_refused_and_inductors_own_pass(case, 
     the cache is written up to its position and empty beyond it, as real decoding leaves it: the varied cache is
     full; now the baseline makes a loop from the state as built with its position advancing, within the range the
     module runs with.  (p3) the 3-token window in an 8-position cache, where 10 calls past any advance do not fit:
-    the calls past the advance are looked for at 5, 3, 2 and 1, and the loops are that long."""
+    the calls past the advance are looked for at 5, 3, 2 and 1, and the loops are that long.
+
+    CPU time: up to ~90 s (p1): the trigger needs length, not size: a cache written up to a position, advanced over
+    the calls the module runs with, each call of each loop interpreted."""
     folder, cand = RT32[case]
     path = REPROS / "rt32" / folder
     own_src = (path / "own.py").read_text()
