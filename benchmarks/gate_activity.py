@@ -1,11 +1,18 @@
-"""Where one gated candidate's time goes in the isolated judge, by activity (issue 14: the suite's gates took
-74-153 s for one candidate on problems with 0.25-1 GiB outputs).
+"""Where one gated candidate's time goes in the isolated judge, by activity and by check, for each provenance class.
 
-For each problem file given: an isolated judge (as optimize and bench use) gates the A/A candidate (the first
-Triton kernel's own source) and then one tuner config of that kernel; after each, the judge's seconds by
-activity (``IsolatedEvaluator.spent``: worker starts, float64 truths, transfer of records, the judge's own
-statistics; none overlaps another), the bytes it read from workers, and the wall time, which leaves the
-workers' own work (runs, the candidate's compile, timing) as the rest.  The first candidate also pays for the truths; the second shows a candidate's cost alone.
+For each problem file given: an isolated judge (as optimize and bench use) gates, on the first Triton kernel,
+
+1. a tuner config (Inductor's own source under the baseline's config: a *launch-config* candidate),
+2. the tuner's pipelined reduction loop under the same config, where the kernel has such a loop (a *mechanical
+   edit*),
+3. the same source and config with a comment line added (the same code, but not certified: *free-form*, every
+   check),
+4. the tuner config again (in the clean worker: no worker start, its baseline runs kept).
+
+After each: the judge's seconds by activity (``IsolatedEvaluator.spent``: worker starts, float64 truths, transfer
+of records, the judge's own statistics; none overlaps another), the workers started, the bytes read from workers,
+the wall time, and the worker's seconds by check (``check_seconds`` in the correctness gate's numbers).  The first
+candidate also pays for the truths.
 
     python benchmarks/gate_activity.py OUT.json benchmarks/problems/cumprod.py ...
 
@@ -15,6 +22,7 @@ of a GPU's host.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import time
@@ -26,9 +34,9 @@ prepare("auto")
 
 from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.isolate import IsolatedEvaluator  # noqa: E402
-from pytest_kernelopt.problems import ProblemSpec  # noqa: E402
 from pytest_kernelopt.launch_space import own_candidate  # noqa: E402
-from pytest_kernelopt.tuner import propose_configs  # noqa: E402
+from pytest_kernelopt.problems import ProblemSpec  # noqa: E402
+from pytest_kernelopt.tuner import pipelined_variants  # noqa: E402
 
 
 def main(out_path: Path, paths: list[Path]) -> None:
@@ -39,20 +47,29 @@ def main(out_path: Path, paths: list[Path]) -> None:
             graph, name = next((g, n) for g in ev.graphs for n in g.kernels)
             row = {"problem": path.stem, "kernel": name, "backend": ev.backend_name,
                    "capture_s": round(time.perf_counter() - t0, 2), "candidates": []}
-            cands = [own_candidate(graph, name)]  # launched with the baseline's own config
-            cands += propose_configs(graph, name, limit=1)[:1]
-            for cand in cands:
-                before, got = dict(ev.spent), ev.received_bytes
+            config = own_candidate(graph, name, origin="tuner")
+            cands = [("launch config", config)]
+            cfg = dict(config.configs[0])
+            cands += [("mechanical edit", v.candidate(name, cfg)) for v in pipelined_variants(graph, name)[-1:]]
+            cands += [("free-form", dataclasses.replace(config, source=config.source + "\n# free-form\n",
+                                                        origin="test"))]
+            cands += [("launch config again", config)]
+            for label, cand in cands:
+                before, got, started = dict(ev.spent), ev.received_bytes, ev.workers_started
                 t1 = time.perf_counter()
                 res = ev.evaluate(cand)
                 wall = time.perf_counter() - t1
                 spent = {k: round(v - before.get(k, 0.0), 2) for k, v in ev.spent.items()}
-                perf = res.gate("performance")
-                cell = {"candidate": cand.origin if cand.origin == "a/a" else "config", "decision": res.decision,
-                        "reason": res.reason, "wall_s": round(wall, 2), **spent,
+                perf, corr = res.gate("performance"), res.gate("correctness")
+                numbers = corr.numbers if corr is not None else {}
+                cell = {"candidate": label, "provenance": numbers.get("provenance"), "decision": res.decision,
+                        "reason": res.reason[:300], "wall_s": round(wall, 2), **spent,
                         "workers_rest_s": round(wall - sum(spent.values()), 2),
+                        "workers_started": ev.workers_started - started,
                         "received_gib": round((ev.received_bytes - got) / 2**30, 3),
-                        "perf_samples": perf.numbers.get("samples") if perf is not None else None}
+                        "check_seconds": numbers.get("check_seconds"),
+                        "perf_samples": perf.numbers.get("samples") if perf is not None else None,
+                        "timing_s": perf.numbers.get("timing_seconds") if perf is not None else None}
                 row["candidates"].append(cell)
                 print(json.dumps({"problem": path.stem, **cell}), flush=True)
         records.append(row)

@@ -6,7 +6,8 @@
    pointwise_chain example at its GPU size: a stale-buffer kernel (does its work only where its output buffer
    holds the correctness gate's NaN poison), a fingerprint kernel (computes only for inputs of the seed
    schedule a pinned ``base_seed`` would draw), and a time bomb reading ``%globaltimer`` through inline assembly.
-2. A/A: every Triton kernel of every bundled example, its own source as the candidate: none may be accepted.
+2. A/A: every Triton kernel of every bundled example, its own source as the candidate (``--aa-config``: under
+   the baseline's own launch config, a launch-config candidate judged in the clean worker): none may be accepted.
 3. Isolation cost: seconds per candidate for the same honest candidate judged three times, with this tree and,
    with ``--old PATH`` (a copy of an older ``pytest_kernelopt`` package), with that one, in a subprocess.
 """
@@ -107,9 +108,13 @@ def cheats(settings) -> dict:
 ONLY: list[str] = []
 
 
+AA_CONFIG = False
+
+
 def aa(settings, repeats: int) -> dict:
     from pytest_kernelopt.candidate import Candidate
     from pytest_kernelopt.isolate import IsolatedEvaluator
+    from pytest_kernelopt.launch_space import own_candidate
     from pytest_kernelopt.problems import ProblemSpec
 
     rows = []
@@ -120,8 +125,16 @@ def aa(settings, repeats: int) -> dict:
             for graph in ev.graphs:
                 for name, kernel in graph.kernels.items():
                     for r in range(repeats):
-                        res = ev.evaluate(Candidate((name,), kernel.source, origin="a/a"))
-                        row = {"problem": path.stem, "kernel": name, "repeat": r} | _summary(res)
+                        # the source alone is free-form (no config: its own worker, every check); under the
+                        # baseline's own config it is a launch-config candidate (the clean worker, the checks its
+                        # class needs: gates/provenance.py)
+                        cand = (own_candidate(graph, name) if AA_CONFIG else
+                                Candidate((name,), kernel.source, origin="a/a"))
+                        res = ev.evaluate(cand)
+                        corr = res.gate("correctness")
+                        row = {"problem": path.stem, "kernel": name, "repeat": r,
+                               "provenance": corr.numbers.get("provenance") if corr is not None else None,
+                               "workers_started": ev.workers_started} | _summary(res)
                         rows.append(row)
                         print(f"A/A {path.stem:16} {name[:44]:44} {res.decision:9} "
                               f"{row['speedup'] if row['speedup'] is not None else '-'} n={row['samples']} "
@@ -178,8 +191,13 @@ def main() -> None:
     ap.add_argument("--aa-repeats", type=int, default=1)
     ap.add_argument("--skip", nargs="*", default=[], choices=["cheats", "aa", "cost"])
     ap.add_argument("--only", nargs="*", default=[], help="A/A over these example problems only")
+    ap.add_argument("--aa-config", action="store_true",
+                    help="A/A candidates under the baseline's own launch config (launch-config class) instead of "
+                         "the source alone (free-form)")
     args = ap.parse_args()
     ONLY.extend(args.only)
+    global AA_CONFIG
+    AA_CONFIG = args.aa_config
     from pytest_kernelopt.backends import prepare
 
     prepare("auto")

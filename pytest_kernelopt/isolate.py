@@ -10,13 +10,19 @@ other: :mod:`pytest_kernelopt.isolate_protocol`.
 * The float64 truth on every seed of the run's
   :class:`~pytest_kernelopt.gates.seed_plan.SeedPlan` comes from a *clean* worker
   (one that has loaded no candidate) and is kept in the parent.
-* Each candidate gets a worker of its own: it records the baseline's runs
-  and sends them before it loads anything, then compiles the candidate (gate 1's
-  ahead-of-time compile, under the worker's time and memory limits), runs it on
-  the plan's seeds and sends the raw records; the parent judges gates 2 and 3,
-  tells the worker whether to time it, and judges gate 4 from the samples and
-  the timed outputs.  The worker is then ended: a worker that has loaded a
-  candidate never serves another.
+* Each free-form candidate gets a worker of its own: it records the baseline's
+  runs and sends them before it loads anything, then compiles the candidate
+  (gate 1's ahead-of-time compile, under the worker's time and memory limits),
+  runs it on the plan's seeds and sends the raw records; the parent judges gates
+  2 and 3, tells the worker whether to time it, and judges gate 4 from the
+  samples and the timed outputs.  The worker is then ended: a worker that has
+  loaded free-form code never serves another.
+* A candidate that carries no code of its own -- Inductor's kernel under another
+  launch config, or the tuner's certified edit of it, as the parent decides from
+  the captured graph (:mod:`pytest_kernelopt.gates.provenance`) -- is judged the
+  same way in the clean worker, with the checks its class needs, and leaves it
+  clean: the next candidate, screening or truth is served there, and the
+  parent keeps the worker's baseline runs for its next trial.
 * Messages from a worker are data (:mod:`pytest_kernelopt.wire`), never pickles.
 * A worker that dies, hangs past ``timeout``, grows past the memory limit or
   sends anything unexpected rejects the candidate, with the gate it was in.
@@ -41,6 +47,7 @@ from .gates.cascade import Judge, static_gate_result
 from .gates.compare import values
 from .gates.fp64_place import host_available
 from .gates.perf import merge_timing, next_round
+from .gates.provenance import classify, runs
 from .gates.results import CascadeResult, stopped_in
 from .gates.seed_plan import SeedPlan
 from .gates.trial_records import BaselineRecord, CandidateRecord
@@ -164,6 +171,9 @@ class IsolatedEvaluator:
         self.info: WorkerInfo | None = None
         self._ready: dict = {}
         self._truths: Any = None
+        #: ((the worker's number, (seeds, timing sets)), its baseline record): the live worker's own baseline runs, kept
+        #: while it stays clean (a candidate that is not free-form code leaves it so) for its next trial
+        self._worker_baseline: tuple[Any, BaselineRecord] | None = None
         self._judge_device_set = False  # see _judge_on_device
         self._spare: tuple[Any, Any] | None = None  # a worker spawned ahead, importing, not yet told to go
         self.records_note = ""  # set when the plan was trimmed to fit the judge's memory (see truths())
@@ -467,16 +477,31 @@ class IsolatedEvaluator:
         if not all(g.passed for g in allow):
             judge.add_static(allow)
             return judge.done("rejected")
-        judge.note_reorder(allow)  # decided here, from the captured graph: the worker's word is not taken
+        judge.note_provenance(allow)  # decided here, from the captured graph: the worker's word is not taken
+        # free-form code gets a worker of its own, ended with it; Inductor's own code under another launch config
+        # (or the tuner's certified edit of it) is judged in the clean worker, which stays clean
+        own = runs("own_worker", judge.provenance)
         self._judge_on_device()
         trial = _Trial(self, judge, self.truths(), perf, progress)
+        ended = False
         try:
             self._clean_worker()
-            self._clean = False  # from here on this worker is the candidate's, and ends with it
             n = len(self.plan.seeds) if seeds is None else min(seeds, len(self.plan.seeds))
+            plan = (n, len(self.plan.timing))
+            kept = self._worker_baseline if self._worker_baseline is not None and \
+                self._worker_baseline[0] == (self.workers_started, plan) else None
+            self._clean = not own
+            if kept is not None:
+                trial.base_runs = kept[1].runs
+                trial.on_baseline(kept[1])
             self._conn.send((TRIAL, {"candidates": [c.to_json() for c in cands], "seeds": n, "aot": aot,
-                                     "timing_sets": len(self.plan.timing)}))
-            return trial.run()
+                                     "timing_sets": len(self.plan.timing), "provenance": judge.provenance,
+                                     "baseline": kept is None}))
+            result = trial.run()
+            if not own and trial.baseline is not None:
+                self._worker_baseline = ((self.workers_started, plan), trial.baseline)
+            ended = True
+            return result
         except WorkerFailure as e:
             if e.stage != "gate:static" or e.timed_out or "died" in str(e):
                 self.restarts += 1
@@ -484,18 +509,27 @@ class IsolatedEvaluator:
             extra = " (hang or runaway kernel)" if e.timed_out else ""
             return self._rejected(cands, gate, f"{e} in the {gate} gate{extra}; worker restarted", t0)
         finally:
-            self._retire()  # a worker that has loaded a candidate never judges another
+            if own or not ended:  # a worker that has loaded free-form code never judges another
+                self._retire()
 
     def rank(self, candidates):
-        """Screening (decides nothing): in a worker of its own, ended afterwards."""
+        """Screening (decides nothing): in the clean worker where every candidate is Inductor's own code under
+        another launch config or the tuner's certified edit of it (:mod:`.gates.provenance`), which stays clean;
+        else in a worker of its own, ended afterwards."""
+        index = CapturedModule(None, None, self.graphs, None, self.settings.training, 0.0)  # type: ignore[arg-type]
+        own = any(runs("own_worker", classify([static_gate_result(c, index, None, aot=False)])) for c in candidates)
+        ended = False
         try:
             self._clean_worker()
-            self._clean = False
-            return self._request(RANK, [c.to_json() for c in candidates], self.settings.timeout)
+            self._clean = not own
+            result = self._request(RANK, [c.to_json() for c in candidates], self.settings.timeout)
+            ended = True
+            return result
         except WorkerFailure:
             return None, [None] * len(candidates)
         finally:
-            self._retire()
+            if own or not ended:
+                self._retire()
 
     def profile(self, ncu: bool = True):
         self._clean_worker()
@@ -579,7 +613,7 @@ class _Trial:
         self.base_runs[int(value[0])] = value[1]
 
     def on_baseline(self, value: Any) -> None:
-        if self.rec is not None:
+        if self.rec is not None or self.baseline is not None:
             raise self.unexpected(BASELINE)
         # runs from this worker (before the candidate was loaded), the float64 truth from the clean one
         self.baseline = dataclasses.replace(value, runs=self.base_runs, truths=self.truths.truths,
@@ -606,10 +640,10 @@ class _Trial:
         rec.runs = self.cand_runs
         with ev._spent("judging"):
             passed = self.judge.correct(self.baseline, rec, self.progress)
+        timed = passed and self.perf and ev.measures_time
+        ev._conn.send(TIME if timed else STOP)  # the worker waits for either (a clean one judges on after STOP)
         if not passed:
             return self.judge.done("rejected")
-        timed = self.perf and ev.measures_time
-        ev._conn.send(TIME if timed else STOP)
         if timed:
             return None
         with ev._spent("judging"):
@@ -628,6 +662,7 @@ class _Trial:
         if more:  # the sequential gate: another round, of this many pairs
             ev._conn.send((MORE, more))
             return None
+        ev._conn.send(STOP)
         with ev._spent("judging"):
             return self.judge.finish(self.baseline, rec, perf=self.perf, measures_time=ev.measures_time,
                                      backend_name=ev.backend_name)

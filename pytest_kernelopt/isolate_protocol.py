@@ -13,9 +13,11 @@ The exchange:
    :data:`PROFILE`.  Every request may be answered by :data:`PROGRESS` messages, and ends with :data:`RESULT`, or
    :data:`CRASH` (the request raised) or :data:`RUN_ERROR` (the baseline itself failed: the run's error);
 4. a :data:`TRIAL` (one candidate, or a joint set) is a conversation: the worker sends :data:`BASELINE_RUN` per
-   seed and :data:`BASELINE`, then :data:`STATIC`, then (or :data:`LOAD_FAILED`) :data:`CAND_RUN` per seed and
+   seed and :data:`BASELINE` (unless the payload's ``baseline`` is false: the parent kept this worker's from an
+   earlier trial), then :data:`STATIC`, then (or :data:`LOAD_FAILED`) :data:`CAND_RUN` per seed and
    :data:`RUNS`; the parent judges gates 2 and 3 and answers :data:`TIME` or :data:`STOP`; each round of timing is a
-   :data:`TIMING` message, answered by ``(MORE, pairs)`` or anything else to end it.
+   :data:`TIMING` message, answered by ``(MORE, pairs)`` or :data:`STOP`.  A worker whose trial was of a class
+   that leaves it clean (:mod:`pytest_kernelopt.gates.provenance`) then serves the parent's next request.
 """
 
 from __future__ import annotations
@@ -34,7 +36,8 @@ ERROR = "error"
 #: the float64 truth on the plan's seeds (payload: ``(seeds, timing_sets)`` to trim the plan to, or None), one
 #: :data:`TRUTH` message a seed, then :data:`RESULT` with the record
 TRUTHS = "truths"
-#: one candidate or a joint set, judged in this worker (payload: ``{"candidates", "seeds", "timing_sets", "aot"}``)
+#: one candidate or a joint set, judged in this worker (payload: ``{"candidates", "seeds", "timing_sets", "aot",
+#: "provenance", "baseline"}``: the checks the candidates' class needs, and whether to record the baseline first)
 TRIAL = "trial"
 #: the screening: candidates as JSON, answered by :data:`RESULT` with the baseline's and each one's time
 RANK = "rank"
@@ -72,7 +75,7 @@ TIMING = "timing"
 # --------------------------------------------------------------------------- the parent's answers within a trial
 #: after :data:`RUNS`: time the candidate
 TIME = "time"
-#: after :data:`RUNS`: do not
+#: after :data:`RUNS`: do not; after :data:`TIMING`: no more rounds
 STOP = "stop"
 #: after :data:`TIMING`: ``(MORE, pairs)``, another round of this many pairs
 MORE = "more"

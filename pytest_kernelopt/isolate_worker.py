@@ -11,6 +11,7 @@ What the messages are and in which order: :mod:`pytest_kernelopt.isolate_protoco
 from __future__ import annotations
 
 import os
+import time
 import traceback
 from typing import Any, Callable
 
@@ -20,6 +21,7 @@ from .candidate import Candidate
 from .config import Settings
 from .errors import USER_ERRORS, BaselineRunError
 from .gates.cascade import EvaluationSession, static_gate_result
+from .gates.provenance import FREE_FORM
 from .gates.seed_plan import SeedPlan
 from .gates.trials import collect_baseline, collect_candidate, collect_timing, collect_truths, device_peak
 from .isolate_protocol import (
@@ -125,14 +127,19 @@ def _truths(conn: Any, send: Send, session: EvaluationSession, payload: Any) -> 
 
 
 def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> None:
-    """One candidate (or a joint set): compile, run on the plan's seeds, and time when the parent says so."""
+    """One candidate (or a joint set): compile, run on the plan's seeds with the checks its class needs
+    (``provenance``, :mod:`.gates.provenance`: the parent's judgement), and time when the parent says so."""
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
     plan = session.plan.trimmed(payload.get("seeds"), payload.get("timing_sets"))
     # this process's own baseline, recorded and sent before the candidate is loaded: Inductor autotunes each
     # process anew, so a baseline from another process can differ from this one in kernels nobody replaced.
-    # Every run is its own message, sent as soon as it is recorded: one seed's tensors at a time here
-    send(BASELINE, collect_baseline(session, plan, truths=False,
-                                    emit=lambda seed, run: send(BASELINE_RUN, (seed, run))))
+    # Every run is its own message, sent as soon as it is recorded: one seed's tensors at a time here.  A worker
+    # that judged a candidate of a class that leaves it clean has sent its baseline before: the parent keeps it
+    if payload.get("baseline", True):
+        t0 = time.perf_counter()
+        base = collect_baseline(session, plan, truths=False, emit=lambda seed, run: send(BASELINE_RUN, (seed, run)))
+        base.seconds["runs"] = round(time.perf_counter() - t0, 4)
+        send(BASELINE, base)
     send(PROGRESS, "gate:static")
     statics = [static_gate_result(c, session.captured, session.backend, payload.get("aot", True)) for c in cands]
     send(STATIC, statics)
@@ -144,7 +151,8 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
     except Exception as e:  # noqa: BLE001
         send(LOAD_FAILED, f"{type(e).__name__}: {str(e)[:1000]}")
         return
-    send(RUNS, collect_candidate(session, swap, plan, emit=lambda seed, run: send(CAND_RUN, (seed, run))))
+    send(RUNS, collect_candidate(session, swap, plan, emit=lambda seed, run: send(CAND_RUN, (seed, run)),
+                                 provenance=payload.get("provenance", FREE_FORM)))
     if conn.recv() != TIME:
         return
     send(PROGRESS, "gate:performance")

@@ -8,6 +8,7 @@ traced; nothing here runs a kernel.
 
 * a kernel's kind (:func:`kind_of`) and its size hints, block keys, stages and register caps;
 * the arguments of its ``@triton_heuristics`` decorator, read as literals (:func:`decorator_arguments`);
+* :data:`LOOP_STAGES`: the depths a reduction loop may be pipelined to;
 * :func:`valid`: whether a configuration is one the tuner may propose (the allowlist's launch keys, block and grid
   limits, unmasked dimensions, a split scan's workspace);
 * the baseline's own launch (:func:`trace_of`, :func:`baseline_config`, :func:`own_candidate`).
@@ -36,6 +37,15 @@ MAXNREG_STEPS = (None, 128, 64, 32)
 _GRID_LIMIT = {"XBLOCK": 2**31 - 1, "R0_BLOCK": 2**31 - 1, "YBLOCK": 65535, "ZBLOCK": 65535}
 LAUNCH_KEYS = ("num_warps", "num_stages", "maxnreg")
 SEARCHED_KINDS = ("pointwise", "reduction", "persistent_reduction", "split_scan")
+#: software-pipelining depths of a looped reduction's loop, ``tl.range(..., num_stages=S)``: the tuner's one edit of
+#: Inductor's source (:func:`pytest_kernelopt.tuner.pipelined_variants`), certified as such by
+#: :func:`pytest_kernelopt.gates.reorder.mechanical_edit`.  Triton pipelines loads that feed no ``tl.dot`` only in a
+#: loop that asks for it: the kernel-wide ``num_stages`` of a launch config leaves a reduction's loads alone.  On an
+#: H100 (`benchmarks/results/h100_s23_reduction_headroom.log`) the loop at 3 stages took reduce_sum_dim1 and
+#: reduce_mean_dim1 to 1.067x and 1.064x over the default compile through the whole cascade, at the baseline's own
+#: launch config; at another config the same rewrite came out wrong (the fp64 gate refused it), which is why each
+#: variant is a candidate like any other
+LOOP_STAGES = (2, 3)
 
 # --------------------------------------------------------------------------- the kernel's kind and limits
 

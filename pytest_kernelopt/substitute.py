@@ -479,14 +479,8 @@ class KernelSwap:
         self.carry: set[int] = set()
         self.read_prior: set[str] = set()
         self._watch: dict[tuple[str, ...], dict[str, Any]] = {}
-        #: every candidate is Inductor's own source of the one kernel it replaces, launched by configs alone: no
-        #: code of a proposer runs (the structure probes, :mod:`.gates.structure_probes`, have nothing to find)
-        self.inductor_sources = True
         for cand in candidates:
             graph, _ = captured.find(cand.replaces[0])
-            self.inductor_sources = self.inductor_sources and (
-                cand.launch is None and len(cand.replaces) == 1
-                and cand.source == graph.kernels[cand.replaces[0]].source)
             ns = captured.namespaces.get(graph.index)
             if ns is None:
                 raise SubstitutionError(f"graph {graph.index} was not seen running, so its kernels cannot be swapped")
@@ -505,7 +499,6 @@ class KernelSwap:
 
     def add(self, namespace: dict, name: str, obj: Any) -> None:
         """Swap an already-built kernel object (anything with ``.run``) in for ``name``."""
-        self.inductor_sources = False
         self.entries.append((namespace, name, namespace[name], _Counted(obj, self)))
 
     def on(self) -> None:

@@ -73,6 +73,7 @@ from .interrupts import workers_ignore_interrupts
 from .launch_space import (
     BLOCK_CAP,
     LAUNCH_KEYS,
+    LOOP_STAGES,
     MAXNREG_STEPS,
     SEARCHED_KINDS,
     WARPS,
@@ -468,13 +469,6 @@ def looped_variants(graph: KernelGraph, kernel_name: str, variant_graphs: Sequen
     return out
 
 
-#: software-pipelining depths the tuner tries on a looped reduction's loop, ``tl.range(..., num_stages=S)``.  Triton
-#: pipelines loads that feed no ``tl.dot`` only in a loop that asks for it: the kernel-wide ``num_stages`` of a launch
-#: config leaves a reduction's loads alone.  On an H100 (`benchmarks/results/h100_s23_reduction_headroom.log`) the
-#: loop at 3 stages took reduce_sum_dim1 and reduce_mean_dim1 to 1.067x and 1.064x over the default compile through
-#: the whole cascade, at the baseline's own launch config; at another config the same rewrite came out wrong (the fp64
-#: gate refused it), which is why each variant is a candidate like any other
-LOOP_STAGES = (2, 3)
 _REDUCTION_LOOP = re.compile(r"^([ \t]+)for (r0_offset) in (?:tl\.)?range\(((?:(?!num_stages)[^\n])*)\):[ \t]*$",
                              re.M)
 

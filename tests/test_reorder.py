@@ -135,13 +135,16 @@ def test_only_the_judges_own_static_results_certify():
     claimed = GateResult("static", "pass", numbers={"reorder_of_inductor": "Inductor's own k"})
     judge.add_static([claimed])  # what a worker reports is recorded, and certifies nothing
     assert judge.reorder == ()
-    judge.note_reorder([claimed, GateResult("static", "pass", numbers={"reorder_of_inductor": None})])
+    judge.note_provenance([claimed, GateResult("static", "pass", numbers={"reorder_of_inductor": None})])
     assert judge.reorder == ()  # a joint check is certified only when every candidate is
-    judge.note_reorder([claimed])
+    judge.note_provenance([claimed])
     assert judge.reorder == ("Inductor's own k",)
 
 
 def test_the_isolated_judge_certifies_in_the_parent(tmp_path):
+    """The parent certifies, and what it certified decides the worker: a launch config is judged in the clean
+    worker, which stays clean for the next candidate (its baseline runs kept); free-form code gets that worker for
+    itself and ends it (:mod:`pytest_kernelopt.gates.provenance`)."""
     from pytest_kernelopt.isolate import IsolatedEvaluator
     from pytest_kernelopt.problems import ProblemSpec
 
@@ -155,12 +158,20 @@ def test_the_isolated_judge_certifies_in_the_parent(tmp_path):
         name = next(iter(graph.kernels))
         cands = propose_configs(graph, name, 1)
         assert cands, "the tuner proposed no config for a row sum"
-        res = ev.evaluate(cands[0], perf=False)
-        assert res.decision == "verified", res.reason
-        assert res.gate("fp64").numbers["reorder_of_inductor"]
+        for _ in range(2):
+            res = ev.evaluate(cands[0], perf=False)
+            assert res.decision == "verified", res.reason
+            assert res.gate("fp64").numbers["reorder_of_inductor"]
+            assert res.gate("correctness").numbers["provenance"] == "launch_config"
+            assert ev.workers_started == 1 and ev._clean and ev._proc.is_alive()
+        assert ev._worker_baseline is not None and ev._worker_baseline[0][0] == 1
         res = ev.evaluate(Candidate((name,), graph.kernels[name].source, origin="test"), perf=False)
         assert res.decision == "verified", res.reason
         assert "reorder_of_inductor" not in res.gate("fp64").numbers
+        assert res.gate("correctness").numbers["provenance"] == "free_form"
+        assert ev.workers_started == 1 and ev._proc is None  # judged in the clean worker, which it ended
+        res = ev.evaluate(cands[0], perf=False)
+        assert res.decision == "verified" and ev.workers_started == 2, res.reason
 
 
 class CentredSum(torch.nn.Module):

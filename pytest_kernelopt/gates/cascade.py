@@ -25,7 +25,7 @@ from ..capture import CapturedModule, capture
 from ..config import Settings
 from ..problems import Problem
 from ..substitute import KernelSwap
-from . import reorder
+from . import provenance, reorder
 from .correctness import CorrectnessGate
 from .counters import find_counters
 from .fp64 import Fp64Gate
@@ -72,6 +72,8 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
         result.numbers["reorder_of_inductor"] = reorder.inductor_reorder(candidate, graph, name)
         if result.numbers["reorder_of_inductor"] and reorder.arrival_order(graph, name):
             result.numbers["arrival_order"] = True
+        if not result.numbers["reorder_of_inductor"]:
+            result.numbers["mechanical_edit"] = reorder.mechanical_edit(candidate, graph, name)
     return result
 
 
@@ -120,16 +122,20 @@ class Judge:
         self.chash = self.cands[0].content_hash if len(self.cands) == 1 else hashlib.sha256(
             "".join(c.content_hash for c in self.cands).encode()).hexdigest()
         self.origin = self.cands[0].origin if len(self.cands) == 1 else "joint"
-        #: set by :meth:`note_reorder` from static results this process computed (never from a worker's message)
+        #: set by :meth:`note_provenance` from static results this process computed (never from a worker's message)
         self.reorder: tuple[str, ...] = ()
         #: every candidate certified, and one of them a split scan (its look-back's rounding follows arrival order)
         self.arrival_order = False
+        #: the candidates' class (:mod:`.provenance`), which decides the checks their collection makes
+        self.provenance = provenance.FREE_FORM
 
-    def note_reorder(self, statics: list[GateResult]) -> None:
-        """Whether every candidate is Inductor's own kernel under another launch config (:mod:`.reorder`)."""
+    def note_provenance(self, statics: list[GateResult]) -> None:
+        """Where the candidates' code comes from (:mod:`.provenance`), and whether every one is Inductor's own
+        kernel under another launch config (:mod:`.reorder`)."""
         found: list[Any] = [g.numbers.get("reorder_of_inductor") for g in statics]
         self.reorder = tuple(found) if found and all(found) else ()
         self.arrival_order = bool(self.reorder) and any(g.numbers.get("arrival_order") for g in statics)
+        self.provenance = provenance.classify(statics)
 
     def done(self, decision: Decision) -> CascadeResult:
         return CascadeResult(self.kernels, self.chash, tuple(self.gates), decision, self.origin,
@@ -150,8 +156,17 @@ class Judge:
 
     def correct(self, baseline: BaselineRecord, rec: Any, progress: ProgressFn | None = None) -> bool:
         """Gates 2 and 3 on the records; True when both passed (the caller then times, or stops)."""
+        lacking = provenance.missing(self.provenance, getattr(rec, "checks_run", ()))
+        if lacking:  # a check this class needs that was not made fails the gate: it never passes unmade
+            self.gates.append(GateResult("correctness", "fail", f"the collection did not make the checks {lacking} "
+                                         f"a {self.provenance.replace('_', '-')} candidate needs",
+                                         {"provenance": self.provenance, "checks_missing": lacking}))
+            return False
         corr = CorrectnessGate().judge(self.settings, baseline, rec, arrival_order=self.arrival_order,
                                        reorder=bool(self.reorder))
+        corr.numbers.update(provenance=self.provenance, checks_skipped=provenance.skipped(self.provenance),
+                            check_seconds={**{f"baseline_{k}": v for k, v in baseline.seconds.items()},
+                                           **getattr(rec, "check_seconds", {})})
         self.gates.append(corr)
         if not corr.passed:
             return False
@@ -170,6 +185,8 @@ class Judge:
         result = PerfGate().judge(self.settings, baseline, rec, measures_time, backend_name, corr)
         if result.status != "not_measured":
             result.numbers.update(memory_numbers(baseline, rec))
+            if getattr(rec, "timing", None):  # the rounds' wall time in the process that timed them
+                result.numbers["timing_seconds"] = round(float(rec.timing.get("seconds") or 0.0), 3)
         self.gates.append(result)
         if result.status == "not_measured":
             return self.done("verified")
@@ -313,7 +330,7 @@ class EvaluationSession:
         judge = Judge(self.settings, cands, t0)
         say("gate:static")
         statics = [static_gate_result(c, self.captured, self.backend, aot) for c in cands]
-        judge.note_reorder(statics)
+        judge.note_provenance(statics)
         if not judge.add_static(statics):
             return judge.done("rejected")
         say("gate:correctness")
@@ -324,7 +341,7 @@ class EvaluationSession:
         plan = self.plan if seeds is None else self.plan.first(seeds)
         try:
             baseline = self.baseline_record(plan)
-            rec = collect_candidate(self, swap, plan)
+            rec = collect_candidate(self, swap, plan, provenance=judge.provenance)
             if not judge.correct(baseline, rec, say):
                 return judge.done("rejected")
             if perf and self.backend.measures_time:

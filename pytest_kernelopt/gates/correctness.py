@@ -190,7 +190,8 @@ class CorrectnessGate:
                    "seeds_drawn": plan.drawn, "base_seed": plan.base, "max_abs_err": worst_abs,
                    "max_rel_err": worst_rel, "rtol": rtol, "atol": atol, "within_tolerance": not beyond,
                    "seeds_beyond_tolerance": beyond, "tiny_outputs": sorted(tiny), "poisoned_allocations": True,
-                   "determinism_checked": baseline.deterministic, "state_checked": True,
+                   "determinism_checked": baseline.deterministic and getattr(rec, "again", None) is not None,
+                   "state_checked": True,
                    "loop_calls_compared": sum(not str(k).startswith(PROBE) for k, _, _ in carried_pairs),
                    "structure_probes_compared": sum(str(k).startswith(PROBE) for k, _, _ in carried_pairs)}
         if getattr(rec, "carried_note", ""):

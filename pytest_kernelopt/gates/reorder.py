@@ -18,6 +18,11 @@ configuration that the tuner's own search space admits for that kernel
 (:func:`pytest_kernelopt.launch_space.valid`: the kernel's own block keys, block and
 grid limits; a persistent reduction's block stays whole).
 
+:func:`mechanical_edit` certifies the tuner's one edit of Inductor's source the same way: the candidate's syntax
+tree is the captured kernel's but for its reduction loop ``for r0_offset in range(...)`` written
+``tl.range(..., num_stages=S)`` (S one of :data:`~pytest_kernelopt.launch_space.LOOP_STAGES`), under a launch
+config the kernel's space admits.  The loop's schedule changes; its arithmetic does not.
+
 A split scan is the one kernel of Inductor's whose own code is not
 reproducible bit for bit: its decoupled look-back adds the earlier blocks'
 prefixes in the order they become visible (a block's inclusive prefix when it
@@ -28,11 +33,12 @@ tolerance of the baseline) instead of the same bits.
 """
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 from ..candidate import Candidate
 from ..graph import normalize_kernel_source
-from ..launch_space import valid
+from ..launch_space import LOOP_STAGES, valid
 
 #: the helper of Inductor's split scans that combines block prefixes in arrival order
 LOOKBACK = "exclusive_scan_decoupled_lookback"
@@ -41,22 +47,89 @@ LOOKBACK = "exclusive_scan_decoupled_lookback"
 def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
     """A one-line description when ``candidate`` is the captured kernel ``name`` of ``graph`` (the kernel it
     replaces, resolved) under another valid launch config, else None."""
+    found = _config_of(candidate, graph, name)
+    if found is None:
+        return None
+    kernel, cfg = found
+    if normalize_kernel_source(candidate.source, name) != normalize_kernel_source(kernel.source, kernel.name):
+        return None
+    return f"Inductor's own {name} under launch config " + ", ".join(f"{k}={v}" for k, v in cfg.items())
+
+
+def _config_of(candidate: Candidate, graph: Any, name: str) -> tuple[Any, dict[str, int]] | None:
+    """The captured kernel ``name`` and the candidate's one launch config, where that config is one the kernel's
+    launch space admits and the candidate names no launch spec of its own; else None."""
     if candidate.launch is not None or len(candidate.replaces) != 1 or len(candidate.configs) != 1:
         return None
     kernel = getattr(graph, "kernels", {}).get(name)
     trace = next((t for t in getattr(graph, "traces", ()) if t.kernel == name), None)
     if kernel is None or trace is None:
         return None
-    if normalize_kernel_source(candidate.source, name) != normalize_kernel_source(kernel.source, kernel.name):
-        return None
     cfg = dict(candidate.configs[0])
     try:
-        ok = valid(kernel, trace, cfg)
+        return (kernel, cfg) if valid(kernel, trace, cfg) else None
     except (KeyError, TypeError, ValueError):
         return None
-    if not ok:
+
+
+class _PipelinedLoops(ast.NodeTransformer):
+    """Rewrites every ``for r0_offset in range(...)`` / ``tl.range(...)`` loop as ``tl.range(...)`` without a
+    ``num_stages``, counting the loops that named one of :data:`LOOP_STAGES` (``edited``) and any other keyword
+    or value (``other``)."""
+
+    def __init__(self) -> None:
+        self.edited = 0
+        self.other = 0
+
+    def visit_For(self, node: ast.For) -> ast.AST:
+        self.generic_visit(node)
+        it = node.iter
+        if not (isinstance(node.target, ast.Name) and node.target.id == "r0_offset" and isinstance(it, ast.Call)):
+            return node
+        func = it.func
+        plain = isinstance(func, ast.Name) and func.id == "range"
+        tl_range = (isinstance(func, ast.Attribute) and func.attr == "range" and isinstance(func.value, ast.Name)
+                    and func.value.id == "tl")
+        if not (plain or tl_range):
+            return node
+        for kw in it.keywords:
+            if kw.arg == "num_stages" and isinstance(kw.value, ast.Constant) and type(kw.value.value) is int \
+                    and kw.value.value in LOOP_STAGES and tl_range:
+                self.edited += 1
+            else:
+                self.other += 1
+        node.iter = ast.Call(func=ast.Attribute(value=ast.Name(id="tl", ctx=ast.Load()), attr="range",
+                                                ctx=ast.Load()), args=it.args, keywords=[])
+        return node
+
+
+def _loops_normalized(source: str, name: str) -> tuple[str, int, int] | None:
+    """The normalized source's syntax tree with its reduction loops written alike (:class:`_PipelinedLoops`), as
+    text, with the counts of pipelined and of other loop keywords; None where it does not parse."""
+    try:
+        tree = ast.parse(normalize_kernel_source(source, name))
+    except SyntaxError:
         return None
-    return f"Inductor's own {name} under launch config " + ", ".join(f"{k}={v}" for k, v in cfg.items())
+    loops = _PipelinedLoops()
+    tree = loops.visit(tree)
+    return ast.dump(tree, include_attributes=False), loops.edited, loops.other
+
+
+def mechanical_edit(candidate: Candidate, graph: Any, name: str) -> str | None:
+    """A one-line description when ``candidate`` is the captured kernel ``name`` of ``graph`` with exactly one
+    edit, its one reduction loop software-pipelined to one of :data:`LOOP_STAGES`, under a valid launch config;
+    else None (a candidate that is the kernel unedited is :func:`inductor_reorder`'s)."""
+    found = _config_of(candidate, graph, name)
+    if found is None:
+        return None
+    kernel, cfg = found
+    mine, theirs = _loops_normalized(candidate.source, name), _loops_normalized(kernel.source, kernel.name)
+    if mine is None or theirs is None:
+        return None
+    if mine[1:] != (1, 0) or theirs[1:] != (0, 0) or mine[0] != theirs[0]:
+        return None
+    return (f"Inductor's own {name}, its reduction loop software-pipelined, under launch config "
+            + ", ".join(f"{k}={v}" for k, v in cfg.items()))
 
 
 def arrival_order(graph: Any, name: str) -> bool:

@@ -67,6 +67,8 @@ class BaselineRecord:
     module_peak_bytes: int = 0  # device memory of one plain call of the compiled module (GPU only)
     baseline_peak_bytes: int = 0  # the gates' peak device memory while the baseline runs were recorded (GPU only)
     truth_memory: dict[str, Any] = field(default_factory=dict)  # where the float64 truth ran, and its peak
+    #: seconds the collection spent, by what it did ("runs": the baseline's runs, "truths": the float64 truths)
+    seconds: dict[str, float] = field(default_factory=dict)
 
     def view(self, plan: SeedPlan) -> "BaselineRecord":
         """The same record judged over a sub-plan (its first seeds: a quick re-check)."""
@@ -99,6 +101,10 @@ class CandidateRecord:
     carried_note: str = ""  # why those calls were not made, or stopped early
     carried_bytes: int = 0  # host bytes of the pairs in ``carried`` (:func:`.calls.keep_pair`)
     carried_sampled: int = 0  # pairs kept as a keyed sample of positions (past :data:`CARRIED_TOTAL_BYTES`)
+    #: the checks of :data:`.provenance.CHECKS` the collection made (the judge refuses a record that lacks one its
+    #: class needs), and the seconds each took
+    checks_run: list[str] = field(default_factory=list)
+    check_seconds: dict[str, float] = field(default_factory=dict)
 
 
 #: how :attr:`CandidateRecord.state_changed` names a pointer the replaced kernel only reads and the candidate wrote

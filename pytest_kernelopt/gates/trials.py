@@ -23,6 +23,7 @@ from typing import Any, Callable
 from ..backends.cpu_interpret import programs_reversed
 from ..errors import BaselineRunError
 from . import calls, seed_plan
+from . import provenance as prov
 from .baseline_loop import baseline_states, jittered
 from .candidate_loop import candidate_stream
 from .compare import flatten, same_values
@@ -191,6 +192,7 @@ def collect_truths(session: GateSession, plan: SeedPlan,
     N GiB`` (the float64 gate says so instead of judging against a truth it does not have).  ``emit(seed,
     run or None, error)``, if given, receives each seed's truth instead of the record.
     """
+    t0 = time.perf_counter()
     rec = BaselineRecord(plan)
     where, why = place(session)
     rec.truth_memory = {"where": where, "reason": why}
@@ -219,25 +221,57 @@ def collect_truths(session: GateSession, plan: SeedPlan,
                 rec.truth_errors[seed] = error
         del run
     rec.truth_memory["device_peak_bytes"] = device_peak()
+    rec.seconds["truths"] = round(time.perf_counter() - t0, 4)
     return rec
 
 
 def collect_candidate(session: GateSession, swap: Any, plan: SeedPlan,
-                      emit: Callable[[int, Run], None] | None = None) -> CandidateRecord:
-    """The candidate on the plan's seeds (poisoned allocations; the first seed twice); ``emit(seed, run)``, if
-    given, receives each run instead of the record (which keeps the first seed's second run)."""
+                      emit: Callable[[int, Run], None] | None = None,
+                      provenance: str = prov.FREE_FORM) -> CandidateRecord:
+    """The candidate on the plan's seeds (poisoned allocations) and the checks its class needs
+    (:mod:`.provenance`: the first seed twice, the stale-buffer seed, the read-only guard, the loops of calls, the
+    structure probes, for free-form code); ``emit(seed, run)``, if given, receives each run instead of the record
+    (which keeps the first seed's second run).  The record names the checks made and the seconds each took."""
     rec = CandidateRecord()
     fn = session.captured.compiled
+    checks = _Checks(rec, provenance)
     # every launch of the candidate is checked for writes to the pointers the kernel it replaces only reads
-    swap.guard = functools.partial(digest, key=plan.digest_key, exact=True)
+    if checks.wanted("read_only_guard"):
+        swap.guard = functools.partial(digest, key=plan.digest_key, exact=True)
     try:
-        _collect_seeds(session, swap, plan, fn, rec, emit)
+        _collect_seeds(session, swap, plan, fn, rec, emit, checks)
     finally:
         swap.guard = None
         rec.state_changed.update({f"{WROTE_READ_ONLY}{w}": "written" for w in sorted(swap.wrote_read_only)})
         rec.state_changed.update({f"{READ_PRIOR}{w}": "read" for w in sorted(swap.read_prior)})
     rec.device_peak_bytes = device_peak()
     return rec
+
+
+class _Checks:
+    """Which checks of :data:`.provenance.CHECKS` a collection makes, recorded in ``rec.checks_run`` as they are
+    made, with their seconds in ``rec.check_seconds`` (a check's seconds include the seeds' runs it adds)."""
+
+    def __init__(self, rec: CandidateRecord, provenance_class: str) -> None:
+        self.rec = rec
+        self.provenance = provenance_class
+        rec.checks_run.append("seeds")
+        if self.wanted("read_only_guard"):
+            rec.checks_run.append("read_only_guard")  # on every launch, its seconds within the others'
+
+    def wanted(self, check: str) -> bool:
+        return prov.runs(check, self.provenance)
+
+    @contextlib.contextmanager
+    def timed(self, check: str):
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            if check not in self.rec.checks_run:
+                self.rec.checks_run.append(check)
+            self.rec.check_seconds[check] = round(self.rec.check_seconds.get(check, 0.0)
+                                                  + time.perf_counter() - t0, 4)
 
 
 def _carried_call(session: GateSession, swap: Any, fn: Any, seed: int, rec: CandidateRecord) -> None:
@@ -323,43 +357,41 @@ def _settled_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Can
 
 
 def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
-                   emit: Callable[[int, Run], None] | None) -> None:
+                   emit: Callable[[int, Run], None] | None, checks: _Checks) -> None:
     for n, seed in enumerate(plan.seeds):
         launches = swap.launches
         fill = seed_plan.CANDIDATE_FILLS.get(n, "nan")
+        stale = fill == "stale" and checks.wanted("stale_buffers")
+        fill = fill if fill != "stale" or stale else "nan"
         try:
             with swap.applied():
                 previous = None
-                if fill == "stale":  # the call before it: the module used as it is, on other inputs drawn the
-                    # same way (a timing input set), as a loop's previous iteration; a call another seed made
-                    # would be told apart by what it left (the varied state leaves marks a kernel could read)
-                    previous = Allocations()
-                    warm = calls.run_call(session, fn, plan.timing[0] if plan.timing else seed + 1_000_003,
-                                          fill=seed_plan.WARM_FILL, record=previous)
-                    rec.state_changed.update(warm.state_changed)
-                    del warm
-                run = calls.run_call(session, fn, seed, fill, stale=previous, buffers=fill == "stale")
+                with checks.timed("stale_buffers") if stale else contextlib.nullcontext():
+                    if stale:  # the call before it: the module used as it is, on other inputs drawn the
+                        # same way (a timing input set), as a loop's previous iteration; a call another seed made
+                        # would be told apart by what it left (the varied state leaves marks a kernel could read)
+                        previous = Allocations()
+                        warm = calls.run_call(session, fn, plan.timing[0] if plan.timing else seed + 1_000_003,
+                                              fill=seed_plan.WARM_FILL, record=previous)
+                        rec.state_changed.update(warm.state_changed)
+                        del warm
+                with checks.timed("seeds"):
+                    run = calls.run_call(session, fn, seed, fill, stale=previous, buffers=stale)
                 del previous
                 # after every call, every bit of the module's state (parameters, buffers, tensor attributes,
                 # module-level tensors) against the state every call starts from: state a kernel keeps there (a
                 # call counter in the signs of zeros, a bit toggled and toggled back) shows at once
                 rec.state_changed.update(run.state_changed)
-                if n == 0:  # the same inputs again, over buffers that hold random values instead of NaN, and on
-                    # the CPU interpreter with the grid's programs in reverse order
-                    with _reversed_programs(session):
-                        rec.again = calls.run_call(session, fn, seed, fill="random")
-                    rec.state_changed.update(rec.again.state_changed)
-                    _carried_call(session, swap, fn, seed, rec)
-                    _settled_calls(session, swap, fn, seed, rec)
-                    # each label and mask structure given to each floating input in turn (.structure_probes)
-                    probe_calls(session, swap, fn, seed, rec)
-                if fill == "stale":  # and over other starts: what an earlier call left may not change the result
+                if n == 0:
+                    _first_seed_checks(session, swap, fn, seed, rec, checks)
+                if stale:  # and over other starts: what an earlier call left may not change the result
                     # (a kernel that reads its output buffer's low bits, marked by its earlier calls, can be exact
                     # for two calls in a row and wrong from the third: tests/test_soundness.py::
                     # test_a_result_that_depends_on_what_an_earlier_call_left_is_rejected), nor what this one leaves
-                    for start in seed_plan.START_FILLS:
-                        rec.starts[start] = calls.run_call(session, fn, seed, fill=start, light=True)
-                        rec.state_changed.update(rec.starts[start].state_changed)
+                    with checks.timed("stale_buffers"):
+                        for start in seed_plan.START_FILLS:
+                            rec.starts[start] = calls.run_call(session, fn, seed, fill=start, light=True)
+                            rec.state_changed.update(rec.starts[start].state_changed)
             if emit is not None:
                 emit(seed, run)
             else:
@@ -372,6 +404,25 @@ def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec
             rec.error, rec.error_seed = "never ran", seed
             break
         rec.launches = swap.launches
+
+
+def _first_seed_checks(session: GateSession, swap: Any, fn: Any, seed: int, rec: CandidateRecord,
+                       checks: _Checks) -> None:
+    """After the first seed's run, the checks that start from it, those the candidate's class needs: the same
+    inputs again, over buffers that hold random values instead of NaN (and on the CPU interpreter with the grid's
+    programs in reverse order); the loops of calls; each label and mask structure given to each floating input in
+    turn (:mod:`.structure_probes`)."""
+    if checks.wanted("rerun"):
+        with checks.timed("rerun"), _reversed_programs(session):
+            rec.again = calls.run_call(session, fn, seed, fill="random")
+        rec.state_changed.update(rec.again.state_changed)
+    if checks.wanted("loops"):
+        with checks.timed("loops"):
+            _carried_call(session, swap, fn, seed, rec)
+            _settled_calls(session, swap, fn, seed, rec)
+    if checks.wanted("structure_probes"):
+        with checks.timed("structure_probes"):
+            probe_calls(session, swap, fn, seed, rec)
 
 
 def collect_timing(session: GateSession, swap: Any, plan: SeedPlan,

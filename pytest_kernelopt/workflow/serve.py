@@ -115,23 +115,26 @@ class CacheServer:
             stale.append(bar)
         refused = self.isolation.judge(cand, found.label, stale, found.graph, found.kind, found.key, below_bar=why)
         if refused is None:
-            return self.reverify(found, cand, stale, why)
+            return self.reverify(found, cand, stale, why, self.isolation.judged)
         if refused.failed_gates == ["performance"] and refused.decision == "baseline_kept" and self.searches:
             self.say(f"{self.name}: {found.label} is searched again")
         else:
             self.decisions.add(found.graph, found.label, refused)
         return False
 
-    def reverify(self, found: Found, cand: Candidate, stale: list[str], why: str | None) -> bool:
+    def reverify(self, found: Found, cand: Candidate, stale: list[str], why: str | None,
+                 judged: CascadeResult | None = None) -> bool:
         """The re-check in this process: an entry recorded on this very environment gets a quick one, a stale one
-        the full cascade (--kernelopt-perf judges regressions of the whole module, against its own floor)."""
+        the full cascade (--kernelopt-perf judges regressions of the whole module, against its own floor).  An
+        entry the isolated judge has just passed through the full cascade in this run (``judged``: timed there
+        on this GPU when stale) gets the quick one, and the isolated judge's timing stands."""
         label, settings = found.label, self.settings
         self.say(f"{self.name}: re-verifying cached kernel for {label}"
                  + (f" (stale: {'; '.join(stale)})" if stale else ""))
-        res = self.evaluator.evaluate(cand, perf=self.on_gpu and bool(stale),
-                                      seeds=None if stale else settings.verify_seeds,
-                                      aot=bool(stale) or not self.on_gpu)
-        perf_gate = res.gate("performance")
+        full = bool(stale) and judged is None
+        res = self.evaluator.evaluate(cand, perf=self.on_gpu and full, seeds=None if full else settings.verify_seeds,
+                                      aot=full or not self.on_gpu)
+        perf_gate = res.gate("performance") or (judged.gate("performance") if judged is not None else None)
         spd = perf_gate.numbers.get("speedup") if perf_gate is not None else found.entry.speedup
         ci = measured_ci(perf_gate.numbers) if perf_gate is not None else None
         if ci is None:
@@ -140,7 +143,8 @@ class CacheServer:
             note = f"cache entry {found.entry.digest[:12]} re-verified"
             self.decisions.apply(found.graph, found.names, cand, KernelRecord(
                 label, found.graph, found.kind, "cached", "cache", spd, ci,
-                numbers={g.gate: g.numbers for g in res.gates}, note=note))
+                numbers={g.gate: g.numbers for g in (*res.gates, *([perf_gate] if perf_gate is not None else []))},
+                note=note))
             return True
         kept = below_bar_record(res, label, why, found.graph, found.kind, settings)
         if kept is not None and self.searches:
@@ -202,6 +206,8 @@ class CacheIsolation:
         self.say = say
         self.name = name
         self.worker: IsolatedEvaluator | None = None
+        #: the result of the entry :meth:`judge` judged last, where it judged one in a worker and passed it
+        self.judged: CascadeResult | None = None
         self._state: str | None = None
         self.active = isinstance(evaluator, LocalEvaluator) and settings.isolate
 
@@ -210,6 +216,7 @@ class CacheIsolation:
         """None when the entry may be re-checked in-process; else the record of why it is not applied.  ``key``:
         the cache key the entry was found under (trust is per key and problem, :mod:`pytest_kernelopt.trust`);
         ``below_bar``: why its recorded speedup does not clear this run's bar (:meth:`CacheEntry.below_bar`)."""
+        self.judged = None
         if not self.active or self.env is None:
             return None
         context = trust_context(key, self.problem_id, self.state(), gate_settings(self.settings))
@@ -236,6 +243,7 @@ class CacheIsolation:
             return KernelRecord(label, graph_index, kind, "baseline_kept", "cache", note=note)
         if passed(res):
             mark_trusted(cand, self.env, context, f"{res.decision} in isolation for {self.name}")
+            self.judged = res
             return None
         kept = below_bar_record(res, label, below_bar, graph_index, kind, self.settings)
         if kept is not None:

@@ -1,0 +1,124 @@
+"""Checks by provenance (:mod:`pytest_kernelopt.gates.provenance`): the judge puts each candidate in a class from
+its data and the captured graph, and its collection makes the checks that class needs, no fewer and no more.
+
+* Inductor's own source under another valid launch config: a launch-config candidate;
+* that source with its one reduction loop pipelined to a depth of the launch space, and nothing else: a mechanical
+  edit, certified on the syntax tree;
+* anything else, whatever it says of itself: free-form, with every check.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from pytest_kernelopt import tuner  # noqa: E402
+from pytest_kernelopt.candidate import Candidate, LaunchSpec  # noqa: E402
+from pytest_kernelopt.config import Settings  # noqa: E402
+from pytest_kernelopt.gates import provenance  # noqa: E402
+from pytest_kernelopt.gates.cascade import EvaluationSession, Judge, static_gate_result  # noqa: E402
+from pytest_kernelopt.gates.results import GateResult  # noqa: E402
+from pytest_kernelopt.gates.trial_records import BaselineRecord, CandidateRecord  # noqa: E402
+from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _fresh_dynamo():
+    """Overrides the suite's per-test Dynamo reset, which would make the module's shared session stale."""
+    yield
+
+
+class RowSum(torch.nn.Module):
+    def forward(self, t):
+        return (t * 2.0).sum(-1)
+
+
+@pytest.fixture(scope="module")
+def session(backend):
+    x = torch.randn(4, 4096, device=backend.device)
+    return EvaluationSession(problem_from_objects(RowSum(), (x,), "rowsum"), Settings(seeds=2, base_seed=3), backend)
+
+
+@pytest.fixture(scope="module")
+def kernel(session):
+    graph = session.captured.graphs[0]
+    (name,) = [n for n in graph.kernels if n.startswith("triton_red_")]
+    return graph, name
+
+
+def _class(session, cand):
+    return provenance.classify([static_gate_result(cand, session.captured, None, aot=False)])
+
+
+def test_the_judge_classes_a_candidate_by_its_code_not_by_what_it_says(session, kernel):
+    graph, name = kernel
+    (config,) = tuner.propose_configs(graph, name, 1)
+    assert _class(session, config) == provenance.LAUNCH_CONFIG
+    piped = [v.candidate(name, dict(config.configs[0])) for v in tuner.pipelined_variants(graph, name)]
+    assert piped and all(_class(session, c) == provenance.MECHANICAL_EDIT for c in piped)
+    cfg, src = dict(config.configs[0]), piped[0].source
+    loop = re.search(r"tl\.range\((.*), num_stages=(\d)\):", src)
+    assert loop is not None
+    forged = {
+        "a depth the launch space does not have": src.replace(f"num_stages={loop[2]}", "num_stages=7"),
+        "another keyword beside the depth": src.replace(f"num_stages={loop[2]}",
+                                                        f"num_stages={loop[2]}, loop_unroll_factor=2"),
+        "an edit inside the loop as well": re.sub(r"(tl\.load\([^\n]*?\))", r"\1 * 1.0", src, count=1),
+        "control: the same edit, a trailing newline added": src + "\n",
+    }
+    for why, source in forged.items():
+        cand = Candidate((name,), source, (cfg,), origin="tuner", description="reduction loop pipelined, launch config")
+        want = provenance.MECHANICAL_EDIT if why.startswith("control") else provenance.FREE_FORM
+        assert _class(session, cand) == want, why
+    spec = LaunchSpec(name, graph.kernels[name].runtime_params, "(1,)")
+    others = {
+        "a pipelined loop under a launch spec of its own": dataclasses.replace(piped[0], configs=(), launch=spec),
+        "Inductor's source with no config": Candidate((name,), graph.kernels[name].source, origin="tuner"),
+        "an edited source that calls itself a tuner config": Candidate(
+            (name,), config.source.replace("2.0", "2.0 * 1.0", 1), (cfg,), origin="tuner",
+            description=config.description),
+    }
+    for why, cand in others.items():
+        assert _class(session, cand) == provenance.FREE_FORM, why
+    # a joint set is judged as its least certified member
+    statics = [static_gate_result(c, session.captured, None, aot=False) for c in (config, piped[0])]
+    assert provenance.classify(statics) == provenance.MECHANICAL_EDIT
+    assert provenance.classify(statics + [GateResult("static", "pass")]) == provenance.FREE_FORM
+
+
+def test_each_class_is_collected_with_the_checks_it_needs(session, kernel):
+    graph, name = kernel
+    (config,) = tuner.propose_configs(graph, name, 1)
+    piped = tuner.pipelined_variants(graph, name)[0].candidate(name, dict(config.configs[0]))
+    free = Candidate((name,), graph.kernels[name].source, origin="test")  # no config: free-form
+    for cand, cls in ((config, provenance.LAUNCH_CONFIG), (piped, provenance.MECHANICAL_EDIT),
+                      (free, provenance.FREE_FORM)):
+        res = session.evaluate(cand, perf=False)
+        assert res.decision == "verified", (cls, res.reason)
+        numbers = res.gate("correctness").numbers
+        assert numbers["provenance"] == cls
+        assert numbers["checks_skipped"] == provenance.skipped(cls)
+        made = set(numbers["check_seconds"]) - {"baseline_runs"}
+        needed = {c for c in provenance.COLLECTED if provenance.runs(c, cls)} - {"read_only_guard"}
+        assert made == needed, (cls, made)
+        assert numbers["determinism_checked"] is (cls == provenance.FREE_FORM)
+    assert provenance.skipped(provenance.FREE_FORM) == []
+    assert set(provenance.skipped(provenance.LAUNCH_CONFIG)) == {
+        "rerun", "stale_buffers", "read_only_guard", "loops", "structure_probes", "own_worker"}
+
+
+def test_a_record_without_a_check_its_class_needs_is_refused():
+    cands = [Candidate(("k",), "src", origin="agents")]
+    judge = Judge(Settings(), cands, 0.0)
+    judge.note_provenance([GateResult("static", "pass")])
+    assert judge.provenance == provenance.FREE_FORM
+    rec = CandidateRecord(checks_run=["seeds"])  # what a launch config's collection makes
+    assert not judge.correct(BaselineRecord(plan=None), rec)  # type: ignore[arg-type]
+    gate = judge.gates[-1]
+    assert gate.status == "fail" and "did not make the checks" in gate.reason
+    assert gate.numbers["checks_missing"] == ["rerun", "stale_buffers", "read_only_guard", "loops",
+                                              "structure_probes"]
