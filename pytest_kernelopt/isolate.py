@@ -59,6 +59,7 @@ from .isolate_protocol import (
     CRASH,
     GO,
     IMPORTED,
+    JUDGE,
     LOAD_FAILED,
     MORE,
     PROFILE,
@@ -481,6 +482,10 @@ class IsolatedEvaluator:
         # free-form code gets a worker of its own, ended with it; Inductor's own code under another launch config
         # (or the tuner's certified edit of it) is judged in the clean worker, which stays clean
         own = runs("own_worker", judge.provenance)
+        if not own:
+            judged = self._judge_in_worker(cands, perf, seeds, aot, progress, t0)
+            if judged is not None:
+                return judged
         self._judge_on_device()
         trial = _Trial(self, judge, self.truths(), perf, progress)
         ended = False
@@ -511,6 +516,48 @@ class IsolatedEvaluator:
         finally:
             if own or not ended:  # a worker that has loaded free-form code never judges another
                 self._retire()
+
+    def _judge_in_worker(self, cands: list[Candidate], perf: bool, seeds: int | None, aot: bool,
+                         progress: ProgressFn | None, t0: float) -> CascadeResult | None:
+        """Candidates that carry no code of their own (the parent's judgement, :mod:`.gates.provenance`), judged
+        by the clean worker where their records are (:data:`~.isolate_protocol.JUDGE`): nothing is copied to the
+        host or sent here but the verdict, which is the worker's own code's, in a process that has run nothing
+        else.  None where the records would not fit in the device's free memory (the caller then runs a trial,
+        judged here)."""
+        timeout = self.settings.timeout
+        try:
+            self._clean_worker()
+            self._conn.send((JUDGE, {"candidates": [c.to_json() for c in cands], "perf": perf, "aot": aot,
+                                     "seeds": None if seeds is None else min(seeds, len(self.plan.seeds))}))
+            deadline = time.perf_counter() + timeout
+            stage = "gate:static"
+            while True:
+                kind, value = self._receive(max(0.0, deadline - time.perf_counter()), stage, timeout)
+                if kind == PROGRESS:
+                    stage = value
+                    if progress:
+                        progress(value)
+                elif kind == RESULT:
+                    break
+                elif kind == RUN_ERROR:
+                    self._retire()
+                    raise BaselineRunError(f"{self.spec.name}: {value}")  # the run's error, not the candidate's
+                elif kind == CRASH:
+                    raise WorkerFailure(f"evaluation raised {value}", stage)
+                else:
+                    raise WorkerFailure(f"unexpected message {kind!r}", stage)
+        except WorkerFailure as e:
+            self.restarts += 1
+            self._retire()
+            gate = (e.stage or "gate:static").split(":", 1)[-1] or "static"
+            extra = " (hang or runaway kernel)" if e.timed_out else ""
+            return self._rejected(cands, gate, f"{e} in the {gate} gate{extra}; worker restarted", t0)
+        if value is None:
+            return None
+        if not isinstance(value, CascadeResult):
+            self._retire()
+            return self._rejected(cands, "static", f"the worker sent {type(value).__name__}, not a result", t0)
+        return value
 
     def rank(self, candidates):
         """Screening (decides nothing): in the clean worker where every candidate is Inductor's own code under

@@ -9,9 +9,10 @@ The exchange:
 1. the worker starts, imports what every worker imports and says :data:`IMPORTED` (or :data:`ERROR`);
 2. the parent sends ``(GO, None)`` (``None``: exit at once); the worker builds the problem, captures the module and
    says :data:`READY` with what the parent reads of it (or :data:`ERROR`);
-3. the parent sends requests ``(op, payload)`` (``None``: exit): :data:`TRUTHS`, :data:`TRIAL`, :data:`RANK`,
-   :data:`PROFILE`.  Every request may be answered by :data:`PROGRESS` messages, and ends with :data:`RESULT`, or
-   :data:`CRASH` (the request raised) or :data:`RUN_ERROR` (the baseline itself failed: the run's error);
+3. the parent sends requests ``(op, payload)`` (``None``: exit): :data:`TRUTHS`, :data:`TRIAL`, :data:`JUDGE`,
+   :data:`RANK`, :data:`PROFILE`.  Every request may be answered by :data:`PROGRESS` messages, and ends with
+   :data:`RESULT`, or :data:`CRASH` (the request raised) or :data:`RUN_ERROR` (the baseline itself failed: the run's
+   error);
 4. a :data:`TRIAL` (one candidate, or a joint set) is a conversation: the worker sends :data:`BASELINE_RUN` per
    seed and :data:`BASELINE` (unless the payload's ``baseline`` is false: the parent kept this worker's from an
    earlier trial), then :data:`STATIC`, then (or :data:`LOAD_FAILED`) :data:`CAND_RUN` per seed and
@@ -39,11 +40,16 @@ TRUTHS = "truths"
 #: one candidate or a joint set, judged in this worker (payload: ``{"candidates", "seeds", "timing_sets", "aot",
 #: "provenance", "baseline"}``: the checks the candidates' class needs, and whether to record the baseline first)
 TRIAL = "trial"
+#: a candidate (or a joint set) that carries no code of its own (:mod:`pytest_kernelopt.gates.provenance`),
+#: judged by the worker itself where its records are (payload: ``{"candidates", "seeds", "perf", "aot"}``):
+#: answered by :data:`RESULT` with the cascade's result, or with None where the records would not fit in the device's
+#: free memory (the parent then sends a :data:`TRIAL`)
+JUDGE = "judge"
 #: the screening: candidates as JSON, answered by :data:`RESULT` with the baseline's and each one's time
 RANK = "rank"
 #: the profile of the module (payload: ``{"ncu": bool}``), answered by :data:`RESULT`
 PROFILE = "profile"
-REQUESTS = (TRUTHS, TRIAL, RANK, PROFILE)
+REQUESTS = (TRUTHS, TRIAL, JUDGE, RANK, PROFILE)
 
 # --------------------------------------------------------------------------- answers to any request
 RESULT = "result"

@@ -21,6 +21,7 @@ from .candidate import Candidate
 from .config import Settings
 from .errors import USER_ERRORS, BaselineRunError
 from .gates.cascade import EvaluationSession, static_gate_result
+from .gates.digests import records_on_device
 from .gates.provenance import FREE_FORM
 from .gates.seed_plan import SeedPlan
 from .gates.trials import collect_baseline, collect_candidate, collect_timing, collect_truths, device_peak
@@ -31,6 +32,7 @@ from .isolate_protocol import (
     CRASH,
     ERROR,
     IMPORTED,
+    JUDGE,
     LOAD_FAILED,
     MORE,
     PROFILE,
@@ -121,6 +123,7 @@ def worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: SeedPlan
 
 def _truths(conn: Any, send: Send, session: EvaluationSession, payload: Any) -> None:
     """Each seed's float64 truth as its own message (one seed's tensors at a time here), then the record."""
+    session.drop_records()  # what a judgement here kept on the device: the truth runs where it has room
     plan = session.plan.trimmed(*payload) if payload else session.plan
     send(RESULT, collect_truths(session, plan, emit=lambda seed, run, error: send(
         TRUTH, {"seed": seed, "run": run, "error": error})))
@@ -130,6 +133,7 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
     """One candidate (or a joint set): compile, run on the plan's seeds with the checks its class needs
     (``provenance``, :mod:`.gates.provenance`: the parent's judgement), and time when the parent says so."""
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
+    session.drop_records()  # what a judgement here kept on the device: the candidate's runs need the room
     plan = session.plan.trimmed(payload.get("seeds"), payload.get("timing_sets"))
     # this process's own baseline, recorded and sent before the candidate is loaded: Inductor autotunes each
     # process anew, so a baseline from another process can differ from this one in kernels nobody replaced.
@@ -166,6 +170,27 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
         samples = int(reply[1])
 
 
+def _judge(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> None:
+    """A candidate that carries no code of its own, judged here where its records are made: the whole cascade in
+    this process, its records kept on the device (nothing copied to the host or sent to the parent), the
+    baseline's runs and float64 truths kept for the next such candidate; or None where they would not fit."""
+    cands = [Candidate.from_json(c) for c in payload["candidates"]]
+    seeds = payload.get("seeds")
+    plan = session.plan if seeds is None else session.plan.first(seeds)
+    fits, why = session.records_fit_on_device(plan)
+    if not fits:
+        session.drop_records()
+        send(RESULT, None)
+        return
+    with records_on_device():
+        result = session.evaluate(cands, lambda msg: send(PROGRESS, msg), perf=bool(payload.get("perf", True)),
+                                  seeds=seeds, aot=bool(payload.get("aot", True)))
+    corr = result.gate("correctness")
+    if corr is not None:
+        corr.numbers["judged_where"] = f"in the clean worker, its records kept on the device ({why})"
+    send(RESULT, result)
+
+
 def _rank(conn: Any, send: Send, session: EvaluationSession, payload: Any) -> None:
     """The screening of candidates (JSON), timed interleaved; it decides nothing."""
     send(RESULT, session.rank([Candidate.from_json(c) for c in payload]))
@@ -177,7 +202,7 @@ def _profile(conn: Any, send: Send, session: EvaluationSession, payload: Any) ->
 
 
 #: one handler per request (:mod:`pytest_kernelopt.isolate_protocol`)
-HANDLERS: dict[str, Handler] = {TRUTHS: _truths, TRIAL: _trial, RANK: _rank, PROFILE: _profile}
+HANDLERS: dict[str, Handler] = {TRUTHS: _truths, TRIAL: _trial, JUDGE: _judge, RANK: _rank, PROFILE: _profile}
 
 
 def _device_healthy() -> bool:

@@ -43,6 +43,13 @@ if TYPE_CHECKING:
 
 ProgressFn = Callable[[str], None]
 
+#: the tuner's screened candidates that clear ``min_speedup`` in screening and go through the whole cascade, fastest
+#: first, the best that passes kept: screening times each config 10 times beside the baseline, and configs within a
+#: few percent of each other swap places from one screening to the next, so the fastest alone would lose a win
+#: whenever screening put a slower one first; all three are launch-config candidates (or the certified pipelined
+#: loop), judged in the clean worker with the checks their class needs (gates/provenance.py)
+GATED_PER_KERNEL = 3
+
 
 class Evaluator(Protocol):
     """What judges candidates for one module: in this process (:class:`LocalEvaluator`) or in workers
@@ -294,7 +301,7 @@ class Optimizer:
         ranked = found.faster_than(1 / max(1.0, s.min_speedup)) if base_ms else []
         tried = []
         best: tuple[CascadeResult, Candidate] | None = None
-        for _, cand in ranked[: max(1, min(3, s.max_candidates))]:
+        for _, cand in ranked[: max(1, min(GATED_PER_KERNEL, s.max_candidates))]:
             if time.perf_counter() > deadline:
                 break
             res = self.ev.evaluate(cand)

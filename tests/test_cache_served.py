@@ -120,8 +120,9 @@ def test_the_summary_says_which_kernels_only_the_agents_search():
     assert _uncovered_hint(0, 0, "verify") == [] and _uncovered_hint(1, 0, "optimize") == []
 
 
-def _softmax_entry(tmp_path, backend) -> tuple[ProblemSpec, str]:
-    """A problem file and an accepted cache entry (an equivalent kernel) for its one Triton kernel."""
+def _softmax_entry(tmp_path, backend, launch_config: bool = False) -> tuple[ProblemSpec, str]:
+    """A problem file and an accepted cache entry (an equivalent kernel) for its one Triton kernel: its source
+    alone (free-form code), or ``launch_config``, under the baseline's own launch config."""
     from pytest_kernelopt.capture import capture
     from pytest_kernelopt.problems import build_problem, input_signature
 
@@ -132,6 +133,10 @@ def _softmax_entry(tmp_path, backend) -> tuple[ProblemSpec, str]:
     g = capture(problem.module, problem.example_inputs, backend=backend).graphs[0]
     (name,) = g.kernels
     cand = Candidate((name,), g.kernels[name].source.replace("tl.store(", "tl.store(", 1), origin="tuner")
+    if launch_config:
+        from pytest_kernelopt.launch_space import own_candidate
+
+        cand = own_candidate(g, name, origin="tuner")
     key = cache_key(g, (name,), input_signature(problem.example_inputs), device_key(backend))
     KernelCache(tmp_path / "kc").store_accepted(key, cand, [g.kernels[name]], _accepted(cand), problem_id=str(path))
     torch._dynamo.reset()
@@ -169,6 +174,32 @@ def test_an_unknown_cache_entry_is_judged_in_a_worker_once_then_trusted(tmp_path
     started = _no_worker(monkeypatch)
     again = run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref)
     assert started == [] and [(k.kernel, k.decision) for k in again.kernels] == [(name, "cached")]
+
+
+def test_a_cached_launch_config_is_judged_in_this_process_once_then_trusted(tmp_path, backend, monkeypatch):
+    """Checks by provenance in verify mode (gates/provenance.py): an entry that is Inductor's own kernel under a
+    launch config carries no code of its own, so it needs no worker; the first time this machine sees it, it is
+    judged here on every seed, with the checks its class needs, and trusted afterwards (its re-check the quick
+    one).  Free-form entries still go to a worker first (the test above)."""
+    from pytest_kernelopt.trust import trust_dir
+
+    monkeypatch.setenv("KERNELOPT_TRUST_DIR", str(tmp_path / "trust"))
+    spec, name = _softmax_entry(tmp_path, backend, launch_config=True)
+    settings = Settings(mode="verify", seeds=2, cache_dir=str(tmp_path / "kc"))
+    started = _no_worker(monkeypatch)
+    lines: list[str] = []
+    record = run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref, progress=lines.append)
+    assert started == [], "no worker for Inductor's own code under a launch config"
+    assert [(k.kernel, k.decision) for k in record.kernels] == [(name, "cached")], record.kernels
+    assert any("in this process (first time on this machine" in ln for ln in lines), lines
+    corr = record.kernels[0].numbers["correctness"]
+    assert corr["provenance"] == "launch_config" and corr["seeds"] == 2, corr
+    assert len(list(trust_dir().glob("*"))) == 1
+    lines.clear()
+    again = run_problem_spec(spec, settings, backend, name="softmax", problem_id=spec.ref, progress=lines.append)
+    assert [(k.kernel, k.decision) for k in again.kernels] == [(name, "cached")]
+    assert not any("first time on this machine" in ln for ln in lines), lines
+    assert again.kernels[0].numbers["correctness"]["seeds"] == settings.verify_seeds
 
 
 def test_trust_is_per_cache_key_and_problem(tmp_path, backend, monkeypatch):

@@ -22,7 +22,9 @@ from pytest_kernelopt.config import Settings  # noqa: E402
 from pytest_kernelopt.gates import provenance  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession, Judge, static_gate_result  # noqa: E402
 from pytest_kernelopt.gates.results import GateResult  # noqa: E402
-from pytest_kernelopt.gates.trial_records import BaselineRecord, CandidateRecord  # noqa: E402
+from pytest_kernelopt.gates.correctness import CorrectnessGate  # noqa: E402
+from pytest_kernelopt.gates.seed_plan import SeedPlan  # noqa: E402
+from pytest_kernelopt.gates.trial_records import BaselineRecord, CandidateRecord, Run  # noqa: E402
 from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
 
 
@@ -116,9 +118,42 @@ def test_a_record_without_a_check_its_class_needs_is_refused():
     judge = Judge(Settings(), cands, 0.0)
     judge.note_provenance([GateResult("static", "pass")])
     assert judge.provenance == provenance.FREE_FORM
-    rec = CandidateRecord(checks_run=["seeds"])  # what a launch config's collection makes
-    assert not judge.correct(BaselineRecord(plan=None), rec)  # type: ignore[arg-type]
+    plan = SeedPlan.make(2, 5)
+    same = Run(torch.ones(3), {}, ())
+    baseline = BaselineRecord(plan, runs={seed: same for seed in plan.seeds})
+    rec = CandidateRecord(runs={seed: same for seed in plan.seeds}, launches=1)
+    assert CorrectnessGate().judge(Settings(), baseline, rec).passed  # every value right
+    rec.checks_run = ["seeds"]  # but only what a launch config's collection makes
+    assert not judge.correct(baseline, rec)
     gate = judge.gates[-1]
     assert gate.status == "fail" and "did not make the checks" in gate.reason
     assert gate.numbers["checks_missing"] == ["rerun", "stale_buffers", "read_only_guard", "loops",
                                               "structure_probes"]
+
+
+def test_a_clean_worker_judges_a_launch_config_where_its_records_are(session, kernel, monkeypatch):
+    """The worker's side of a judgement in the clean worker (isolate_worker's JUDGE): the whole cascade in the
+    worker, its records kept where they are made (on a GPU, the device) and the baseline's kept for the next
+    candidate; where they would not fit, no verdict (the parent then runs a trial) and nothing kept."""
+    from pytest_kernelopt import isolate_worker
+    from pytest_kernelopt.gates.results import CascadeResult
+    from pytest_kernelopt.isolate_protocol import RESULT
+
+    graph, name = kernel
+    (config,) = tuner.propose_configs(graph, name, 1)
+    sent: list = []
+    payload = {"candidates": [config.to_json()], "seeds": None, "perf": False, "aot": False}
+    session.drop_records()
+    isolate_worker._judge(None, lambda kind, value: sent.append((kind, value)), session, payload)
+    kind, res = sent[-1]
+    assert kind == RESULT and isinstance(res, CascadeResult) and res.decision == "verified", res
+    assert res.gate("correctness").numbers["judged_where"].startswith("in the clean worker")
+    kept = session._baseline_record
+    assert kept is not None and kept.truths
+    from pytest_kernelopt.gates.compare import flatten
+
+    first = flatten(next(iter(kept.runs.values())).outputs)[0]
+    assert first.device.type == session.backend.device.split(":")[0], first.device  # where it was made
+    monkeypatch.setattr(session, "records_fit_on_device", lambda plan: (False, "no room"))
+    isolate_worker._judge(None, lambda kind, value: sent.append((kind, value)), session, payload)
+    assert sent[-1] == (RESULT, None) and session._baseline_record is None

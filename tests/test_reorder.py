@@ -162,13 +162,15 @@ def test_the_isolated_judge_certifies_in_the_parent(tmp_path):
             res = ev.evaluate(cands[0], perf=False)
             assert res.decision == "verified", res.reason
             assert res.gate("fp64").numbers["reorder_of_inductor"]
-            assert res.gate("correctness").numbers["provenance"] == "launch_config"
+            numbers = res.gate("correctness").numbers
+            assert numbers["provenance"] == "launch_config"
+            assert numbers["judged_where"].startswith("in the clean worker, its records kept"), numbers
             assert ev.workers_started == 1 and ev._clean and ev._proc.is_alive()
-        assert ev._worker_baseline is not None and ev._worker_baseline[0][0] == 1
         res = ev.evaluate(Candidate((name,), graph.kernels[name].source, origin="test"), perf=False)
         assert res.decision == "verified", res.reason
         assert "reorder_of_inductor" not in res.gate("fp64").numbers
         assert res.gate("correctness").numbers["provenance"] == "free_form"
+        assert "judged_where" not in res.gate("correctness").numbers  # judged here, on the records the worker sent
         assert ev.workers_started == 1 and ev._proc is None  # judged in the clean worker, which it ended
         res = ev.evaluate(cands[0], perf=False)
         assert res.decision == "verified" and ev.workers_started == 2, res.reason

@@ -17,7 +17,7 @@ from typing import Any
 
 from . import trial_records
 from .compare import flatten
-from .digests import digest, to_host
+from .digests import digest, keep
 from .gate_session import GateSession, target_for
 from .module_state import copies, put
 from .runner import Allocations, poisoned_allocations, run_once
@@ -46,7 +46,7 @@ def run_call(session: GateSession, fn: Any, seed: int, fill: str = "nan", record
     inputs_after = digest(r.inputs_after, key)
     if light:
         return Run(None, {}, inputs_after, state_changed=changed, buffers=left)
-    return Run(to_host(r.outputs), {**to_host(r.grads), **state}, inputs_after, state_changed=changed, buffers=left)
+    return Run(keep(r.outputs), {**keep(r.grads), **state}, inputs_after, state_changed=changed, buffers=left)
 
 
 def _left_behind(results: Any, record: Any, key: int) -> list[str]:

@@ -76,16 +76,12 @@ class CorrectnessGate:
                                       {"carried": k, "max_abs_err": cmp.max_abs_err})
         return None
 
-    def judge(self, s: Any, baseline: Any, rec: Any, arrival_order: bool = False,
-              reorder: bool = False) -> GateResult:
-        """``arrival_order``: the judge certified the candidate as Inductor's own split scan under another launch
-        config (:func:`.reorder.arrival_order`): a second run that rounds differently is held to the tolerance
-        against the baseline, not to the first run's bits.  ``reorder``: the judge certified every candidate as
+    def judge(self, s: Any, baseline: Any, rec: Any, reorder: bool = False) -> GateResult:
+        """``reorder``: the judge certified every candidate as
         Inductor's own kernel under another launch config (:mod:`.reorder`): NaN or Inf positions that differ
         from the baseline's (a product or sum that overflows in one order and not in the other) are left to the
         float64 gate, which judges each such position against the truth (``special_deferred``)."""
         plan = baseline.plan
-        rerun = ""
         seeds = [sd for sd in plan.seeds if sd in rec.runs or sd == rec.error_seed]
         if rec.error:
             seed = rec.error_seed
@@ -143,7 +139,7 @@ class CorrectnessGate:
                 tiny.update(cmp.tiny_outputs)
                 if not cmp.within_tolerance and seed not in beyond:
                     beyond.append(seed)
-            if seed_plan.CANDIDATE_FILLS.get(n) == "stale" and baseline.deterministic and not arrival_order and \
+            if seed_plan.CANDIDATE_FILLS.get(n) == "stale" and baseline.deterministic and \
                     cand.buffers is not None:
                 for start, other in (getattr(rec, "starts", None) or {}).items():
                     theirs = other.buffers or []
@@ -165,11 +161,6 @@ class CorrectnessGate:
                                       "deterministic", {"seed": seed, "start": start})
             if n == 0 and rec.again is not None and baseline.deterministic and not (
                     same_values(rec.again.outputs, cand.outputs) and same_values(rec.again.grads, cand.grads)):
-                if arrival_order:
-                    rerun = self._rerun_within_tolerance(s, base, rec.again, where)
-                    if rerun.startswith("fail:"):
-                        return GateResult("correctness", "fail", rerun[5:], {"seed": seed})
-                    continue
                 return GateResult("correctness", "fail", f"{where}: candidate gives different results on "
                                   "identical inputs (a race, state carried between calls, or work that depends on "
                                   "what its buffers held or on the order its programs run: the second run's buffers "
@@ -200,8 +191,6 @@ class CorrectnessGate:
             numbers["pairs_sampled"] = (f"{rec.carried_sampled} of the {len(carried_pairs)} pairs of calls past "
                                         f"{trial_records.CARRIED_TOTAL_BYTES >> 20} MiB kept were judged on a keyed "
                                         f"sample of {trial_records.CARRIED_SAMPLE} positions a tensor")
-        if rerun:
-            numbers["rerun_differs"] = rerun
         if special:
             numbers["special_deferred"] = special
             return GateResult("correctness", "pass", f"NaN or Inf positions differ from the baseline's on seeds "
@@ -214,22 +203,6 @@ class CorrectnessGate:
                               numbers)
         return GateResult("correctness", "pass", f"{len(seeds)} seeds within tolerance (max abs {worst_abs:.3g})",
                           numbers)
-
-    @staticmethod
-    def _rerun_within_tolerance(s: Any, base: Any, again: Any, where: str) -> str:
-        """A certified split scan's second run: 'fail:<reason>' unless it is within tolerance of the baseline's."""
-        for label, c_val, b_val in (("output", again.outputs, base.outputs), ("grad", again.grads, base.grads)):
-            if label == "grad" and not b_val and not c_val:
-                continue
-            cmp = compare_outputs(c_val, b_val, s.tolerance, tiny_factor=s.tiny_output_factor,
-                                  tiny_rel_tol=s.tiny_rel_tol, label=label)
-            if cmp.hard_failure or not cmp.within_tolerance:
-                return (f"fail:{where}: the candidate's second run on identical inputs "
-                        f"{cmp.hard_failure or f'differs from the baseline beyond tolerance (max abs {cmp.max_abs_err:.3g})'}"  # noqa: E501
-                        " (Inductor's own split scan under another launch config: its runs may round differently, "
-                        "but each must be within tolerance)")
-        return (f"{where}: a second run rounded differently (Inductor's own split scan: its look-back adds block "
-                "prefixes in arrival order) and is within tolerance of the baseline")
 
 
 def buffers_differ(a: list[str], b: list[str]) -> list[int]:

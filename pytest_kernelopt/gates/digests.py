@@ -2,7 +2,8 @@
 
 * :func:`to_host` -- a detached host copy of every tensor in a nested value: everything the gates record is moved
   to host memory (a kernel can write device memory anywhere in its process, but not the host copies, and not
-  another process).
+  another process); :func:`keep`, what a record holds, is that copy, or within :func:`records_on_device` a copy
+  where the tensor lives.
 * :func:`digest` -- a keyed 64-bit hash of a tensor's bits computed where it lives (the input-mutation check, module
   state, the buffers a call left), and :func:`position_hash`, the keyed per-position values behind it and behind
   the performance gate's output checksums.
@@ -10,7 +11,42 @@
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+from typing import Any, Iterator
+
+#: set within :func:`records_on_device`
+_KEEP_ON_DEVICE = False
+
+
+@contextlib.contextmanager
+def records_on_device() -> Iterator[None]:
+    """Within the block, :func:`keep` leaves a device tensor where it is (a copy) instead of moving it to the host:
+    the records of a judge that runs where the data is (a clean worker judging a candidate that carries no code of
+    its own, :mod:`.provenance`; nothing in its process can write them)."""
+    global _KEEP_ON_DEVICE
+    before, _KEEP_ON_DEVICE = _KEEP_ON_DEVICE, True
+    try:
+        yield
+    finally:
+        _KEEP_ON_DEVICE = before
+
+
+def keep(obj: Any) -> Any:
+    """What a record holds of a nested value: a detached host copy of every tensor (:func:`to_host`), or within
+    :func:`records_on_device` a detached copy where it lives."""
+    if not _KEEP_ON_DEVICE:
+        return to_host(obj)
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        return obj.detach().clone()
+    if isinstance(obj, tuple):
+        return tuple(keep(o) for o in obj)
+    if isinstance(obj, list):
+        return [keep(o) for o in obj]
+    if isinstance(obj, dict):
+        return {k: keep(v) for k, v in obj.items()}
+    return obj
 
 
 def to_host(obj: Any) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 
 from .chunked import chunks, piece, put, spans
 from .compare import add_decade_part, any_order, decade_dict, decade_part, level_codes, values
-from .digests import to_host
+from .digests import keep
 from .gate_session import GateSession, target_for
 from .module_state import ModuleState
 from .runner import run_once
@@ -244,7 +244,7 @@ def truth_on(session: GateSession, seed: int, device: str) -> tuple[Any, dict, l
     try:
         state.start(target_for(session, seed))  # the varied seed's state in float64: its float32 values, widened
         r = run_once(mod, mod, _to(inputs, device), training=session.training, seed=seed, clone=False)
-        outputs, grads = to_host(r.outputs), {**to_host(r.grads), **state.end()[1]}
+        outputs, grads = keep(r.outputs), {**keep(r.grads), **state.end()[1]}
         del r
     finally:
         if device == "cuda":
@@ -303,8 +303,8 @@ def _floor_runs(session: GateSession, seed: int, truth: list, inputs: tuple, fn:
 
     target = target_for(session, seed)
     dists = []
-    levels = [torch.zeros(t.numel(), dtype=torch.uint8) if isinstance(t, torch.Tensor) and t.is_floating_point()
-             and t.numel() else None for t in truth]
+    levels = [torch.zeros(t.numel(), dtype=torch.uint8, device=t.device) if isinstance(t, torch.Tensor)
+              and t.is_floating_point() and t.numel() else None for t in truth]
     tolerance = session.settings.tolerance
     state.start(target)
     r = run_once(fn, module, inputs, training=session.training, seed=seed)

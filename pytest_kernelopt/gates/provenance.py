@@ -78,9 +78,10 @@ def skipped(provenance: str) -> list[str]:
     return [c.name for c in CHECKS if provenance not in c.classes]
 
 
-def missing(provenance: str, made: Sequence[str]) -> list[str]:
-    """The collected checks a candidate of class ``provenance`` needs that a record says were not made."""
-    return [c for c in COLLECTED if runs(c, provenance) and c not in made]
+def missing(provenance: str, made: Sequence[str], exempt: Sequence[str] = ()) -> list[str]:
+    """The collected checks a candidate of class ``provenance`` needs that a record says were not made (``exempt``:
+    checks the plan makes of no candidate)."""
+    return [c for c in COLLECTED if runs(c, provenance) and c not in made and c not in exempt]
 
 
 def classify(statics: Sequence[Any]) -> str:

@@ -14,22 +14,19 @@ captured graph, never from what the candidate says about itself: one kernel,
 no launch spec of its own, a source identical to the captured kernel's
 (:func:`pytest_kernelopt.graph.normalize_kernel_source`: only Inductor's
 per-graph numbering and backend hash differ), and exactly one launch
-configuration that the tuner's own search space admits for that kernel
-(:func:`pytest_kernelopt.launch_space.valid`: the kernel's own block keys, block and
-grid limits; a persistent reduction's block stays whole).
+configuration: the baseline's own launch, or one the tuner's own search space
+admits for that kernel (:func:`pytest_kernelopt.launch_space.valid`: the kernel's
+own block keys, block and grid limits; a persistent reduction's block stays whole).
 
 :func:`mechanical_edit` certifies the tuner's one edit of Inductor's source the same way: the candidate's syntax
 tree is the captured kernel's but for its reduction loop ``for r0_offset in range(...)`` written
 ``tl.range(..., num_stages=S)`` (S one of :data:`~pytest_kernelopt.launch_space.LOOP_STAGES`), under a launch
 config the kernel's space admits.  The loop's schedule changes; its arithmetic does not.
 
-A split scan is the one kernel of Inductor's whose own code is not
-reproducible bit for bit: its decoupled look-back adds the earlier blocks'
-prefixes in the order they become visible (a block's inclusive prefix when it
-is ready, else its aggregate), so two runs of the same launch can round
-differently.  :func:`arrival_order` says so for a certified reorder, and the
-correctness gate then asks of its second run what it asks of the first (within
-tolerance of the baseline) instead of the same bits.
+Neither class is run twice on the same inputs (:mod:`.provenance`: the rerun defends against code only a
+proposer writes), so a split scan, whose decoupled look-back adds the earlier blocks' prefixes in the order they
+become visible and can round differently from one run to the next, is judged like any other reorder: against the
+baseline's tolerance and the float64 truth.
 """
 from __future__ import annotations
 
@@ -38,10 +35,7 @@ from typing import Any
 
 from ..candidate import Candidate
 from ..graph import normalize_kernel_source
-from ..launch_space import LOOP_STAGES, valid
-
-#: the helper of Inductor's split scans that combines block prefixes in arrival order
-LOOKBACK = "exclusive_scan_decoupled_lookback"
+from ..launch_space import LOOP_STAGES, baseline_config, valid
 
 
 def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
@@ -57,8 +51,9 @@ def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
 
 
 def _config_of(candidate: Candidate, graph: Any, name: str) -> tuple[Any, dict[str, int]] | None:
-    """The captured kernel ``name`` and the candidate's one launch config, where that config is one the kernel's
-    launch space admits and the candidate names no launch spec of its own; else None."""
+    """The captured kernel ``name`` and the candidate's one launch config, where that config is the baseline's own
+    launch or one the kernel's launch space admits and the candidate names no launch spec of its own; else
+    None."""
     if candidate.launch is not None or len(candidate.replaces) != 1 or len(candidate.configs) != 1:
         return None
     kernel = getattr(graph, "kernels", {}).get(name)
@@ -66,6 +61,8 @@ def _config_of(candidate: Candidate, graph: Any, name: str) -> tuple[Any, dict[s
     if kernel is None or trace is None:
         return None
     cfg = dict(candidate.configs[0])
+    if cfg == baseline_config(trace):  # the launch Inductor itself made
+        return kernel, cfg
     try:
         return (kernel, cfg) if valid(kernel, trace, cfg) else None
     except (KeyError, TypeError, ValueError):
@@ -130,11 +127,3 @@ def mechanical_edit(candidate: Candidate, graph: Any, name: str) -> str | None:
         return None
     return (f"Inductor's own {name}, its reduction loop software-pipelined, under launch config "
             + ", ".join(f"{k}={v}" for k, v in cfg.items()))
-
-
-def arrival_order(graph: Any, name: str) -> bool:
-    """Whether Inductor's own kernel ``name`` is a split scan (it calls the look-back helper): a certified reorder
-    of it (:func:`inductor_reorder`, which the caller has established) may differ between runs in rounding, never
-    in anything else."""
-    kernel = getattr(graph, "kernels", {}).get(name)
-    return kernel is not None and LOOKBACK + "(" in kernel.source

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..cache import current_environment
 from ..config import Settings
+from ..gates.cascade import static_gate_result
+from ..gates.provenance import FREE_FORM, classify
 from ..isolate import IsolatedEvaluator
 from ..optimize import LocalEvaluator, ProgressFn
 from ..records import KernelRecord, numbers_text, passed
@@ -132,8 +134,11 @@ class CacheServer:
         self.say(f"{self.name}: re-verifying cached kernel for {label}"
                  + (f" (stale: {'; '.join(stale)})" if stale else ""))
         full = bool(stale) and judged is None
-        res = self.evaluator.evaluate(cand, perf=self.on_gpu and full, seeds=None if full else settings.verify_seeds,
-                                      aot=full or not self.on_gpu)
+        if self.isolation.judged_here and judged is not None:
+            res = judged  # judged in this very process a moment ago, every seed: that is its re-check
+        else:
+            res = self.evaluator.evaluate(cand, perf=self.on_gpu and full,
+                                          seeds=None if full else settings.verify_seeds, aot=full or not self.on_gpu)
         perf_gate = res.gate("performance") or (judged.gate("performance") if judged is not None else None)
         spd = perf_gate.numbers.get("speedup") if perf_gate is not None else found.entry.speedup
         ci = measured_ci(perf_gate.numbers) if perf_gate is not None else None
@@ -206,8 +211,10 @@ class CacheIsolation:
         self.say = say
         self.name = name
         self.worker: IsolatedEvaluator | None = None
-        #: the result of the entry :meth:`judge` judged last, where it judged one in a worker and passed it
+        #: the result of the entry :meth:`judge` judged last, where it judged one (in a worker, or here:
+        #: ``judged_here``) and passed it
         self.judged: CascadeResult | None = None
+        self.judged_here = False
         self._state: str | None = None
         self.active = isinstance(evaluator, LocalEvaluator) and settings.isolate
 
@@ -216,12 +223,14 @@ class CacheIsolation:
         """None when the entry may be re-checked in-process; else the record of why it is not applied.  ``key``:
         the cache key the entry was found under (trust is per key and problem, :mod:`pytest_kernelopt.trust`);
         ``below_bar``: why its recorded speedup does not clear this run's bar (:meth:`CacheEntry.below_bar`)."""
-        self.judged = None
+        self.judged, self.judged_here = None, False
         if not self.active or self.env is None:
             return None
         context = trust_context(key, self.problem_id, self.state(), gate_settings(self.settings))
         if is_trusted(cand, self.env, context):
             return None
+        if self.carries_no_code(cand):
+            return self.judge_here(cand, label, stale, graph_index, kind, context, below_bar)
         spec = self.evaluator.spec
         if spec is None:
             note = (f"cached kernel for {label} not applied: it has not been judged in isolation on this machine, "
@@ -250,6 +259,38 @@ class CacheIsolation:
             self.say(f"{self.name}: {kept.note}")
             return kept
         msg = f"cached kernel for {label} refused by the isolated check: " + numbers_text(res, self.settings)
+        return KernelRecord(label, graph_index, kind, "regression", "cache",
+                            failed_gates=[res.failed_gate.gate] if res.failed_gate else [], note=msg)
+
+    def carries_no_code(self, cand: Candidate) -> bool:
+        """Whether the judge certifies ``cand``, from the captured graph of the module in this process, as
+        Inductor's own kernel under another launch config or the tuner's certified edit of it
+        (:mod:`pytest_kernelopt.gates.provenance`): nothing of it is code of the proposer's, so loading it here is
+        loading Inductor's kernel, and it needs no worker."""
+        ev = self.evaluator
+        if not isinstance(ev, LocalEvaluator):
+            return False
+        static = static_gate_result(cand, ev.session.captured, None, aot=False)
+        return static.passed and classify([static]) != FREE_FORM
+
+    def judge_here(self, cand: Candidate, label: str, stale: list[str], graph_index: int, kind: str,
+                   context: dict[str, str], below_bar: str | None) -> KernelRecord | None:
+        """A cache entry that carries no code of its own (:meth:`carries_no_code`), judged the first time this
+        machine sees it in this process: every seed, the checks its class needs, and the performance gate on a
+        GPU when it is stale; trusted afterwards as an isolated judgement would make it."""
+        self.say(f"{self.name}: judging cached kernel for {label} in this process (first time on this machine; "
+                 "Inductor's own code under another launch config)")
+        res = self.evaluator.evaluate(cand, perf=self.evaluator.measures_time and bool(stale), aot=True)
+        if passed(res):
+            mark_trusted(cand, self.env, context, f"{res.decision} in this process for {self.name}")
+            self.judged, self.judged_here = res, True
+            return None
+        kept = below_bar_record(res, label, below_bar, graph_index, kind, self.settings)
+        if kept is not None:
+            self.say(f"{self.name}: {kept.note}")
+            return kept
+        msg = (f"cached kernel for {label} refused by its first check on this machine: "
+               + numbers_text(res, self.settings))
         return KernelRecord(label, graph_index, kind, "regression", "cache",
                             failed_gates=[res.failed_gate.gate] if res.failed_gate else [], note=msg)
 
