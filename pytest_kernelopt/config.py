@@ -277,9 +277,11 @@ FIELDS: dict[str, Field] = {f.name: f for f in (
           commands=_GATES),
     _spec("perf_regression", "--kernelopt-perf fails when slower than the baseline by more than this fraction",
           low=0, high=1, high_open=True),
-    _spec("isolate", "judge candidates in worker processes, one per candidate (a crash or hang rejects the "
-                     "candidate only); verify mode judges a cache entry so the first time this machine sees it. "
-                     "false judges in the test process: only for your own trusted kernels", commands=_GATES),
+    _spec("isolate", "judge candidates in worker processes, free-form code one worker per candidate and Inductor's "
+                     "own code under another launch config in one clean worker (a crash or hang rejects the "
+                     "candidate only); verify mode judges a free-form cache entry so the first time this machine "
+                     "sees it. false judges in the test process: only for your own trusted kernels",
+          commands=_GATES),
     _spec("timeout", "seconds a candidate evaluation may take in the worker (the baseline's float64 truths: each "
                      "seed's)", low=0, low_open=True, commands=_GATES),
     _spec("max_candidates", "candidates gated per kernel", low=0, commands=_BENCH),

@@ -81,8 +81,8 @@ def test_checksums_do_not_depend_on_the_chunk_size(monkeypatch):
 
 def test_only_the_final_call_per_input_set_is_copied_to_the_host(fake_cuda, monkeypatch):
     copies = []
-    real = timing.to_host
-    monkeypatch.setattr(timing, "to_host", lambda obj: copies.append(obj) or real(obj))
+    real = timing.keep
+    monkeypatch.setattr(timing, "keep", lambda obj: copies.append(obj) or real(obj))
     calls = []
 
     class Swap:

@@ -528,11 +528,11 @@ def test_fixture_optimize_mode_runs_candidates_in_a_worker(pytester, backend):
     (test,) = json.loads((pytester.path / "r.json").read_text())["tests"]
     phases = [k["phases"] for k in test["kernels"]]
     assert phases and all(p["gates"] > 0 and p["worker_starts"] >= 0 for p in phases), phases  # 0: a spare was ready
-    # and its other activities, parts of the gates' time: the float64 truths once (the first gated kernel's), the
-    # records' transfer and the judge's statistics for every kernel
-    assert sum(p["truths"] > 0 for p in phases) == 1, phases
-    assert all(0 < p["transfer"] and 0 <= p["judging"] <= p["gates"] + 0.02 and p["truths"] <= p["gates"] + 0.02
-               for p in phases), phases  # judging: milliseconds at this size (rounded to 0.0 s)
+    # and its other activities, parts of the gates' time.  The tuner's candidates carry no code of their own: the
+    # clean worker judges them where their records are (gates/provenance.py), so this process collects no float64
+    # truth and takes no statistics; what it reads from the worker is the verdicts
+    assert all(p["truths"] == 0 and p["judging"] == 0 and 0 <= p["transfer"] <= p["gates"] + 0.02
+               for p in phases), phases
     # none overlaps another: on the CPU every second of them is the gates' (nothing is screened)
     assert all(p["worker_starts"] + p["truths"] + p["transfer"] + p["judging"] <= p["gates"] + 0.05
                for p in phases), phases

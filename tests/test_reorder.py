@@ -172,8 +172,6 @@ def test_the_isolated_judge_certifies_in_the_parent(tmp_path):
         assert res.gate("correctness").numbers["provenance"] == "free_form"
         assert "judged_where" not in res.gate("correctness").numbers  # judged here, on the records the worker sent
         assert ev.workers_started == 1 and ev._proc is None  # judged in the clean worker, which it ended
-        res = ev.evaluate(cands[0], perf=False)
-        assert res.decision == "verified" and ev.workers_started == 2, res.reason
 
 
 class CentredSum(torch.nn.Module):
