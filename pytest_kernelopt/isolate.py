@@ -498,7 +498,7 @@ class IsolatedEvaluator:
             self._clean = not own
             if kept is not None:
                 trial.base_runs = kept[1].runs
-                trial.on_baseline(kept[1])
+                trial.on_baseline(dataclasses.replace(kept[1], seconds={}))  # (its runs' time was spent before)
             self._conn.send((TRIAL, {"candidates": [c.to_json() for c in cands], "seeds": n, "aot": aot,
                                      "timing_sets": len(self.plan.timing), "provenance": judge.provenance,
                                      "baseline": kept is None}))
