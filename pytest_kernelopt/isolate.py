@@ -501,6 +501,7 @@ class IsolatedEvaluator:
                 trial.on_baseline(dataclasses.replace(kept[1], seconds={}))  # (its runs' time was spent before)
             self._conn.send((TRIAL, {"candidates": [c.to_json() for c in cands], "seeds": n, "aot": aot,
                                      "timing_sets": len(self.plan.timing), "provenance": judge.provenance,
+                                     "skip": list(judge.exempt),
                                      "baseline": kept is None}))
             result = trial.run()
             if not own and trial.baseline is not None:

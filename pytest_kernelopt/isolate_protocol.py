@@ -38,7 +38,8 @@ ERROR = "error"
 #: :data:`TRUTH` message a seed, then :data:`RESULT` with the record
 TRUTHS = "truths"
 #: one candidate or a joint set, judged in this worker (payload: ``{"candidates", "seeds", "timing_sets", "aot",
-#: "provenance", "baseline"}``: the checks the candidates' class needs, and whether to record the baseline first)
+#: "provenance", "skip", "baseline"}``: the checks the candidates' class needs, less those the judge found pointless,
+#: and whether to record the baseline first)
 TRIAL = "trial"
 #: a candidate (or a joint set) that carries no code of its own (:mod:`pytest_kernelopt.gates.provenance`),
 #: judged by the worker itself where its records are (payload: ``{"candidates", "seeds", "perf", "aot"}``):

@@ -156,7 +156,8 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
         send(LOAD_FAILED, f"{type(e).__name__}: {str(e)[:1000]}")
         return
     send(RUNS, collect_candidate(session, swap, plan, emit=lambda seed, run: send(CAND_RUN, (seed, run)),
-                                 provenance=payload.get("provenance", FREE_FORM)))
+                                 provenance=payload.get("provenance", FREE_FORM),
+                                 skip=tuple(payload.get("skip", ()))))
     if conn.recv() != TIME:
         return
     send(PROGRESS, "gate:performance")

@@ -96,7 +96,7 @@ def test_each_class_is_collected_with_the_checks_it_needs(session, kernel):
     graph, name = kernel
     (config,) = tuner.propose_configs(graph, name, 1)
     piped = tuner.pipelined_variants(graph, name)[0].candidate(name, dict(config.configs[0]))
-    free = Candidate((name,), graph.kernels[name].source, origin="test")  # no config: free-form
+    free = Candidate((name,), graph.kernels[name].source + "\n# edited\n", origin="test")  # not Inductor's source
     for cand, cls in ((config, provenance.LAUNCH_CONFIG), (piped, provenance.MECHANICAL_EDIT),
                       (free, provenance.FREE_FORM)):
         res = session.evaluate(cand, perf=False)
@@ -109,6 +109,11 @@ def test_each_class_is_collected_with_the_checks_it_needs(session, kernel):
         assert made == needed, (cls, made)
         assert numbers["determinism_checked"] is (cls == provenance.FREE_FORM)
     assert provenance.skipped(provenance.FREE_FORM) == []
+    # Inductor's source byte for byte under no config of its own is not certified, but has no code to probe
+    res = session.evaluate(Candidate((name,), graph.kernels[name].source, origin="a/a"), perf=False)
+    numbers = res.gate("correctness").numbers
+    assert numbers["provenance"] == provenance.FREE_FORM and numbers["checks_skipped"] == ["structure_probes"]
+    assert "structure_probes" not in numbers["check_seconds"] and "loops" in numbers["check_seconds"]
     assert set(provenance.skipped(provenance.LAUNCH_CONFIG)) == {
         "rerun", "stale_buffers", "read_only_guard", "loops", "structure_probes", "own_worker"}
 

@@ -73,6 +73,7 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
         result.numbers["reorder_of_inductor"] = reorder.inductor_reorder(candidate, graph, name)
         if not result.numbers["reorder_of_inductor"]:
             result.numbers["mechanical_edit"] = reorder.mechanical_edit(candidate, graph, name)
+        result.numbers["inductor_source"] = reorder.inductor_source(candidate, graph, name)
     return result
 
 
@@ -125,6 +126,9 @@ class Judge:
         self.reorder: tuple[str, ...] = ()
         #: the candidates' class (:mod:`.provenance`), which decides the checks their collection makes
         self.provenance = provenance.FREE_FORM
+        #: checks the candidates' code makes pointless beyond their class: the structure probes look for code that
+        #: special-cases an input's structure, and a source byte for byte Inductor's (under any launch) has none
+        self.exempt: tuple[str, ...] = ()
 
     def note_provenance(self, statics: list[GateResult]) -> None:
         """Where the candidates' code comes from (:mod:`.provenance`), and whether every one is Inductor's own
@@ -132,6 +136,8 @@ class Judge:
         found: list[Any] = [g.numbers.get("reorder_of_inductor") for g in statics]
         self.reorder = tuple(found) if found and all(found) else ()
         self.provenance = provenance.classify(statics)
+        self.exempt = ("structure_probes",) if statics and all(
+            g.numbers.get("inductor_source") for g in statics) else ()
 
     def done(self, decision: Decision) -> CascadeResult:
         return CascadeResult(self.kernels, self.chash, tuple(self.gates), decision, self.origin,
@@ -155,7 +161,7 @@ class Judge:
         corr = CorrectnessGate().judge(self.settings, baseline, rec, reorder=bool(self.reorder))
         # (a plan too short for the stale-buffer seed has that check made of no candidate)
         stale = [i for i, fill in CANDIDATE_FILLS.items() if fill == "stale"]
-        exempt = ("stale_buffers",) if all(i >= len(baseline.plan.seeds) for i in stale) else ()
+        exempt = self.exempt + (("stale_buffers",) if all(i >= len(baseline.plan.seeds) for i in stale) else ())
         lacking = provenance.missing(self.provenance, getattr(rec, "checks_run", ()), exempt)
         if corr.passed and lacking:  # a check this class needs that was not made fails the gate: never passes unmade
             corr = GateResult("correctness", "fail", f"the collection did not make the checks {lacking} a "
@@ -163,7 +169,8 @@ class Judge:
                               {"provenance": self.provenance, "checks_missing": lacking})
             self.gates.append(corr)
             return False
-        corr.numbers.update(provenance=self.provenance, checks_skipped=provenance.skipped(self.provenance),
+        corr.numbers.update(provenance=self.provenance,
+                            checks_skipped=list(dict.fromkeys(provenance.skipped(self.provenance) + list(self.exempt))),
                             check_seconds={**{f"baseline_{k}": v for k, v in baseline.seconds.items()},
                                            **getattr(rec, "check_seconds", {})})
         self.gates.append(corr)
@@ -340,7 +347,7 @@ class EvaluationSession:
         plan = self.plan if seeds is None else self.plan.first(seeds)
         try:
             baseline = self.baseline_record(plan)
-            rec = collect_candidate(self, swap, plan, provenance=judge.provenance)
+            rec = collect_candidate(self, swap, plan, provenance=judge.provenance, skip=judge.exempt)
             if not judge.correct(baseline, rec, say):
                 return judge.done("rejected")
             if perf and self.backend.measures_time:

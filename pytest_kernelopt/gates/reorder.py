@@ -50,6 +50,15 @@ def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
     return f"Inductor's own {name} under launch config " + ", ".join(f"{k}={v}" for k, v in cfg.items())
 
 
+def inductor_source(candidate: Candidate, graph: Any, name: str) -> bool:
+    """Whether ``candidate`` is one kernel whose source is the captured kernel ``name``'s (normalized), under
+    whatever launch: no code of a proposer's, though not certified as a reorder unless its launch is one
+    :func:`inductor_reorder` admits."""
+    kernel = getattr(graph, "kernels", {}).get(name)
+    return kernel is not None and len(candidate.replaces) == 1 and candidate.launch is None and \
+        normalize_kernel_source(candidate.source, name) == normalize_kernel_source(kernel.source, kernel.name)
+
+
 def _config_of(candidate: Candidate, graph: Any, name: str) -> tuple[Any, dict[str, int]] | None:
     """The captured kernel ``name`` and the candidate's one launch config, where that config is the baseline's own
     launch or one the kernel's launch space admits and the candidate names no launch spec of its own; else

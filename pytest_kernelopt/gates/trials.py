@@ -227,14 +227,15 @@ def collect_truths(session: GateSession, plan: SeedPlan,
 
 def collect_candidate(session: GateSession, swap: Any, plan: SeedPlan,
                       emit: Callable[[int, Run], None] | None = None,
-                      provenance: str = prov.FREE_FORM) -> CandidateRecord:
+                      provenance: str = prov.FREE_FORM, skip: tuple[str, ...] = ()) -> CandidateRecord:
     """The candidate on the plan's seeds (poisoned allocations) and the checks its class needs
     (:mod:`.provenance`: the first seed twice, the stale-buffer seed, the read-only guard, the loops of calls, the
-    structure probes, for free-form code); ``emit(seed, run)``, if given, receives each run instead of the record
-    (which keeps the first seed's second run).  The record names the checks made and the seconds each took."""
+    structure probes, for free-form code), less ``skip`` (those the judge found pointless for these candidates);
+    ``emit(seed, run)``, if given, receives each run instead of the record (which keeps the first seed's second
+    run).  The record names the checks made and the seconds each took."""
     rec = CandidateRecord()
     fn = session.captured.compiled
-    checks = _Checks(rec, provenance)
+    checks = _Checks(rec, provenance, skip)
     # every launch of the candidate is checked for writes to the pointers the kernel it replaces only reads
     if checks.wanted("read_only_guard"):
         swap.guard = functools.partial(digest, key=plan.digest_key, exact=True)
@@ -252,15 +253,16 @@ class _Checks:
     """Which checks of :data:`.provenance.CHECKS` a collection makes, recorded in ``rec.checks_run`` as they are
     made, with their seconds in ``rec.check_seconds`` (a check's seconds include the seeds' runs it adds)."""
 
-    def __init__(self, rec: CandidateRecord, provenance_class: str) -> None:
+    def __init__(self, rec: CandidateRecord, provenance_class: str, skip: tuple[str, ...] = ()) -> None:
         self.rec = rec
         self.provenance = provenance_class
+        self.skip = skip  # checks the judge found pointless for these candidates beyond their class
         rec.checks_run.append("seeds")
         if self.wanted("read_only_guard"):
             rec.checks_run.append("read_only_guard")  # on every launch, its seconds within the others'
 
     def wanted(self, check: str) -> bool:
-        return prov.runs(check, self.provenance)
+        return prov.runs(check, self.provenance) and check not in self.skip
 
     @contextlib.contextmanager
     def timed(self, check: str):
