@@ -175,6 +175,10 @@ class IsolatedEvaluator:
         #: ((the worker's number, (seeds, timing sets)), its baseline record): the live worker's own baseline runs, kept
         #: while it stays clean (a candidate that is not free-form code leaves it so) for its next trial
         self._worker_baseline: tuple[Any, BaselineRecord] | None = None
+        #: whether the clean worker judges candidates that carry no code of their own itself (:meth:`_judge_in_worker`);
+        #: off once it could not, with why
+        self.judge_here = True
+        self.judge_here_note = ""
         self._judge_device_set = False  # see _judge_on_device
         self._spare: tuple[Any, Any] | None = None  # a worker spawned ahead, importing, not yet told to go
         self.records_note = ""  # set when the plan was trimmed to fit the judge's memory (see truths())
@@ -504,6 +508,10 @@ class IsolatedEvaluator:
                                      "skip": list(judge.exempt),
                                      "baseline": kept is None}))
             result = trial.run()
+            corr = result.gate("correctness")
+            if not own and corr is not None:  # why the clean worker did not judge it itself
+                corr.numbers["judged_where"] = "here, on the records the worker sent (" + (
+                    self.judge_here_note or "they would not fit in the worker's free memory") + ")"
             if not own and trial.baseline is not None:
                 self._worker_baseline = ((self.workers_started, plan), trial.baseline)
             ended = True
@@ -524,7 +532,9 @@ class IsolatedEvaluator:
         by the clean worker where their records are (:data:`~.isolate_protocol.JUDGE`): nothing is copied to the
         host or sent here but the verdict, which is the worker's own code's, in a process that has run nothing
         else.  None where the records would not fit in the device's free memory (the caller then runs a trial,
-        judged here)."""
+        judged here; and from then on where the worker's own judgement raised)."""
+        if not self.judge_here:
+            return None
         timeout = self.settings.timeout
         try:
             self._clean_worker()
@@ -544,7 +554,11 @@ class IsolatedEvaluator:
                     self._retire()
                     raise BaselineRunError(f"{self.spec.name}: {value}")  # the run's error, not the candidate's
                 elif kind == CRASH:
-                    raise WorkerFailure(f"evaluation raised {value}", stage)
+                    # the worker's own judgement raised (a candidate's errors are in its record, not raised): the
+                    # parent judges the records instead, here and for the rest of this evaluator's candidates
+                    self.judge_here = False
+                    self.judge_here_note = f"the clean worker could not judge itself: {str(value)[:300]}"
+                    return None
                 else:
                     raise WorkerFailure(f"unexpected message {kind!r}", stage)
         except WorkerFailure as e:

@@ -45,3 +45,26 @@ def test_a_message_out_of_the_trials_order_fails_the_worker_in_the_gate_it_was_i
         trial.run()
     assert info.value.stage == trial.stage
     assert trial.stage == ("gate:correctness" if messages[0][0] == proto.PROGRESS else "gate:static")
+
+
+def test_a_clean_worker_that_cannot_judge_itself_leaves_the_judging_to_the_parent():
+    """A launch config is judged by the clean worker itself (JUDGE); where that judgement raises (the worker's own
+    error: a candidate's errors are in its record), the parent judges the worker's records instead (a trial), for
+    this candidate and the rest: never a verdict the worker could not reach."""
+    from pytest_kernelopt.candidate import Candidate
+    from pytest_kernelopt.isolate import IsolatedEvaluator
+
+    ev = IsolatedEvaluator.__new__(IsolatedEvaluator)
+    script = iter([(proto.PROGRESS, "gate:static"), (proto.CRASH, "OutOfMemoryError: CUDA out of memory")])
+    sent: list = []
+    ev.settings = types.SimpleNamespace(timeout=5.0)
+    ev.plan = types.SimpleNamespace(seeds=(1, 2))
+    ev.judge_here, ev.judge_here_note = True, ""
+    ev._conn = types.SimpleNamespace(send=sent.append)
+    ev._clean_worker = lambda: None
+    ev._receive = lambda timeout, stage, total=None: next(script)
+    cand = Candidate(("k",), "src", ({"XBLOCK": 8},), origin="tuner")
+    assert ev._judge_in_worker([cand], True, None, True, None, 0.0) is None
+    assert [m[0] for m in sent] == [proto.JUDGE] and ev.judge_here is False
+    assert "out of memory" in ev.judge_here_note
+    assert ev._judge_in_worker([cand], True, None, True, None, 0.0) is None and len(sent) == 1  # not asked again
