@@ -36,31 +36,26 @@ def keep(obj: Any) -> Any:
     :func:`records_on_device` a detached copy where it lives."""
     if not _KEEP_ON_DEVICE:
         return to_host(obj)
-    import torch
-
-    if isinstance(obj, torch.Tensor):
-        return obj.detach().clone()
-    if isinstance(obj, tuple):
-        return tuple(keep(o) for o in obj)
-    if isinstance(obj, list):
-        return [keep(o) for o in obj]
-    if isinstance(obj, dict):
-        return {k: keep(v) for k, v in obj.items()}
-    return obj
+    return _each_tensor(obj, lambda t: t.detach().clone())
 
 
 def to_host(obj: Any) -> Any:
     """A detached host copy of every tensor in a nested value."""
+    return _each_tensor(obj, lambda t: t.detach().to("cpu", copy=True))
+
+
+def _each_tensor(obj: Any, fn: Any) -> Any:
+    """``obj`` with ``fn`` applied to every tensor in it (through tuples, lists and dicts)."""
     import torch
 
     if isinstance(obj, torch.Tensor):
-        return obj.detach().to("cpu", copy=True)
+        return fn(obj)
     if isinstance(obj, tuple):
-        return tuple(to_host(o) for o in obj)
+        return tuple(_each_tensor(o, fn) for o in obj)
     if isinstance(obj, list):
-        return [to_host(o) for o in obj]
+        return [_each_tensor(o, fn) for o in obj]
     if isinstance(obj, dict):
-        return {k: to_host(v) for k, v in obj.items()}
+        return {k: _each_tensor(v, fn) for k, v in obj.items()}
     return obj
 
 
