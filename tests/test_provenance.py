@@ -76,6 +76,21 @@ def test_the_judge_classes_a_candidate_by_its_code_not_by_what_it_says(session, 
         cand = Candidate((name,), source, (cfg,), origin="tuner", description="reduction loop pipelined, launch config")
         want = provenance.MECHANICAL_EDIT if why.startswith("control") else provenance.FREE_FORM
         assert _class(session, cand) == want, why
+    # metadata is compared too, but for the backend hash's value: entries Inductor did not write make free-form code
+    src = config.source
+    metadata = {
+        "an entry added to the signature": src.replace("'signature': {", "'signature': {'kernel_name': '*fp32', ", 1),
+        "another kernel's name as its kernel_name": re.sub(r"'kernel_name': '[^']*'",
+                                                            "'kernel_name': 'triton_poi_fused_add_7'", src, count=1),
+        "a backend hash added to the compile options": src.replace("'configs': [{", "'configs': [{'backend_hash': '', ",
+                                                                   1),
+        "control: another backend hash value": re.sub(r"'backend_hash': '[0-9A-Fa-f]*'", "'backend_hash': 'ABC123'",
+                                                      src, count=1),
+    }
+    for why, source in metadata.items():
+        assert source != src, why
+        want = provenance.LAUNCH_CONFIG if why.startswith("control") else provenance.FREE_FORM
+        assert _class(session, Candidate((name,), source, (cfg,), origin="tuner")) == want, why
     spec = LaunchSpec(name, graph.kernels[name].runtime_params, "(1,)")
     others = {
         "a pipelined loop under a launch spec of its own": dataclasses.replace(piped[0], configs=(), launch=spec),

@@ -12,8 +12,8 @@ tolerance against the baseline, the bias test and the fallback still do.
 This is an allowlist, decided by the judge from the candidate's data and the
 captured graph, never from what the candidate says about itself: one kernel,
 no launch spec of its own, a source identical to the captured kernel's
-(:func:`pytest_kernelopt.graph.normalize_kernel_source`: only Inductor's
-per-graph numbering and backend hash differ), and exactly one launch
+(:func:`certifiable_text`: only the kernel's own name, which Inductor numbers per graph,
+and the value of its backend hash may differ; every other byte, metadata included, is compared), and exactly one launch
 configuration: the baseline's own launch, or one the tuner's own search space
 admits for that kernel (:func:`pytest_kernelopt.launch_space.valid`: the kernel's
 own block keys, block and grid limits; a persistent reduction's block stays whole).
@@ -31,11 +31,23 @@ baseline's tolerance and the float64 truth.
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any
 
 from ..candidate import Candidate
-from ..graph import normalize_kernel_source
 from ..launch_space import LOOP_STAGES, baseline_config, valid
+
+#: the one metadata value that differs between identical compiles on other environments: its key stays in place
+_BACKEND_HASH = re.compile(r"'backend_hash': '[0-9A-Fa-f]*'")
+
+
+def certifiable_text(source: str, name: str) -> str:
+    """The text a certification compares: ``source`` with the kernel's own name ``name`` written ``KERNEL``, the
+    backend hash's value emptied where it is written, and trailing blanks gone.  Stricter than the cache's
+    :func:`pytest_kernelopt.graph.normalize_kernel_source`, which drops metadata entries wherever they appear:
+    a certified kernel differs from Inductor's in nothing that reaches its compile or its metadata."""
+    text = _BACKEND_HASH.sub("'backend_hash': ''", source.replace(name, "KERNEL"))
+    return "\n".join(line.rstrip() for line in text.strip().splitlines())
 
 
 def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
@@ -45,7 +57,7 @@ def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
     if found is None:
         return None
     kernel, cfg = found
-    if normalize_kernel_source(candidate.source, name) != normalize_kernel_source(kernel.source, kernel.name):
+    if certifiable_text(candidate.source, name) != certifiable_text(kernel.source, kernel.name):
         return None
     return f"Inductor's own {name} under launch config " + ", ".join(f"{k}={v}" for k, v in cfg.items())
 
@@ -56,7 +68,7 @@ def inductor_source(candidate: Candidate, graph: Any, name: str) -> bool:
     :func:`inductor_reorder` admits."""
     kernel = getattr(graph, "kernels", {}).get(name)
     return kernel is not None and len(candidate.replaces) == 1 and candidate.launch is None and \
-        normalize_kernel_source(candidate.source, name) == normalize_kernel_source(kernel.source, kernel.name)
+        certifiable_text(candidate.source, name) == certifiable_text(kernel.source, kernel.name)
 
 
 def _config_of(candidate: Candidate, graph: Any, name: str) -> tuple[Any, dict[str, int]] | None:
@@ -113,7 +125,7 @@ def _loops_normalized(source: str, name: str) -> tuple[str, int, int] | None:
     """The normalized source's syntax tree with its reduction loops written alike (:class:`_PipelinedLoops`), as
     text, with the counts of pipelined and of other loop keywords; None where it does not parse."""
     try:
-        tree = ast.parse(normalize_kernel_source(source, name))
+        tree = ast.parse(certifiable_text(source, name))
     except SyntaxError:
         return None
     loops = _PipelinedLoops()
