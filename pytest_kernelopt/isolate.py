@@ -179,6 +179,7 @@ class IsolatedEvaluator:
         #: off once it could not, with why
         self.judge_here = True
         self.judge_here_note = ""
+        self._judged_in = 0  # the number of the worker that last judged a candidate itself (it holds the truths)
         self._judge_device_set = False  # see _judge_on_device
         self._spare: tuple[Any, Any] | None = None  # a worker spawned ahead, importing, not yet told to go
         self.records_note = ""  # set when the plan was trimmed to fit the judge's memory (see truths())
@@ -538,6 +539,10 @@ class IsolatedEvaluator:
         timeout = self.settings.timeout
         try:
             self._clean_worker()
+            if self._judged_in != self.workers_started:
+                # this worker's first judgement also collects the float64 truths, each seed's bounded by ``timeout``
+                # as the parent's own collection of them is
+                timeout *= len(self.plan.seeds) + 1
             self._conn.send((JUDGE, {"candidates": [c.to_json() for c in cands], "perf": perf, "aot": aot,
                                      "seeds": None if seeds is None else min(seeds, len(self.plan.seeds))}))
             deadline = time.perf_counter() + timeout
@@ -569,6 +574,7 @@ class IsolatedEvaluator:
             return self._rejected(cands, gate, f"{e} in the {gate} gate{extra}; worker restarted", t0)
         if value is None:
             return None
+        self._judged_in = self.workers_started
         if not isinstance(value, CascadeResult):
             self._retire()
             return self._rejected(cands, "static", f"the worker sent {type(value).__name__}, not a result", t0)

@@ -59,7 +59,7 @@ def test_a_clean_worker_that_cannot_judge_itself_leaves_the_judging_to_the_paren
     sent: list = []
     ev.settings = types.SimpleNamespace(timeout=5.0)
     ev.plan = types.SimpleNamespace(seeds=(1, 2))
-    ev.judge_here, ev.judge_here_note = True, ""
+    ev.judge_here, ev.judge_here_note, ev._judged_in, ev.workers_started = True, "", 0, 1
     ev._conn = types.SimpleNamespace(send=sent.append)
     ev._clean_worker = lambda: None
     ev._receive = lambda timeout, stage, total=None: next(script)
