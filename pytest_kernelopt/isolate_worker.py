@@ -172,8 +172,8 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
 
 
 def _judge(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> None:
-    """A candidate that carries no code of its own, judged here where its records are made: the whole cascade in
-    this process, its records kept on the device (nothing copied to the host or sent to the parent), the
+    """A candidate that carries no code of its own, judged here: the whole cascade in this process, its records
+    kept where they are made (on a GPU, the device: nothing copied to the host or sent to the parent), the
     baseline's runs and float64 truths kept for the next such candidate; or None where they would not fit."""
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
     seeds = payload.get("seeds")
@@ -188,7 +188,7 @@ def _judge(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
                                   seeds=seeds, aot=bool(payload.get("aot", True)))
     corr = result.gate("correctness")
     if corr is not None:
-        corr.numbers["judged_where"] = f"in the clean worker, its records kept on the device ({why})"
+        corr.numbers["judged_where"] = f"in the clean worker, its records kept where they were made ({why})"
     send(RESULT, result)
 
 

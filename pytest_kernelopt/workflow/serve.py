@@ -250,17 +250,7 @@ class CacheIsolation:
             note = f"cached kernel for {label} not applied: the isolated check could not run: {str(e)[:300]}"
             self.say(f"{self.name}: {note}")
             return KernelRecord(label, graph_index, kind, "baseline_kept", "cache", note=note)
-        if passed(res):
-            mark_trusted(cand, self.env, context, f"{res.decision} in isolation for {self.name}")
-            self.judged = res
-            return None
-        kept = below_bar_record(res, label, below_bar, graph_index, kind, self.settings)
-        if kept is not None:
-            self.say(f"{self.name}: {kept.note}")
-            return kept
-        msg = f"cached kernel for {label} refused by the isolated check: " + numbers_text(res, self.settings)
-        return KernelRecord(label, graph_index, kind, "regression", "cache",
-                            failed_gates=[res.failed_gate.gate] if res.failed_gate else [], note=msg)
+        return self.verdict(res, cand, context, label, graph_index, kind, below_bar, here=False)
 
     def carries_no_code(self, cand: Candidate) -> bool:
         """Whether the judge certifies ``cand``, from the captured graph of the module in this process, as
@@ -281,16 +271,23 @@ class CacheIsolation:
         self.say(f"{self.name}: judging cached kernel for {label} in this process (first time on this machine; "
                  "Inductor's own code under another launch config)")
         res = self.evaluator.evaluate(cand, perf=self.evaluator.measures_time and bool(stale), aot=True)
+        return self.verdict(res, cand, context, label, graph_index, kind, below_bar, here=True)
+
+    def verdict(self, res: CascadeResult, cand: Candidate, context: dict[str, str], label: str, graph_index: int,
+                kind: str, below_bar: str | None, *, here: bool) -> KernelRecord | None:
+        """An entry's first judgement on this machine (``here``: in this process, else in a worker): None and
+        trusted where it passed; else the record of why it is not applied."""
         if passed(res):
-            mark_trusted(cand, self.env, context, f"{res.decision} in this process for {self.name}")
-            self.judged, self.judged_here = res, True
+            mark_trusted(cand, self.env, context,
+                         f"{res.decision} in {'this process' if here else 'isolation'} for {self.name}")
+            self.judged, self.judged_here = res, here
             return None
         kept = below_bar_record(res, label, below_bar, graph_index, kind, self.settings)
         if kept is not None:
             self.say(f"{self.name}: {kept.note}")
             return kept
-        msg = (f"cached kernel for {label} refused by its first check on this machine: "
-               + numbers_text(res, self.settings))
+        check = "its first check on this machine" if here else "the isolated check"
+        msg = f"cached kernel for {label} refused by {check}: " + numbers_text(res, self.settings)
         return KernelRecord(label, graph_index, kind, "regression", "cache",
                             failed_gates=[res.failed_gate.gate] if res.failed_gate else [], note=msg)
 
