@@ -45,7 +45,7 @@ from .config import Settings
 from .errors import USER_ERRORS, BaselineRunError
 from .gates.cascade import Judge, static_gate_result
 from .gates.compare import values
-from .gates.fp64_place import host_available
+from .gates.fp64_place import record_budget
 from .gates.perf import merge_timing, next_round
 from .gates.provenance import classify, runs
 from .gates.results import CascadeResult, stopped_in
@@ -117,15 +117,6 @@ def _rss(pid: int) -> int:
     except OSError:
         pass
     return 0
-
-
-def record_budget() -> int:
-    """Bytes of host memory the judge may hold in records (``KERNELOPT_RECORD_BUDGET_GB``, else 45% of the memory
-    available when it is asked: the worker needs the rest)."""
-    env = os.environ.get("KERNELOPT_RECORD_BUDGET_GB")
-    if env:
-        return int(float(env) * 2**30)
-    return int(0.45 * host_available()) or 64 * 2**30
 
 
 def _nbytes(run: Any) -> int:

@@ -174,16 +174,13 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
 def _judge(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> None:
     """A candidate that carries no code of its own, judged here: the whole cascade in this process, its records
     kept where they are made (on a GPU, the device: nothing copied to the host or sent to the parent), the
-    baseline's runs and float64 truths kept for the next such candidate; or None where they would not fit."""
+    baseline's runs and float64 truths kept for the next such candidate where they fit beside it; where they do
+    not, every seed is judged in rounds (:meth:`.gates.cascade.EvaluationSession.seeds_per_round`)."""
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
     seeds = payload.get("seeds")
     plan = session.plan if seeds is None else session.plan.first(seeds)
-    fits, why = session.records_fit_on_device(plan)
-    if not fits:
-        session.drop_records()
-        send(RESULT, None)
-        return
     with records_on_device():
+        _fit, why = session.seeds_per_round(plan)
         result = session.evaluate(cands, lambda msg: send(PROGRESS, msg), perf=bool(payload.get("perf", True)),
                                   seeds=seeds, aot=bool(payload.get("aot", True)))
     corr = result.gate("correctness")

@@ -154,7 +154,7 @@ def test_a_record_without_a_check_its_class_needs_is_refused():
 def test_a_clean_worker_judges_a_launch_config_where_its_records_are(session, kernel, monkeypatch):
     """The worker's side of a judgement in the clean worker (isolate_worker's JUDGE): the whole cascade in the
     worker, its records kept where they are made (on a GPU, the device) and the baseline's kept for the next
-    candidate; where they would not fit, no verdict (the parent then runs a trial) and nothing kept."""
+    candidate; where they would not fit at once, every seed judged in rounds and nothing kept."""
     from pytest_kernelopt import isolate_worker
     from pytest_kernelopt.gates.results import CascadeResult
     from pytest_kernelopt.isolate_protocol import RESULT
@@ -174,6 +174,12 @@ def test_a_clean_worker_judges_a_launch_config_where_its_records_are(session, ke
 
     first = flatten(next(iter(kept.runs.values())).outputs)[0]
     assert first.device.type == session.backend.device.split(":")[0], first.device  # where it was made
-    monkeypatch.setattr(session, "records_fit_on_device", lambda plan: (False, "no room"))
+    # no room for every seed's records at once: every seed judged still, in rounds, and none kept
+    monkeypatch.setenv("KERNELOPT_RECORD_BUDGET_GB", "1e-9")
     isolate_worker._judge(None, lambda kind, value: sent.append((kind, value)), session, payload)
-    assert sent[-1] == (RESULT, None) and session._baseline_record is None
+    kind, res = sent[-1]
+    assert kind == RESULT and res.decision == "verified", res
+    corr = res.gate("correctness")
+    assert corr.numbers["rounds"] == [[sd] for sd in session.plan.seeds] and "1 seeds a round" in \
+        corr.numbers["judged_where"], corr.numbers
+    assert session._baseline_record is None

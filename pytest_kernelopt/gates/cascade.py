@@ -14,9 +14,10 @@ part an isolated judge's parent runs on records a worker sent.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import time
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..backends import Backend, select_backend
 from ..backends.aot import gpu_target_of_current_device
@@ -29,12 +30,14 @@ from . import provenance, reorder
 from .compare import flatten
 from .correctness import CorrectnessGate
 from .counters import find_counters
+from .digests import kept_on_device
 from .fp64 import Fp64Gate
-from .fp64_place import FREE_FRACTION, estimate_bytes, host_available, place, truth_on
+from .fp64_place import FREE_FRACTION, estimate_bytes, host_available, place, record_budget, truth_on
 from .gate_session import GateSession, target_for
 from .module_state import ModuleState, copies, put, state_items
 from .perf import PerfGate, merge_timing, next_round
 from .results import CascadeResult, Decision, GateResult
+from .rounds import merge_correctness, merge_fp64
 from .runner import RunResult, poisoned_allocations, run_once
 from .seed_plan import CANDIDATE_FILLS, SeedPlan
 from .seed_values import seed_inputs
@@ -158,29 +161,58 @@ class Judge:
 
     def correct(self, baseline: BaselineRecord, rec: Any, progress: ProgressFn | None = None) -> bool:
         """Gates 2 and 3 on the records; True when both passed (the caller then times, or stops)."""
-        corr = CorrectnessGate().judge(self.settings, baseline, rec, reorder=bool(self.reorder))
+        return self.correct_in_rounds([(baseline, rec)], progress)
+
+    def correct_in_rounds(self, rounds: Iterable[tuple[BaselineRecord, Any]],
+                          progress: ProgressFn | None = None) -> bool:
+        """Gates 2 and 3 over the rounds of a plan (:meth:`.seed_plan.SeedPlan.rounds`; one round where every
+        seed's records fit at once), each round's records judged as they come: the first round that fails
+        decides, and where every round passed their results are merged (:mod:`.rounds`).  ``rounds`` may be a
+        generator that collects a round when asked: nothing here keeps a round's records past its judgement."""
+        corrs: list[GateResult] = []
+        fp64s: list[GateResult] = []
+        seeds: list[list[int]] = []
+        checks: list[str] = []
+        seconds: dict[str, float] = {}
+        whole: tuple[int, ...] = ()
+        for baseline, rec in rounds:
+            whole = baseline.plan.all_seeds
+            seeds.append(list(baseline.plan.seeds))
+            checks += getattr(rec, "checks_run", ())
+            for k, v in {**{f"baseline_{k}": v for k, v in baseline.seconds.items()},
+                         **getattr(rec, "check_seconds", {})}.items():
+                seconds[k] = round(seconds.get(k, 0.0) + v, 4)
+            corr = CorrectnessGate().judge(self.settings, baseline, rec, reorder=bool(self.reorder))
+            corrs.append(corr)
+            if not corr.passed:
+                break
+            if progress is not None:
+                progress("gate:fp64")
+            fp = Fp64Gate().judge(self.settings, baseline, rec, corr, reorder=self.reorder)
+            fp.numbers.update(memory_numbers(baseline, rec))
+            fp64s.append(fp)
+            del baseline, rec
+            if not fp.passed:
+                break
+        corr = corrs[-1] if not corrs[-1].passed else merge_correctness(corrs, seeds)
         # (a plan too short for the stale-buffer seed has that check made of no candidate)
         stale = [i for i, fill in CANDIDATE_FILLS.items() if fill == "stale"]
-        exempt = self.exempt + (("stale_buffers",) if all(i >= len(baseline.plan.seeds) for i in stale) else ())
-        lacking = provenance.missing(self.provenance, getattr(rec, "checks_run", ()), exempt)
+        exempt = self.exempt + (("stale_buffers",) if all(i >= len(whole) for i in stale) else ())
+        lacking = provenance.missing(self.provenance, checks, exempt)
         if corr.passed and lacking:  # a check this class needs that was not made fails the gate: never passes unmade
-            corr = GateResult("correctness", "fail", f"the collection did not make the checks {lacking} a "
-                              f"{self.provenance.replace('_', '-')} candidate needs",
-                              {"provenance": self.provenance, "checks_missing": lacking})
-            self.gates.append(corr)
+            self.gates.append(GateResult("correctness", "fail", f"the collection did not make the checks {lacking} "
+                                         f"a {self.provenance.replace('_', '-')} candidate needs",
+                                         {"provenance": self.provenance, "checks_missing": lacking}))
             return False
         corr.numbers.update(provenance=self.provenance,
                             checks_skipped=list(dict.fromkeys(provenance.skipped(self.provenance) + list(self.exempt))),
-                            check_seconds={**{f"baseline_{k}": v for k, v in baseline.seconds.items()},
-                                           **getattr(rec, "check_seconds", {})})
+                            check_seconds=seconds)
         self.gates.append(corr)
         if not corr.passed:
             return False
-        if progress is not None:
-            progress("gate:fp64")
-        self.gates.append(Fp64Gate().judge(self.settings, baseline, rec, corr, reorder=self.reorder))
-        self.gates[-1].numbers.update(memory_numbers(baseline, rec))
-        return self.gates[-1].passed
+        fp = fp64s[-1] if not fp64s[-1].passed else merge_fp64(fp64s, seeds)
+        self.gates.append(fp)
+        return fp.passed
 
     def finish(self, baseline: BaselineRecord, rec: Any, *, perf: bool, measures_time: bool,
                backend_name: str) -> CascadeResult:
@@ -295,14 +327,31 @@ class EvaluationSession:
         """The baseline and the float64 truth (host copies) on the seeds of ``plan`` (default: the session's),
         each seed collected once per session."""
         plan = plan or self.plan
-        if self.state.counters is None:  # before any candidate's call: the baseline alone decides the counters
-            seed = next((sd for sd in plan.seeds if plan.varied_state(sd) or plan.far_counters(sd)), None)
-            if seed is not None:
-                self.find_counters(seed)
+        self._counters_once(plan)
         rec = collect_baseline(self, plan, self._baseline_record)
         if self._baseline_record is None:
             self._baseline_record = rec
         return rec
+
+    def _counters_once(self, plan: SeedPlan) -> None:
+        if self.state.counters is None:  # before any candidate's call: the baseline alone decides the counters
+            seed = next((sd for sd in plan.all_seeds if plan.varied_state(sd) or plan.far_counters(sd)), None)
+            if seed is not None:
+                self.find_counters(seed)
+
+    @staticmethod
+    def _round_baseline_template(first: BaselineRecord) -> BaselineRecord:
+        """What the first round found of the module (determinism, dtype, bytes, peaks), without its records."""
+        return dataclasses.replace(first, runs={}, truths={}, truth_errors={}, state_changed={}, truth_memory={},
+                                   seconds={})
+
+    def _round_baseline(self, part: SeedPlan, described: BaselineRecord | None) -> BaselineRecord:
+        """The baseline and the float64 truths over one round of a plan, kept by no one but the caller; what the
+        first round found of the module (``described``) is not measured again."""
+        self._counters_once(part)
+        into = None if described is None else dataclasses.replace(
+            described, plan=part, runs={}, truths={}, truth_errors={}, state_changed={}, truth_memory={}, seconds={})
+        return collect_baseline(self, part, into)
 
     def baseline_run(self, seed: int, fresh: bool = False) -> Any:
         if fresh or seed not in self.baseline_record().runs:
@@ -346,10 +395,31 @@ class EvaluationSession:
         except Exception as e:
             return judge.load_failed(e)
         plan = self.plan if seeds is None else self.plan.first(seeds)
+        parts = plan.rounds(self.seeds_per_round(plan)[0])
         try:
-            baseline = self.baseline_record(plan)
-            rec = collect_candidate(self, swap, plan, provenance=judge.provenance, skip=judge.exempt)
-            if not judge.correct(baseline, rec, say):
+            if len(parts) == 1:
+                baseline = self.baseline_record(plan)
+                rec = collect_candidate(self, swap, plan, provenance=judge.provenance, skip=judge.exempt)
+                passed = judge.correct(baseline, rec, say)
+            else:  # every seed judged, a round at a time; the last round's records kept for the timing
+                self.drop_records()
+                last: dict[str, Any] = {}
+
+                def collected() -> Iterator[tuple[BaselineRecord, Any]]:
+                    described: BaselineRecord | None = None  # what the first round found of the module
+                    for part in parts:
+                        last.clear()  # (the round before is referenced by no one once the judge let go of it)
+                        last["baseline"] = self._round_baseline(part, described)
+                        described = described or self._round_baseline_template(last["baseline"])
+                        last["rec"] = collect_candidate(self, swap, part, provenance=judge.provenance,
+                                                        skip=judge.exempt)
+                        yield last["baseline"], last["rec"]
+
+                passed = judge.correct_in_rounds(collected(), say)
+                if not passed:
+                    return judge.done("rejected")
+                baseline, rec, plan = last["baseline"], last["rec"], parts[-1]
+            if not passed:
                 return judge.done("rejected")
             if perf and self.backend.measures_time:
                 say("gate:performance")
@@ -360,15 +430,17 @@ class EvaluationSession:
         finally:
             self.state.begin()  # the module left in the state the session found, whatever the gates' calls did
 
-    def records_fit_on_device(self, plan: SeedPlan) -> tuple[bool, str]:
-        """Whether a trial's records over ``plan`` -- the baseline's runs and float64 truths with their levels, a
-        candidate's runs and timed outputs -- fit in the device's free memory (the host's, on the CPU backend)
-        beside what the float64 truth needs to run, so that a judge in this process can keep them where they are
-        made (:func:`.digests.records_on_device`); and why.  The baseline's records this session already holds
-        are counted as held."""
+    def seeds_per_round(self, plan: SeedPlan) -> tuple[int, str]:
+        """How many of ``plan``'s correctness seeds a judge in this process holds the records of at once, and why:
+        the baseline's run, the float64 truth with its levels and the candidate's run a seed, beside the timing
+        sets' runs and what the float64 truth needs to run, where the records are kept (the device's free memory
+        within :func:`.digests.records_on_device` on a GPU; else host memory, within :func:`.fp64_place.
+        record_budget`).  All of them where they fit; else the plan is judged in rounds of that many (at least
+        one: :meth:`.seed_plan.SeedPlan.rounds`).  The baseline's records this session already holds count as
+        held."""
         import torch
 
-        on_gpu = self.backend.name == "cuda" and torch.cuda.is_available()
+        on_gpu = self.backend.name == "cuda" and torch.cuda.is_available() and kept_on_device()
         if self._record_bytes is None:  # a call's record and a float64 truth's with its levels (once a session)
             with torch.no_grad():
                 out = self.captured.compiled(*self.inputs(plan.seeds[0]))
@@ -381,19 +453,24 @@ class EvaluationSession:
         run, truth = self._record_bytes
         seeds, sets = len(plan.seeds), len(plan.timing)
         rec = self._baseline_record
-        held = rec is not None and any(isinstance(t, torch.Tensor) and t.is_cuda == on_gpu
-                                       for r in rec.runs.values() for t in flatten(r.outputs))
-        need = run * (seeds + sets + 2) + (0 if held else run * (seeds + sets) + truth * seeds)
-        need += estimate_bytes(self)
+        held = rec is not None and all(sd in rec.runs and sd in rec.truths for sd in plan.seeds) and any(
+            isinstance(t, torch.Tensor) and t.is_cuda == on_gpu for r in rec.runs.values() for t in flatten(r.outputs))
+        fixed = run * (sets + 2) + (0 if held else run * sets) + estimate_bytes(self)
+        per_seed = run if held else 2 * run + truth
         if on_gpu:
             free, _total = torch.cuda.mem_get_info()
             free += torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
+            room = FREE_FRACTION * free
         else:
             free = host_available()
+            room = min(FREE_FRACTION * free, record_budget())
         gib = 2**30
-        why = (f"about {need / gib:.2f} GiB of records and float64 working memory, {free / gib:.1f} GiB free "
-               + ("on the device" if on_gpu else "in host memory"))
-        return need <= FREE_FRACTION * free, why
+        fit = seeds if fixed + per_seed * seeds <= room else max(1, int((room - fixed) // max(per_seed, 1)))
+        why = (f"about {(fixed + per_seed * seeds) / gib:.2f} GiB of records and float64 working memory for "
+               f"{seeds} seeds, {room / gib:.1f} GiB of room " + ("on the device" if on_gpu else "in host memory"))
+        if fit < seeds:
+            why += f": {fit} seeds a round"
+        return min(fit, seeds), why
 
     def drop_records(self) -> None:
         """Let go of the baseline's records this session holds (device memory a judge in this process kept)."""

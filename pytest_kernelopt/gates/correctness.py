@@ -119,7 +119,8 @@ class CorrectnessGate:
         beyond: list[int] = []
         tiny: set[int] = set()
         special: list[list] = []  # [seed, label, index] whose NaN/Inf positions differ (reorder only)
-        for n, seed in enumerate(seeds):
+        for seed in seeds:
+            n = plan.index(seed)  # its role in the whole plan (a round of it: the judge's memory held no more)
             base, cand = baseline.runs[seed], rec.runs[seed]
             where = f"seed {seed} ({plan.describe(seed)})"
             for label, c_val, b_val in (("output", cand.outputs, base.outputs), ("grad", cand.grads, base.grads)):

@@ -31,6 +31,11 @@ def records_on_device() -> Iterator[None]:
         _KEEP_ON_DEVICE = before
 
 
+def kept_on_device() -> bool:
+    """Whether :func:`keep` leaves device tensors where they are (within :func:`records_on_device`)."""
+    return _KEEP_ON_DEVICE
+
+
 def keep(obj: Any) -> Any:
     """What a record holds of a nested value: a detached host copy of every tensor (:func:`to_host`), or within
     :func:`records_on_device` a detached copy where it lives."""

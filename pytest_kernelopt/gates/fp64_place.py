@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+import os
 from typing import Any
 
 from .chunked import chunks, piece, put, spans
@@ -38,6 +39,15 @@ def estimate_bytes(session: GateSession) -> int:
         if isinstance(t, torch.Tensor):
             f64 += t.numel() * (8 if t.is_floating_point() else t.element_size())
     return int(FP64_WORKSPACE * f64)
+
+
+def record_budget() -> int:
+    """Bytes of host memory a judge may hold in records (``KERNELOPT_RECORD_BUDGET_GB``, else 45% of the memory
+    available when it is asked: a worker needs the rest)."""
+    env = os.environ.get("KERNELOPT_RECORD_BUDGET_GB")
+    if env:
+        return int(float(env) * 2**30)
+    return int(0.45 * host_available()) or 64 * 2**30
 
 
 def host_available() -> int:

@@ -72,6 +72,8 @@ class SeedPlan:
     #: the input digest's key (:func:`.digests.digest`): drawn fresh for every run, pinned base seed or not,
     #: and never published (not in :meth:`to_json`, the results or the cache), so no kernel can be written against it
     digest_key: int = field(default_factory=lambda: secrets.randbits(63), repr=False, compare=False)
+    #: (a round of a plan, :meth:`rounds`) the whole plan: each seed's role is its index there
+    of: "SeedPlan | None" = None
 
     @classmethod
     def make(cls, n: int, base_seed: int | None) -> "SeedPlan":
@@ -90,8 +92,24 @@ class SeedPlan:
                 scales[INTEGER_SEED_INDEX + 1:]
         return cls(base, seeds, scales, tuple(base + 1001 + k for k in range(TIMING_INPUT_SETS)), drawn)
 
+    @property
+    def all_seeds(self) -> tuple[int, ...]:
+        """The whole plan's seeds (a round's too): where each seed's index gives its role."""
+        return (self.of or self).seeds
+
+    @property
+    def warm_seed(self) -> int | None:
+        """The whole plan's first timing input set (the stale-buffer seed's call before it), if it has one."""
+        timing = (self.of or self).timing
+        return timing[0] if timing else None
+
+    def index(self, seed: int) -> int:
+        """``seed``'s index in the whole plan (its role: :data:`CANDIDATE_FILLS`, the first seed's checks)."""
+        return self.all_seeds.index(seed)
+
     def scale(self, seed: int) -> float:
-        return dict(zip(self.seeds, self.scales)).get(seed, 1.0)
+        whole = self.of or self
+        return dict(zip(whole.seeds, whole.scales)).get(seed, 1.0)
 
     def plain(self, seed: int) -> bool:
         """Whether ``seed`` is the module used as it is: inputs as drawn, state as found (:data:`PLAIN_SEED_INDEX`)."""
@@ -99,10 +117,10 @@ class SeedPlan:
 
     def special(self, seed: int) -> bool:
         """Whether ``seed``'s floating inputs carry injected NaN / +Inf / -Inf values."""
-        return len(self.seeds) > SPECIAL_SEED_INDEX and seed == self.seeds[SPECIAL_SEED_INDEX]
+        return self._at(SPECIAL_SEED_INDEX, seed)
 
     def _at(self, index: int, seed: int) -> bool:
-        return len(self.seeds) > index and seed == self.seeds[index]
+        return len(self.all_seeds) > index and seed == self.all_seeds[index]
 
     def half_rounded(self, seed: int) -> bool:
         """Whether ``seed``'s floating inputs are float16 values with an outlier channel."""
@@ -153,7 +171,7 @@ class SeedPlan:
 
     def integral(self, seed: int) -> bool:
         """Whether ``seed``'s floating inputs are rounded to whole numbers."""
-        return len(self.seeds) > INTEGER_SEED_INDEX and seed == self.seeds[INTEGER_SEED_INDEX]
+        return self._at(INTEGER_SEED_INDEX, seed)
 
     def first(self, n: int) -> "SeedPlan":
         """The same plan with only its first ``n`` correctness seeds (a quick re-check)."""
@@ -165,6 +183,19 @@ class SeedPlan:
         n = len(self.seeds) if seeds is None else max(1, min(int(seeds), len(self.seeds)))
         t = len(self.timing) if timing_sets is None else max(1, min(int(timing_sets), len(self.timing)))
         return SeedPlan(self.base, self.seeds[:n], self.scales[:n], self.timing[:t], self.drawn, self.digest_key)
+
+    def rounds(self, per_round: int) -> list["SeedPlan"]:
+        """The plan in rounds of at most ``per_round`` correctness seeds, in order, for a judge whose memory holds
+        no more seeds' records at once (:meth:`.cascade.EvaluationSession.seeds_per_round`): each seed keeps its
+        role (its index in the whole plan), and the timing input sets go with the last round.  One round, the plan
+        itself, where all fit."""
+        k = max(1, int(per_round))
+        if k >= len(self.seeds):
+            return [self]
+        parts = [self.seeds[i:i + k] for i in range(0, len(self.seeds), k)]
+        scale = dict(zip(self.seeds, self.scales))
+        return [SeedPlan(self.base, part, tuple(scale[sd] for sd in part), self.timing if i == len(parts) - 1 else (),
+                         self.drawn, self.digest_key, self) for i, part in enumerate(parts)]
 
     def to_json(self) -> dict[str, Any]:
         return {"base": self.base, "seeds": list(self.seeds), "scales": list(self.scales),

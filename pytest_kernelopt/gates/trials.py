@@ -360,7 +360,8 @@ def _settled_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Can
 
 def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
                    emit: Callable[[int, Run], None] | None, checks: _Checks) -> None:
-    for n, seed in enumerate(plan.seeds):
+    for seed in plan.seeds:
+        n = plan.index(seed)  # its role in the whole plan (a round of it: :meth:`.seed_plan.SeedPlan.rounds`)
         launches = swap.launches
         fill = seed_plan.CANDIDATE_FILLS.get(n, "nan")
         stale = fill == "stale" and checks.wanted("stale_buffers")
@@ -373,8 +374,8 @@ def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec
                         # same way (a timing input set), as a loop's previous iteration; a call another seed made
                         # would be told apart by what it left (the varied state leaves marks a kernel could read)
                         previous = Allocations()
-                        warm = calls.run_call(session, fn, plan.timing[0] if plan.timing else seed + 1_000_003,
-                                              fill=seed_plan.WARM_FILL, record=previous)
+                        warm_seed = seed + 1_000_003 if plan.warm_seed is None else plan.warm_seed
+                        warm = calls.run_call(session, fn, warm_seed, fill=seed_plan.WARM_FILL, record=previous)
                         rec.state_changed.update(warm.state_changed)
                         del warm
                 with checks.timed("seeds"):
