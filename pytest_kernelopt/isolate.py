@@ -173,7 +173,8 @@ class IsolatedEvaluator:
         self._judged_in = 0  # the number of the worker that last judged a candidate itself (it holds the truths)
         self._judge_device_set = False  # see _judge_on_device
         self._spare: tuple[Any, Any] | None = None  # a worker spawned ahead, importing, not yet told to go
-        self.records_note = ""  # set when the plan was trimmed to fit the judge's memory (see truths())
+        self.records_note = ""  # set when the plan is judged in rounds to fit the judge's memory (see truths())
+        self.per_round = len(self.plan.seeds)  # correctness seeds whose records this process holds at once (_fit)
         self.prestart = True  # keep a spare worker importing for the next candidate
         self.restarts = 0  # workers started after one died or hung
         self.workers_started = 0
@@ -392,15 +393,15 @@ class IsolatedEvaluator:
         return self._ready["measures_time"]
 
     def truths(self) -> Any:
-        """The float64 truth on the plan's seeds, from a clean worker (collected once per evaluator); each
-        candidate's worker records the baseline runs itself.  The ``timeout`` setting bounds each seed's truth
-        (and what follows the last), not all of them together.
+        """The float64 truth on the plan's first seeds, from a clean worker (collected once per evaluator, kept for
+        every candidate); each candidate's worker records the baseline runs itself.  The ``timeout`` setting bounds
+        each seed's truth (and what follows the last), not all of them together.
 
-        Each seed's truth arrives as its own message.  The first one's size sets how many seeds' records this
-        process can hold (:func:`record_budget`): a truth, a baseline run and a candidate run per correctness
-        seed, a baseline run and a candidate output per timing input set.  Where the plan does not fit, its
-        first seeds and timing sets that do are kept, and every result says so (``records`` in the float64
-        gate's numbers)."""
+        The first seed's truth comes alone: its size sets how many seeds' records this process holds at once
+        (:meth:`_fit`): a truth with its levels, a baseline run and a candidate run per correctness seed, beside a
+        baseline run and a candidate output per timing input set.  Where the plan does not fit, the truths of the
+        seeds of its first round are collected and kept, and every seed is judged in rounds (:meth:`_rounds`);
+        every result says so (``records`` in the float64 gate's numbers)."""
         if self._truths is not None:
             return self._truths
         with self._spent("truths"):
@@ -410,9 +411,22 @@ class IsolatedEvaluator:
         self._clean_worker()
         got: dict[int, Any] = {}
         errors: dict[int, str] = {}
-        limit: int | None = None
+        first = self.plan.seeds[:1]
+        rec = self._truths_of(first, got, errors)
+        run = got.get(first[0])
+        held = self._fit(_nbytes(run), _level_bytes(run)) if run is not None else len(self.plan.seeds)
+        if held > 1:
+            rec = self._truths_of(self.plan.seeds[1:held], got, errors)
+        rec.truths, rec.truth_errors = got, errors
+        rec.truth_memory = dict(rec.truth_memory, records=self.records_note)
+        self._truths = rec
+        return rec
+
+    def _truths_of(self, seeds: Any, got: dict[int, Any], errors: dict[int, str]) -> BaselineRecord:
+        """The clean worker's float64 truths of ``seeds``, each its own message, into ``got`` and ``errors``; the
+        worker's record of them (where they ran)."""
         try:
-            self._conn.send((TRUTHS, None))
+            self._conn.send((TRUTHS, {"seeds": list(seeds)}))
             deadline = time.perf_counter() + self.settings.timeout
             while True:
                 kind, value = self._receive(max(0.0, deadline - time.perf_counter()), "", self.settings.timeout)
@@ -420,17 +434,11 @@ class IsolatedEvaluator:
                     # the baseline's own module, making progress: the time limit applies to each seed's truth
                     # (a multi-GiB module's float64 truths of every seed together took longer than one limit)
                     deadline = time.perf_counter() + self.settings.timeout
-                    seed, run = value["seed"], value["run"]
-                    if limit is None and run is not None:
-                        limit = self._fit(_nbytes(run), _level_bytes(run))
-                    if limit is not None and len(got) >= limit:
-                        continue  # beyond what this process can hold: dropped, and said so
-                    got[seed] = run
-                    if run is None:
-                        errors[seed] = value["error"]
+                    got[value["seed"]] = value["run"]
+                    if value["run"] is None:
+                        errors[value["seed"]] = value["error"]
                 elif kind == RESULT:
-                    rec: BaselineRecord = value
-                    break
+                    return value
                 elif kind == CRASH:
                     self._kill()
                     raise WorkerFailure(f"evaluation raised {value}")
@@ -439,27 +447,27 @@ class IsolatedEvaluator:
                     raise WorkerFailure(f"unexpected message {kind!r}")
         except WorkerFailure as e:
             raise RuntimeError(f"the float64 truth of {self.spec.name} could not be collected: {e}") from None
-        rec.truths, rec.truth_errors = got, errors
-        rec.truth_memory = dict(rec.truth_memory, records=self.records_note)
-        self._truths = rec
-        return rec
 
     def _fit(self, truth_bytes: int, level_bytes: int = 0) -> int:
-        """How many correctness seeds' records fit (and trim the timing input sets first); sets the plan."""
+        """How many correctness seeds' records this process holds at once (``per_round``: the plan is judged in
+        rounds of that many where it is fewer than the plan's); the timing input sets trimmed to one where not
+        even one seed fits beside them all."""
         budget = record_budget()
         seeds, timing = len(self.plan.seeds), len(self.plan.timing)
         # fp64 truth and its levels + two fp32 runs; two fp32 outputs
         per_seed, per_set = 2 * truth_bytes + level_bytes, truth_bytes
-        if seeds * per_seed + timing * per_set > budget:
-            timing = 1
-            seeds = max(1, min(seeds, int((budget - per_set) // per_seed)))
-        if (seeds, timing) != (len(self.plan.seeds), len(self.plan.timing)):
-            self.records_note = (f"{seeds} of {len(self.plan.seeds)} correctness seeds and {timing} of "
-                                 f"{len(self.plan.timing)} timing input sets: their records take about "
-                                 f"{per_seed / 2**30:.1f} GiB a seed and the judge's budget is "
-                                 f"{budget / 2**30:.1f} GiB of host memory (KERNELOPT_RECORD_BUDGET_GB)")
-            self.plan = self.plan.trimmed(seeds, timing)
-        return seeds
+        if seeds * per_seed + timing * per_set <= budget:
+            self.per_round = seeds
+            return seeds
+        if per_seed + timing * per_set > budget and timing > 1:
+            self.plan = self.plan.trimmed(None, 1)
+        sets = len(self.plan.timing)
+        self.per_round = max(1, min(seeds, int((budget - sets * per_set) // per_seed)))
+        self.records_note = (f"every seed judged, in rounds of {self.per_round} of the {seeds} correctness seeds"
+                             + (f", on {sets} of {timing} timing input sets" if sets < timing else "")
+                             + f": their records take about {per_seed / 2**30:.1f} GiB a seed and the judge's budget "
+                             f"is {budget / 2**30:.1f} GiB of host memory (KERNELOPT_RECORD_BUDGET_GB)")
+        return self.per_round
 
     # -- the Evaluator protocol ----------------------------------------------------------
     def evaluate(self, candidate: Candidate | list[Candidate], perf: bool = True, seeds: int | None = None,
@@ -484,10 +492,15 @@ class IsolatedEvaluator:
                 return judged
         self._judge_on_device()
         trial = _Trial(self, judge, self.truths(), perf, progress)
+        n = len(self.plan.seeds) if seeds is None else min(seeds, len(self.plan.seeds))
+        parts = self.plan.first(n).rounds(self.per_round)
         ended = False
         try:
+            if len(parts) > 1:
+                result = self._rounds(cands, judge, parts, perf, aot, progress)
+                ended = True
+                return result
             self._clean_worker()
-            n = len(self.plan.seeds) if seeds is None else min(seeds, len(self.plan.seeds))
             plan = (n, len(self.plan.timing))
             kept = self._worker_baseline if self._worker_baseline is not None and \
                 self._worker_baseline[0] == (self.workers_started, plan) else None
@@ -499,11 +512,11 @@ class IsolatedEvaluator:
                                      "timing_sets": len(self.plan.timing), "provenance": judge.provenance,
                                      "skip": list(judge.exempt),
                                      "baseline": kept is None}))
-            result = trial.run()
+            result = trial.decide()
             corr = result.gate("correctness")
             if not own and corr is not None:  # why the clean worker did not judge it itself
                 corr.numbers["judged_where"] = "here, on the records the worker sent (" + (
-                    self.judge_here_note or "they would not fit in the worker's free memory") + ")"
+                    self.judge_here_note or "the worker did not judge it") + ")"
             if not own and trial.baseline is not None:
                 self._worker_baseline = ((self.workers_started, plan), trial.baseline)
             ended = True
@@ -518,13 +531,59 @@ class IsolatedEvaluator:
             if own or not ended:  # a worker that has loaded free-form code never judges another
                 self._retire()
 
+    def _rounds(self, cands: list[Candidate], judge: Judge, parts: list[SeedPlan], perf: bool, aot: bool,
+                progress: ProgressFn | None) -> CascadeResult:
+        """A trial over the rounds of the plan (this process holds no more seeds' records at once: :meth:`_fit`),
+        each round in a worker of its own: it records the round's baseline runs -- and past the first round (whose
+        float64 truths this process keeps for every candidate) the round's truths -- before it loads the
+        candidate, then runs the candidate on the round's seeds (the checks that start from the first seed in the
+        first round).  Each round is judged when its runs arrive and let go before the next worker starts; the
+        last round's worker times the candidate."""
+        state: dict[str, Any] = {}
+        payload = {"candidates": [c.to_json() for c in cands], "provenance": judge.provenance,
+                   "skip": list(judge.exempt), "baseline": True}
+
+        def collected() -> Any:
+            for i, part in enumerate(parts):
+                self._clean_worker()
+                self._clean = False  # a round's worker judges no other round or candidate
+                trial = state["trial"] = _Trial(self, judge, self._truths if i == 0 else None, perf, progress,
+                                                part=part)
+                self._conn.send((TRIAL, {**payload, "round": list(part.seeds), "timing_sets": len(part.timing),
+                                         "truths": i > 0, "aot": aot and i == 0}))
+                decided = trial.run()
+                if decided is not None:
+                    raise _Decided(decided)
+                del trial
+                yield state["trial"].baseline, state["trial"].rec
+                if i < len(parts) - 1:
+                    state.clear()  # the round's records go with its trial
+                    self._conn.send(STOP)
+                    self._retire()
+
+        try:
+            passed = judge.correct_in_rounds(collected(), progress)
+        except _Decided as d:
+            return d.result
+        trial = state["trial"]
+        trial.part = None  # from here its messages are the timing's
+        timed = passed and perf and self.measures_time
+        self._conn.send(TIME if timed else STOP)
+        if not passed:
+            return judge.done("rejected")
+        if timed:
+            return trial.decide()
+        with self._spent("judging"):
+            return judge.finish(trial.baseline, trial.rec, perf=perf, measures_time=self.measures_time,
+                                backend_name=self.backend_name)
+
     def _judge_in_worker(self, cands: list[Candidate], perf: bool, seeds: int | None, aot: bool,
                          progress: ProgressFn | None, t0: float) -> CascadeResult | None:
         """Candidates that carry no code of their own (the parent's judgement, :mod:`.gates.provenance`), judged
         by the clean worker where their records are (:data:`~.isolate_protocol.JUDGE`): nothing is copied to the
         host or sent here but the verdict, which is the worker's own code's, in a process that has run nothing
-        else.  None where the records would not fit in the device's free memory (the caller then runs a trial,
-        judged here; and from then on where the worker's own judgement raised)."""
+        else; every seed, in rounds where their records do not fit at once.  None where the worker's own judgement
+        raised (the caller then runs a trial, judged here, and does so from then on)."""
         if not self.judge_here:
             return None
         timeout = self.settings.timeout
@@ -630,23 +689,39 @@ class IsolatedEvaluator:
         return stopped_in(gate, reason, cands, time.perf_counter() - t0, {"isolated": True})
 
 
+class _Decided(Exception):
+    """A round's exchange decided the candidate before its runs (the static gate, a load that failed)."""
+
+    def __init__(self, result: CascadeResult) -> None:
+        super().__init__(result.reason)
+        self.result = result
+
+
 class _Trial:
     """One candidate's exchange with its worker (:data:`~.isolate_protocol.TRIAL`): the worker's messages read in
     turn, each kind handled by one method (:attr:`HANDLERS`).  A handler returns the cascade's result once the
     exchange is decided, else None (the next message is read); a message the exchange does not expect at that
-    point fails the worker (:class:`WorkerFailure`), in the gate it was in."""
+    point fails the worker (:class:`WorkerFailure`), in the gate it was in.
 
-    def __init__(self, ev: IsolatedEvaluator, judge: Judge, truths: BaselineRecord, perf: bool,
-                 progress: ProgressFn | None) -> None:
+    ``part``: a round of the plan (:meth:`IsolatedEvaluator._rounds`): the exchange stops at the candidate's runs,
+    which the caller judges with the other rounds'; ``truths`` None, the round's float64 truths come from the worker
+    before its baseline."""
+
+    def __init__(self, ev: IsolatedEvaluator, judge: Judge, truths: BaselineRecord | None, perf: bool,
+                 progress: ProgressFn | None, part: SeedPlan | None = None) -> None:
         self.ev, self.judge, self.truths, self.perf, self.progress = ev, judge, truths, perf, progress
+        self.part = part
         self.stage = "gate:static"
         self.base_runs: dict[int, Any] = {}
         self.cand_runs: dict[int, Any] = {}
+        self.round_truths: dict[int, Any] = {}
+        self.round_errors: dict[int, str] = {}
         self.baseline: BaselineRecord | None = None
         self.rec: CandidateRecord | None = None
 
-    def run(self) -> CascadeResult:
-        """The worker's messages until a handler decides (within the ``timeout`` setting, all of them)."""
+    def run(self) -> CascadeResult | None:
+        """The worker's messages until a handler decides (within the ``timeout`` setting, all of them); for a round
+        of the plan, None once the candidate's runs are in."""
         timeout = self.ev.settings.timeout
         deadline = time.perf_counter() + timeout
         while True:
@@ -657,6 +732,15 @@ class _Trial:
             result = handler(self, value)
             if result is not None:
                 return result
+            if kind == RUNS and self.part is not None:
+                return None
+
+    def decide(self) -> CascadeResult:
+        """:meth:`run` to the cascade's result (no round of a plan, or its runs judged)."""
+        result = self.run()
+        if result is None:
+            raise WorkerFailure("the exchange stopped before a verdict", self.stage)
+        return result
 
     def unexpected(self, kind: str) -> WorkerFailure:
         return WorkerFailure(f"unexpected message {kind!r}", self.stage)
@@ -666,6 +750,14 @@ class _Trial:
         if self.progress:
             self.progress(value)
 
+    def on_truth(self, value: Any) -> None:
+        if self.truths is not None or self.base_runs or self.baseline is not None:
+            raise self.unexpected(TRUTH)
+        seed = int(value["seed"])
+        self.round_truths[seed] = value["run"]
+        if value["run"] is None:
+            self.round_errors[seed] = str(value["error"])
+
     def on_baseline_run(self, value: Any) -> None:
         if self.baseline is not None:
             raise self.unexpected(BASELINE_RUN)
@@ -674,10 +766,17 @@ class _Trial:
     def on_baseline(self, value: Any) -> None:
         if self.rec is not None or self.baseline is not None:
             raise self.unexpected(BASELINE)
-        # runs from this worker (before the candidate was loaded), the float64 truth from the clean one
-        self.baseline = dataclasses.replace(value, runs=self.base_runs, truths=self.truths.truths,
-                                            truth_errors=self.truths.truth_errors,
-                                            truth_memory=self.truths.truth_memory)
+        # runs from this worker (before the candidate was loaded), the float64 truth from the clean one (or, a
+        # round past the first, from this worker before the candidate was loaded)
+        if self.truths is None:
+            self.baseline = dataclasses.replace(value, runs=self.base_runs, truths=self.round_truths,
+                                                truth_errors=self.round_errors)
+        else:
+            self.baseline = dataclasses.replace(value, runs=self.base_runs, truths=self.truths.truths,
+                                                truth_errors=self.truths.truth_errors,
+                                                truth_memory=self.truths.truth_memory)
+        if self.part is not None:  # the round this process asked for, whatever the worker said
+            self.baseline = self.baseline.view(self.part)
 
     def on_static(self, value: Any) -> CascadeResult | None:
         return None if self.judge.add_static(list(value)) else self.judge.done("rejected")
@@ -691,12 +790,15 @@ class _Trial:
         self.cand_runs[int(value[0])] = value[1]
 
     def on_runs(self, value: Any) -> CascadeResult | None:
-        """Gates 2 and 3 on the candidate's runs; then the worker is told to time it, or to stop."""
+        """Gates 2 and 3 on the candidate's runs; then the worker is told to time it, or to stop.  (A round of the
+        plan: kept for the caller, which judges it with the other rounds'.)"""
         if self.baseline is None:
             raise WorkerFailure("the worker sent the candidate's runs before its own baseline", self.stage)
         ev = self.ev
         rec = self.rec = value
         rec.runs = self.cand_runs
+        if self.part is not None:
+            return None
         with ev._spent("judging"):
             passed = self.judge.correct(self.baseline, rec, self.progress)
         timed = passed and self.perf and ev.measures_time
@@ -736,7 +838,7 @@ class _Trial:
 
     #: one handler per kind of message a trial's worker sends (:mod:`pytest_kernelopt.isolate_protocol`)
     HANDLERS: dict[str, Callable[[_Trial, Any], CascadeResult | None]] = {
-        PROGRESS: on_progress, BASELINE_RUN: on_baseline_run, BASELINE: on_baseline, STATIC: on_static,
+        PROGRESS: on_progress, TRUTH: on_truth, BASELINE_RUN: on_baseline_run, BASELINE: on_baseline, STATIC: on_static,
         LOAD_FAILED: on_load_failed, CAND_RUN: on_cand_run, RUNS: on_runs, TIMING: on_timing, CRASH: on_crash,
         RUN_ERROR: on_run_error,
     }

@@ -13,8 +13,8 @@ The exchange:
    :data:`RANK`, :data:`PROFILE`.  Every request may be answered by :data:`PROGRESS` messages, and ends with
    :data:`RESULT`, or :data:`CRASH` (the request raised) or :data:`RUN_ERROR` (the baseline itself failed: the run's
    error);
-4. a :data:`TRIAL` (one candidate, or a joint set) is a conversation: the worker sends :data:`BASELINE_RUN` per
-   seed and :data:`BASELINE` (unless the payload's ``baseline`` is false: the parent kept this worker's from an
+4. a :data:`TRIAL` (one candidate, or a joint set) is a conversation: the worker sends (for a round of the plan past
+   the first) :data:`TRUTH` per seed, :data:`BASELINE_RUN` per seed and :data:`BASELINE` (unless the payload's ``baseline`` is false: the parent kept this worker's from an
    earlier trial), then :data:`STATIC`, then (or :data:`LOAD_FAILED`) :data:`CAND_RUN` per seed and
    :data:`RUNS`; the parent judges gates 2 and 3 and answers :data:`TIME` or :data:`STOP`; each round of timing is a
    :data:`TIMING` message, answered by ``(MORE, pairs)`` or :data:`STOP`.  A worker whose trial was of a class
@@ -34,17 +34,17 @@ READY = "ready"
 ERROR = "error"
 
 # --------------------------------------------------------------------------- requests: ``(op, payload)``
-#: the float64 truth on the plan's seeds (payload: ``(seeds, timing_sets)`` to trim the plan to, or None), one
-#: :data:`TRUTH` message a seed, then :data:`RESULT` with the record
+#: the float64 truth on the plan's seeds (payload: ``{"seeds"}``, some of them, or None: all), one :data:`TRUTH`
+#: message a seed, then :data:`RESULT` with the record
 TRUTHS = "truths"
 #: one candidate or a joint set, judged in this worker (payload: ``{"candidates", "seeds", "timing_sets", "aot",
 #: "provenance", "skip", "baseline"}``: the checks the candidates' class needs, less those the judge found pointless,
-#: and whether to record the baseline first)
+#: and whether to record the baseline first; and for a round of the plan, ``"round"``, its seeds, and ``"truths"``,
+#: whether to collect their float64 truths before the baseline)
 TRIAL = "trial"
 #: a candidate (or a joint set) that carries no code of its own (:mod:`pytest_kernelopt.gates.provenance`),
-#: judged by the worker itself where its records are (payload: ``{"candidates", "seeds", "perf", "aot"}``):
-#: answered by :data:`RESULT` with the cascade's result, or with None where the records would not fit in the device's
-#: free memory (the parent then sends a :data:`TRIAL`)
+#: judged by the worker itself where its records are (payload: ``{"candidates", "seeds", "perf", "aot"}``; every
+#: seed, in rounds where their records do not fit at once): answered by :data:`RESULT` with the cascade's result
 JUDGE = "judge"
 #: the screening: candidates as JSON, answered by :data:`RESULT` with the baseline's and each one's time
 RANK = "rank"

@@ -124,7 +124,7 @@ def worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: SeedPlan
 def _truths(conn: Any, send: Send, session: EvaluationSession, payload: Any) -> None:
     """Each seed's float64 truth as its own message (one seed's tensors at a time here), then the record."""
     session.drop_records()  # what a judgement here kept on the device: the truth runs where it has room
-    plan = session.plan.trimmed(*payload) if payload else session.plan
+    plan = session.plan.only(payload["seeds"]) if payload else session.plan
     send(RESULT, collect_truths(session, plan, emit=lambda seed, run, error: send(
         TRUTH, {"seed": seed, "run": run, "error": error})))
 
@@ -135,6 +135,12 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
     session.drop_records()  # what a judgement here kept on the device: the candidate's runs need the room
     plan = session.plan.trimmed(payload.get("seeds"), payload.get("timing_sets"))
+    if payload.get("round"):  # a round of the plan (the judge's memory holds no more seeds' records at once)
+        plan = session.plan.only(payload["round"], timing=bool(payload.get("timing_sets")))
+    truths = None
+    if payload.get("truths"):  # the round's float64 truths too, before any candidate is loaded here
+        truths = collect_truths(session, plan, emit=lambda seed, run, error: send(
+            TRUTH, {"seed": seed, "run": run, "error": error}))
     # this process's own baseline, recorded and sent before the candidate is loaded: Inductor autotunes each
     # process anew, so a baseline from another process can differ from this one in kernels nobody replaced.
     # Every run is its own message, sent as soon as it is recorded: one seed's tensors at a time here.  A worker
@@ -143,6 +149,8 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
         t0 = time.perf_counter()
         base = collect_baseline(session, plan, truths=False, emit=lambda seed, run: send(BASELINE_RUN, (seed, run)))
         base.seconds["runs"] = round(time.perf_counter() - t0, 4)
+        if truths is not None:
+            base.truth_memory, base.seconds["truths"] = truths.truth_memory, truths.seconds.get("truths", 0.0)
         send(BASELINE, base)
     send(PROGRESS, "gate:static")
     statics = [static_gate_result(c, session.captured, session.backend, payload.get("aot", True)) for c in cands]

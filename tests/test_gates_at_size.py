@@ -258,28 +258,45 @@ def test_zeros_for_a_real_tiny_output_are_turned_away_by_the_float64_gate(backen
     assert own.decision == "verified", own.reason
 
 
-def test_the_isolated_judge_keeps_the_seeds_its_memory_budget_allows(monkeypatch, tmp_path):
-    """Each seed's records arrive as their own messages; with a budget below the plan's records the judge keeps
-    its first seeds (and one timing input set), judges on them, and says so in the result."""
+def test_the_isolated_judge_judges_every_seed_in_rounds_its_memory_budget_allows(monkeypatch, tmp_path):
+    """With a budget below the plan's records the judge keeps the first round's float64 truths and judges every
+    seed in rounds, each in a worker of its own that records the round's baseline and truths before it loads the
+    candidate: an honest free-form candidate is verified on all five seeds; one wrong only on the special-values
+    seed (the fifth: the third round) is rejected there."""
+    import re
+
     from pytest_kernelopt.isolate import IsolatedEvaluator
     from pytest_kernelopt.problems import ProblemSpec
 
-    problem = tmp_path / "rowsoftmax.py"
+    problem = tmp_path / "affine.py"
     problem.write_text(
         "import torch\n\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n"
-        "        return torch.softmax(x * 2.0, dim=-1)\n\n\ndef get_inputs():\n    return [torch.randn(64, 512)]\n\n\n"
+        "        return x * 2.0 + 1.0\n\n\ndef get_inputs():\n    return [torch.randn(64, 512)]\n\n\n"
         "def get_init_inputs():\n    return []\n")
-    per_seed_gib = 64 * 512 * (8 + 1 + 2 * 4) / 2**30  # a float64 truth with its calm mask, two float32 runs
-    monkeypatch.setenv("KERNELOPT_RECORD_BUDGET_GB", str(2.5 * per_seed_gib))
+    per_seed_gib = 64 * 512 * (8 + 1 + 2 * 4) / 2**30  # a float64 truth with its levels, two float32 runs
+    per_set_gib = 64 * 512 * 8 / 2**30  # a baseline run and a candidate output on a timing input set
+    monkeypatch.setenv("KERNELOPT_RECORD_BUDGET_GB", str(2.5 * per_seed_gib + 2 * per_set_gib))
     with IsolatedEvaluator(ProblemSpec.from_file(problem), Settings(seeds=5, base_seed=11)) as ev:
         (graph,) = ev.graphs
         name, kernel = next(iter(graph.kernels.items()))
-        res = ev.evaluate(Candidate((name,), kernel.source, origin="test"), perf=False)
+        store = re.search(r"    tl\.store\(out_ptr0 \+ \((\w+)\), (\w+), (\w+)\)", kernel.source)
+        assert store is not None, kernel.source
+        index, value, mask = store.groups()
+        # NaN inputs give 0 instead of NaN: invisible on every seed without NaN inputs
+        bad = kernel.source.replace(
+            store.group(0), f"    tl.store(out_ptr0 + ({index}), tl.where(tmp0 != tmp0, 0.0, {value}), {mask})")
+        res = ev.evaluate(Candidate((name,), bad, origin="test"), perf=False)
+        special = ev.plan.seeds[4]
+        assert res.decision == "rejected" and f"seed {special}" in res.reason, res.reason
+        assert ev.workers_started == 3, "a worker for each round (the first: the one that collected the truths)"
+        res = ev.evaluate(Candidate((name,), kernel.source + "\n# free-form\n", origin="test"), perf=False)
         assert res.decision == "verified", res.reason
-        assert len(ev.plan.seeds) == 2 and len(ev.plan.timing) == 1
+        assert len(ev.plan.seeds) == 5 and len(ev.plan.timing) == 2  # nothing trimmed
         corr, fp64 = res.gate("correctness"), res.gate("fp64")
-        assert corr.numbers["seeds"] == 2
-        assert fp64.numbers["records"].startswith("2 of 5 correctness seeds and 1 of 2 timing input sets")
+        assert corr.numbers["seeds"] == 5 and corr.numbers["rounds"] == [list(ev.plan.seeds[i:i + 2])
+                                                                         for i in (0, 2, 4)], corr.numbers
+        assert fp64.numbers["records"].startswith("every seed judged, in rounds of 2 of the 5 correctness seeds")
+        assert len(ev.truths().truths) == 2  # the first round's, kept for every candidate
 
 
 def test_the_baseline_running_out_of_memory_is_an_error_of_the_run_not_a_rejection(backend, monkeypatch):

@@ -18,7 +18,7 @@ def test_every_request_has_one_handler_in_the_worker():
 
 
 def test_every_message_of_a_trial_has_one_handler_in_the_parent():
-    trial_kinds = {proto.PROGRESS, proto.BASELINE_RUN, proto.BASELINE, proto.STATIC, proto.LOAD_FAILED,
+    trial_kinds = {proto.PROGRESS, proto.TRUTH, proto.BASELINE_RUN, proto.BASELINE, proto.STATIC, proto.LOAD_FAILED,
                    proto.CAND_RUN, proto.RUNS, proto.TIMING, proto.CRASH, proto.RUN_ERROR}
     assert set(_Trial.HANDLERS) == trial_kinds
     assert len(set(vars(proto)[k] for k in vars(proto) if k.isupper() and k != "REQUESTS")) == \
@@ -38,6 +38,9 @@ def _trial(messages):
     ([(proto.RUNS, None)], "the worker sent the candidate's runs before its own baseline"),
     ([(proto.PROGRESS, "gate:correctness"), ("gossip", None)], "unexpected message 'gossip'"),
     ([(proto.CRASH, "RuntimeError: boom")], "evaluation raised RuntimeError: boom"),
+    # a round's float64 truth after its baseline runs began (a worker that has loaded the candidate may not send one)
+    ([(proto.BASELINE_RUN, (1, None)), (proto.TRUTH, {"seed": 1, "run": None, "error": ""})],
+     "unexpected message 'truth'"),
 ])
 def test_a_message_out_of_the_trials_order_fails_the_worker_in_the_gate_it_was_in(messages, reason):
     trial = _trial(messages)

@@ -186,16 +186,24 @@ class SeedPlan:
 
     def rounds(self, per_round: int) -> list["SeedPlan"]:
         """The plan in rounds of at most ``per_round`` correctness seeds, in order, for a judge whose memory holds
-        no more seeds' records at once (:meth:`.cascade.EvaluationSession.seeds_per_round`): each seed keeps its
-        role (its index in the whole plan), and the timing input sets go with the last round.  One round, the plan
-        itself, where all fit."""
+        no more seeds' records at once: each seed keeps its role (its index in the whole plan), and the timing
+        input sets go with the last round.  One round, the plan itself, where all fit."""
         k = max(1, int(per_round))
         if k >= len(self.seeds):
             return [self]
         parts = [self.seeds[i:i + k] for i in range(0, len(self.seeds), k)]
-        scale = dict(zip(self.seeds, self.scales))
-        return [SeedPlan(self.base, part, tuple(scale[sd] for sd in part), self.timing if i == len(parts) - 1 else (),
-                         self.drawn, self.digest_key, self) for i, part in enumerate(parts)]
+        return [self.only(part, timing=i == len(parts) - 1) for i, part in enumerate(parts)]
+
+    def only(self, seeds: Any, timing: bool = False) -> "SeedPlan":
+        """A round of this plan: ``seeds`` (some of its correctness seeds, in its order), each keeping its role,
+        with the timing input sets or none."""
+        whole = self.of or self
+        part = tuple(sd for sd in whole.seeds if sd in set(seeds))
+        if len(part) != len(set(seeds)):
+            raise ValueError(f"seeds {sorted(set(seeds) - set(part))} are not this plan's")
+        scale = dict(zip(whole.seeds, whole.scales))
+        return SeedPlan(self.base, part, tuple(scale[sd] for sd in part), whole.timing if timing else (), self.drawn,
+                        self.digest_key, whole)
 
     def to_json(self) -> dict[str, Any]:
         return {"base": self.base, "seeds": list(self.seeds), "scales": list(self.scales),
