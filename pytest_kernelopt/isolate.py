@@ -183,7 +183,7 @@ class IsolatedEvaluator:
         self.spent: dict[str, float] = dict.fromkeys(SPENT, 0.0)
         self.received_bytes = 0  # bytes of the messages read from workers
         # the most one message may carry (its header and frames): what the judge may hold in records at all
-        self.message_limit = max(record_budget(), 1 << 30)
+        self.message_limit = max(record_budget() or 0, 1 << 30)
 
     # -- worker lifecycle ----------------------------------------------------------------
     # A worker is spawned ahead as a spare: it imports (CPU only) and waits for the parent's go before it builds
@@ -452,7 +452,7 @@ class IsolatedEvaluator:
         """How many correctness seeds' records this process holds at once (``per_round``: the plan is judged in
         rounds of that many where it is fewer than the plan's); the timing input sets trimmed to one where not
         even one seed fits beside them all."""
-        budget = record_budget()
+        budget = record_budget() or 0
         seeds, timing = len(self.plan.seeds), len(self.plan.timing)
         # fp64 truth and its levels + two fp32 runs; two fp32 outputs
         per_seed, per_set = 2 * truth_bytes + level_bytes, truth_bytes

@@ -14,11 +14,12 @@ The exchange:
    :data:`RESULT`, or :data:`CRASH` (the request raised) or :data:`RUN_ERROR` (the baseline itself failed: the run's
    error);
 4. a :data:`TRIAL` (one candidate, or a joint set) is a conversation: the worker sends (for a round of the plan past
-   the first) :data:`TRUTH` per seed, :data:`BASELINE_RUN` per seed and :data:`BASELINE` (unless the payload's ``baseline`` is false: the parent kept this worker's from an
-   earlier trial), then :data:`STATIC`, then (or :data:`LOAD_FAILED`) :data:`CAND_RUN` per seed and
-   :data:`RUNS`; the parent judges gates 2 and 3 and answers :data:`TIME` or :data:`STOP`; each round of timing is a
-   :data:`TIMING` message, answered by ``(MORE, pairs)`` or :data:`STOP`.  A worker whose trial was of a class
-   that leaves it clean (:mod:`pytest_kernelopt.gates.provenance`) then serves the parent's next request.
+   the first) :data:`TRUTH` per seed, :data:`BASELINE_RUN` per seed and :data:`BASELINE` (unless the payload's
+   ``baseline`` is false: the parent kept this worker's from an earlier trial), then :data:`STATIC`, then (or
+   :data:`LOAD_FAILED`) :data:`CAND_RUN` per seed and :data:`RUNS`; the parent judges gates 2 and 3 and answers
+   :data:`TIME` or :data:`STOP`; each round of timing is a :data:`TIMING` message, answered by ``(MORE, pairs)`` or
+   :data:`STOP`.  A worker whose trial was of a class that leaves it clean (:mod:`pytest_kernelopt.gates.provenance`)
+   then serves the parent's next request.
 """
 
 from __future__ import annotations

@@ -434,8 +434,8 @@ class EvaluationSession:
         """How many of ``plan``'s correctness seeds a judge in this process holds the records of at once, and why:
         the baseline's run, the float64 truth with its levels and the candidate's run a seed, beside the timing
         sets' runs and what the float64 truth needs to run, where the records are kept (the device's free memory
-        within :func:`.digests.records_on_device` on a GPU; else host memory, within :func:`.fp64_place.
-        record_budget`).  All of them where they fit; else the plan is judged in rounds of that many (at least
+        within :func:`.digests.records_on_device` on a GPU; else host memory), within :func:`.fp64_place.
+        record_budget`.  All of them where they fit; else the plan is judged in rounds of that many (at least
         one: :meth:`.seed_plan.SeedPlan.rounds`).  The baseline's records this session already holds count as
         held."""
         import torch
@@ -460,10 +460,10 @@ class EvaluationSession:
         if on_gpu:
             free, _total = torch.cuda.mem_get_info()
             free += torch.cuda.memory_reserved() - torch.cuda.memory_allocated()
-            room = FREE_FRACTION * free
         else:
             free = host_available()
-            room = min(FREE_FRACTION * free, record_budget())
+        cap = record_budget(on_device=on_gpu)
+        room = FREE_FRACTION * free if cap is None else min(FREE_FRACTION * free, cap)
         gib = 2**30
         fit = seeds if fixed + per_seed * seeds <= room else max(1, int((room - fixed) // max(per_seed, 1)))
         why = (f"about {(fixed + per_seed * seeds) / gib:.2f} GiB of records and float64 working memory for "

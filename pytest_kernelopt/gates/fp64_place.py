@@ -41,12 +41,15 @@ def estimate_bytes(session: GateSession) -> int:
     return int(FP64_WORKSPACE * f64)
 
 
-def record_budget() -> int:
-    """Bytes of host memory a judge may hold in records (``KERNELOPT_RECORD_BUDGET_GB``, else 45% of the memory
-    available when it is asked: a worker needs the rest)."""
+def record_budget(on_device: bool = False) -> int | None:
+    """Bytes of memory a judge may hold in records: ``KERNELOPT_RECORD_BUDGET_GB`` where set (wherever the records
+    are kept), else, in host memory, 45% of the memory available when it is asked (a worker needs the rest); on the
+    device, None (its free memory is the bound)."""
     env = os.environ.get("KERNELOPT_RECORD_BUDGET_GB")
     if env:
         return int(float(env) * 2**30)
+    if on_device:
+        return None
     return int(0.45 * host_available()) or 64 * 2**30
 
 
