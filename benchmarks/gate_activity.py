@@ -68,10 +68,13 @@ def main(out_path: Path, paths: list[Path]) -> None:
                         "workers_started": ev.workers_started - started,
                         "received_gib": round((ev.received_bytes - got) / 2**30, 3),
                         "check_seconds": numbers.get("check_seconds"),
+                        "rounds": len(numbers.get("rounds") or [numbers.get("seed_list")]),
+                        "judged_where": str(numbers.get("judged_where", "here"))[:120],
                         "perf_samples": perf.numbers.get("samples") if perf is not None else None,
                         "timing_s": perf.numbers.get("timing_seconds") if perf is not None else None}
                 row["candidates"].append(cell)
                 print(json.dumps({"problem": path.stem, **cell}), flush=True)
+                out_path.write_text(json.dumps(records + [row], indent=1))  # a run cut short keeps what it did
         records.append(row)
         out_path.write_text(json.dumps(records, indent=1))
 

@@ -542,9 +542,11 @@ class IsolatedEvaluator:
         state: dict[str, Any] = {}
         payload = {"candidates": [c.to_json() for c in cands], "provenance": judge.provenance,
                    "skip": list(judge.exempt), "baseline": True}
+        collecting = [0.0]  # seconds within the rounds' collection (workers, transfer): the rest is judging
 
         def collected() -> Any:
             for i, part in enumerate(parts):
+                t0 = time.perf_counter()
                 self._clean_worker()
                 self._clean = False  # a round's worker judges no other round or candidate
                 trial = state["trial"] = _Trial(self, judge, self._truths if i == 0 else None, perf, progress,
@@ -552,6 +554,7 @@ class IsolatedEvaluator:
                 self._conn.send((TRIAL, {**payload, "round": list(part.seeds), "timing_sets": len(part.timing),
                                          "truths": i > 0, "aot": aot and i == 0}))
                 decided = trial.run()
+                collecting[0] += time.perf_counter() - t0
                 if decided is not None:
                     raise _Decided(decided)
                 del trial
@@ -561,10 +564,13 @@ class IsolatedEvaluator:
                     self._conn.send(STOP)
                     self._retire()
 
+        t0 = time.perf_counter()
         try:
             passed = judge.correct_in_rounds(collected(), progress)
         except _Decided as d:
             return d.result
+        finally:
+            self.spent["judging"] += max(0.0, time.perf_counter() - t0 - collecting[0])
         trial = state["trial"]
         trial.part = None  # from here its messages are the timing's
         timed = passed and perf and self.measures_time
