@@ -186,14 +186,13 @@ def _judge(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
     not, every seed is judged in rounds (:meth:`.gates.cascade.EvaluationSession.seeds_per_round`)."""
     cands = [Candidate.from_json(c) for c in payload["candidates"]]
     seeds = payload.get("seeds")
-    plan = session.plan if seeds is None else session.plan.first(seeds)
     with records_on_device():
-        _fit, why = session.seeds_per_round(plan)
         result = session.evaluate(cands, lambda msg: send(PROGRESS, msg), perf=bool(payload.get("perf", True)),
                                   seeds=seeds, aot=bool(payload.get("aot", True)))
     corr = result.gate("correctness")
     if corr is not None:
-        corr.numbers["judged_where"] = f"in the clean worker, its records kept where they were made ({why})"
+        corr.numbers["judged_where"] = ("in the clean worker, its records kept where they were made "
+                                        f"({session.round_note})")
     send(RESULT, result)
 
 

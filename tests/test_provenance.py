@@ -130,7 +130,36 @@ def test_each_class_is_collected_with_the_checks_it_needs(session, kernel):
     assert numbers["provenance"] == provenance.FREE_FORM and numbers["checks_skipped"] == ["structure_probes"]
     assert "structure_probes" not in numbers["check_seconds"] and "loops" in numbers["check_seconds"]
     assert set(provenance.skipped(provenance.LAUNCH_CONFIG)) == {
-        "rerun", "stale_buffers", "read_only_guard", "loops", "structure_probes", "own_worker"}
+        "fp64_every_seed", "rerun", "stale_buffers", "read_only_guard", "loops", "structure_probes", "own_worker"}
+
+
+def test_inductors_own_arithmetic_within_tolerance_is_judged_without_a_float64_truth(session, kernel, monkeypatch):
+    """A launch config or the pipelined loop within tolerance of the baseline on every seed computes no float64
+    truth (the same arithmetic in another order differs by rounding alone, which the tolerance bounds); free-form
+    code gets the truth on every seed.  Where a launch config differs beyond tolerance, the truth is computed on
+    those seeds alone: tests/test_reorder.py::test_a_reorder_on_an_output_that_is_rounding_noise_is_no_coin_flip."""
+    from pytest_kernelopt.gates import trials
+
+    graph, name = kernel
+    (config,) = tuner.propose_configs(graph, name, 1)
+    piped = tuner.pipelined_variants(graph, name)[0].candidate(name, dict(config.configs[0]))
+    free = Candidate((name,), graph.kernels[name].source + "\n# edited\n", origin="test")
+    computed: list = []
+    real = trials.collect_truths
+    monkeypatch.setattr(trials, "collect_truths", lambda s, plan, *a, **k: computed.append(plan.seeds) or
+                        real(s, plan, *a, **k))
+    session.drop_records()
+    for cand in (config, piped):
+        res = session.evaluate(cand, perf=False)
+        assert res.decision == "verified", res.reason
+        fp64 = res.gate("fp64")
+        assert fp64.numbers["truth_seeds"] == [] and "rounding alone" in fp64.numbers["truth_not_needed"]
+        assert "the float64 truth is not needed" in fp64.reason
+    assert computed == []
+    res = session.evaluate(free, perf=False)
+    assert res.decision == "verified", res.reason
+    assert computed == [session.plan.seeds] and res.gate("fp64").numbers["truth_seeds"] == list(session.plan.seeds)
+    assert "truth_not_needed" not in res.gate("fp64").numbers
 
 
 def test_a_record_without_a_check_its_class_needs_is_refused():
@@ -169,7 +198,7 @@ def test_a_clean_worker_judges_a_launch_config_where_its_records_are(session, ke
     assert kind == RESULT and isinstance(res, CascadeResult) and res.decision == "verified", res
     assert res.gate("correctness").numbers["judged_where"].startswith("in the clean worker")
     kept = session._baseline_record
-    assert kept is not None and kept.truths
+    assert kept is not None and kept.runs and not kept.truths  # (within tolerance: no float64 truth needed)
     from pytest_kernelopt.gates.compare import flatten
 
     first = flatten(next(iter(kept.runs.values())).outputs)[0]

@@ -44,7 +44,7 @@ from .seed_values import seed_inputs
 from .static import StaticGate
 from .timing import rank_candidates
 from .trial_records import BaselineRecord
-from .trials import collect_baseline, collect_candidate, collect_timing, device_peak
+from .trials import add_truths, collect_baseline, collect_candidate, collect_timing, device_peak
 
 ProgressFn = Callable[[str], None]
 
@@ -163,12 +163,25 @@ class Judge:
         """Gates 2 and 3 on the records; True when both passed (the caller then times, or stops)."""
         return self.correct_in_rounds([(baseline, rec)], progress)
 
+    def truth_seeds(self, corr: GateResult, seeds: Sequence[int]) -> list[int]:
+        """The seeds of a passing correctness result whose float64 truth the float64 gate needs: every seed for
+        free-form code (:mod:`.provenance`, ``fp64_every_seed``); for Inductor's own arithmetic in another order,
+        only those where it differs from the baseline beyond tolerance or in its NaN and Inf positions."""
+        if provenance.runs("fp64_every_seed", self.provenance):
+            return list(seeds)
+        odd = set(corr.numbers.get("seeds_beyond_tolerance") or ()) | {
+            sd for sd, _, _ in corr.numbers.get("special_deferred") or ()}
+        return [sd for sd in seeds if sd in odd]
+
     def correct_in_rounds(self, rounds: Iterable[tuple[BaselineRecord, Any]],
-                          progress: ProgressFn | None = None) -> bool:
+                          progress: ProgressFn | None = None,
+                          truths: Callable[[BaselineRecord, list[int]], None] | None = None) -> bool:
         """Gates 2 and 3 over the rounds of a plan (:meth:`.seed_plan.SeedPlan.rounds`; one round where every
         seed's records fit at once), each round's records judged as they come: the first round that fails
         decides, and where every round passed their results are merged (:mod:`.rounds`).  ``rounds`` may be a
-        generator that collects a round when asked: nothing here keeps a round's records past its judgement."""
+        generator that collects a round when asked: nothing here keeps a round's records past its judgement.
+        ``truths(baseline, seeds)``, where given, adds the float64 truths the float64 gate needs
+        (:meth:`truth_seeds`) to a record collected without them."""
         corrs: list[GateResult] = []
         fp64s: list[GateResult] = []
         seeds: list[list[int]] = []
@@ -188,8 +201,16 @@ class Judge:
                 break
             if progress is not None:
                 progress("gate:fp64")
+            needed = self.truth_seeds(corr, baseline.plan.seeds)
+            if truths is not None:
+                truths(baseline, needed)
             fp = Fp64Gate().judge(self.settings, baseline, rec, corr, reorder=self.reorder)
-            fp.numbers.update(memory_numbers(baseline, rec))
+            fp.numbers.update(memory_numbers(baseline, rec), truth_seeds=needed)
+            if len(needed) < len(baseline.plan.seeds):
+                fp.numbers["truth_not_needed"] = (
+                    "within tolerance of the baseline, with its NaN and Inf positions, on the other seeds: Inductor's "
+                    "own arithmetic in another order (a launch config or the pipelined loop) differs from it there by "
+                    "rounding alone, which the tolerance bounds")
             fp64s.append(fp)
             del baseline, rec
             if not fp.passed:
@@ -268,7 +289,8 @@ class EvaluationSession:
         # judging this problem starts from the same state
         self.state = ModuleState(self.module, self.plan.digest_key)
         self._baseline_record: BaselineRecord | None = None
-        self._record_bytes: tuple[int, int] | None = None  # see records_fit_on_device
+        self._record_bytes: tuple[int, int] | None = None  # see seeds_per_round
+        self.round_note = ""  # the last evaluation's seeds_per_round: how many seeds' records it held at once, why
         # the float64 copy of the module and its own ModuleState, by device (fp64_place)
         self.fp64_modules: dict[str, Any] = {}
         self._drawn: dict[int, tuple] = {}  # seed -> inputs, oldest first, bounded by INPUT_CACHE_BYTES
@@ -323,12 +345,12 @@ class EvaluationSession:
                                or (limit is not None and len(self._drawn) >= limit)):
             self._drawn.pop(next(iter(self._drawn)))
 
-    def baseline_record(self, plan: SeedPlan | None = None) -> BaselineRecord:
+    def baseline_record(self, plan: SeedPlan | None = None, truths: bool = True) -> BaselineRecord:
         """The baseline and the float64 truth (host copies) on the seeds of ``plan`` (default: the session's),
-        each seed collected once per session."""
+        each seed collected once per session; ``truths=False``: the truths only as :meth:`add_truths` asks."""
         plan = plan or self.plan
         self._counters_once(plan)
-        rec = collect_baseline(self, plan, self._baseline_record)
+        rec = collect_baseline(self, plan, self._baseline_record, truths=truths)
         if self._baseline_record is None:
             self._baseline_record = rec
         return rec
@@ -345,13 +367,18 @@ class EvaluationSession:
         return dataclasses.replace(first, runs={}, truths={}, truth_errors={}, state_changed={}, truth_memory={},
                                    seconds={})
 
-    def _round_baseline(self, part: SeedPlan, described: BaselineRecord | None) -> BaselineRecord:
-        """The baseline and the float64 truths over one round of a plan, kept by no one but the caller; what the
-        first round found of the module (``described``) is not measured again."""
+    def _round_baseline(self, part: SeedPlan, described: BaselineRecord | None, truths: bool) -> BaselineRecord:
+        """The baseline and (``truths``) the float64 truths over one round of a plan, kept by no one but the
+        caller; what the first round found of the module (``described``) is not measured again."""
         self._counters_once(part)
         into = None if described is None else dataclasses.replace(
             described, plan=part, runs={}, truths={}, truth_errors={}, state_changed={}, truth_memory={}, seconds={})
-        return collect_baseline(self, part, into)
+        return collect_baseline(self, part, into, truths=truths)
+
+    def add_truths(self, baseline: BaselineRecord, seeds: list[int]) -> None:
+        """The float64 truths of ``seeds`` into a baseline record collected without them (shared with the
+        session's own record, which keeps them for the next candidate)."""
+        add_truths(self, baseline, seeds)
 
     def baseline_run(self, seed: int, fresh: bool = False) -> Any:
         if fresh or seed not in self.baseline_record().runs:
@@ -395,12 +422,15 @@ class EvaluationSession:
         except Exception as e:
             return judge.load_failed(e)
         plan = self.plan if seeds is None else self.plan.first(seeds)
-        parts = plan.rounds(self.seeds_per_round(plan)[0])
+        # every seed's float64 truth for free-form code; for Inductor's own arithmetic, those the gate asks for
+        every = provenance.runs("fp64_every_seed", judge.provenance)
+        per_round, self.round_note = self.seeds_per_round(plan, truths=every)
+        parts = plan.rounds(per_round)
         try:
             if len(parts) == 1:
-                baseline = self.baseline_record(plan)
+                baseline = self.baseline_record(plan, truths=every)
                 rec = collect_candidate(self, swap, plan, provenance=judge.provenance, skip=judge.exempt)
-                passed = judge.correct(baseline, rec, say)
+                passed = judge.correct_in_rounds([(baseline, rec)], say, self.add_truths)
             else:  # every seed judged, a round at a time; the last round's records kept for the timing
                 self.drop_records()
                 last: dict[str, Any] = {}
@@ -409,13 +439,13 @@ class EvaluationSession:
                     described: BaselineRecord | None = None  # what the first round found of the module
                     for part in parts:
                         last.clear()  # (the round before is referenced by no one once the judge let go of it)
-                        last["baseline"] = self._round_baseline(part, described)
+                        last["baseline"] = self._round_baseline(part, described, every)
                         described = described or self._round_baseline_template(last["baseline"])
                         last["rec"] = collect_candidate(self, swap, part, provenance=judge.provenance,
                                                         skip=judge.exempt)
                         yield last["baseline"], last["rec"]
 
-                passed = judge.correct_in_rounds(collected(), say)
+                passed = judge.correct_in_rounds(collected(), say, self.add_truths)
                 if not passed:
                     return judge.done("rejected")
                 baseline, rec, plan = last["baseline"], last["rec"], parts[-1]
@@ -430,7 +460,7 @@ class EvaluationSession:
         finally:
             self.state.begin()  # the module left in the state the session found, whatever the gates' calls did
 
-    def seeds_per_round(self, plan: SeedPlan) -> tuple[int, str]:
+    def seeds_per_round(self, plan: SeedPlan, truths: bool = True) -> tuple[int, str]:
         """How many of ``plan``'s correctness seeds a judge in this process holds the records of at once, and why:
         the baseline's run, the float64 truth with its levels and the candidate's run a seed, beside the timing
         sets' runs and what the float64 truth needs to run, where the records are kept (the device's free memory
@@ -456,7 +486,7 @@ class EvaluationSession:
         held = rec is not None and all(sd in rec.runs and sd in rec.truths for sd in plan.seeds) and any(
             isinstance(t, torch.Tensor) and t.is_cuda == on_gpu for r in rec.runs.values() for t in flatten(r.outputs))
         fixed = run * (sets + 2) + (0 if held else run * sets) + estimate_bytes(self)
-        per_seed = run if held else 2 * run + truth
+        per_seed = run if held else 2 * run + (truth if truths else 0)
         if on_gpu:
             free, _total = torch.cuda.mem_get_info()
             free += torch.cuda.memory_reserved() - torch.cuda.memory_allocated()

@@ -46,7 +46,12 @@ CHECKS = (
     Check("static", "source off the allowlist; a kernel that does not compile for this device", ALL),
     Check("seeds", "wrong values on the plan's seeds (magnitudes, special values, integer-valued inputs) against "
           "the baseline's, within tolerance; inputs mutated otherwise than the baseline does", ALL),
-    Check("fp64", "a difference from the baseline that is not closer to the float64 truth", ALL),
+    Check("fp64", "a difference from the baseline beyond tolerance (or NaN and Inf where the baseline has none) that "
+          "is not closer to the float64 truth; the truth is computed on the seeds where the candidate differs so",
+          ALL),
+    Check("fp64_every_seed", "errors within tolerance of the baseline but biased against the float64 truth, or a "
+          "lower-precision computation: the truth on every seed (Inductor's arithmetic in another order differs from "
+          "the baseline by rounding alone, which the tolerance bounds)", (FREE_FORM,)),
     Check("timing", "slower than the baseline; timed calls that compute something else than untimed ones", ALL),
     Check("rerun", "a result that depends on what its buffers held, a race, the order its programs run in",
           (FREE_FORM,)),

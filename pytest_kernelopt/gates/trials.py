@@ -156,13 +156,20 @@ def collect_baseline(session: GateSession, plan: SeedPlan, into: BaselineRecord 
                                    f"runs ({type(e).__name__}: {str(e)[:300]}); this is an error of the run, "
                                    "not of any candidate: free device memory, or shrink the problem") from None
         raise
-    missing = [seed for seed in plan.seeds if seed not in rec.truths] if truths else []
+    if truths:
+        add_truths(session, rec, plan.seeds)
+    return rec.view(plan)
+
+
+def add_truths(session: GateSession, rec: BaselineRecord, seeds: Any) -> None:
+    """The float64 truths of those of ``seeds`` that ``rec`` lacks, into it (the record's view shares them)."""
+    missing = [seed for seed in seeds if seed not in rec.truths]
     if missing:
+        plan = rec.plan
         got = collect_truths(session, SeedPlan(plan.base, tuple(missing), (), plan.timing, plan.drawn, plan.digest_key))
         rec.truths.update(got.truths)
         rec.truth_errors.update(got.truth_errors)
         rec.truth_memory = got.truth_memory
-    return rec.view(plan)
 
 
 def _describe(session: GateSession, rec: BaselineRecord, first_run: Run) -> None:
