@@ -12,7 +12,8 @@ For each problem file given: an isolated judge (as optimize and bench use) gates
 After each: the judge's seconds by activity (``IsolatedEvaluator.spent``: worker starts, float64 truths, transfer
 of records, the judge's own statistics; none overlaps another), the workers started, the bytes read from workers,
 the wall time, and the worker's seconds by check (``check_seconds`` in the correctness gate's numbers).  The first
-candidate also pays for the truths.
+candidate that needs the float64 truths (free-form code; a launch config only where it differs beyond tolerance)
+pays for them.
 
     python benchmarks/gate_activity.py OUT.json benchmarks/problems/cumprod.py ...
 
