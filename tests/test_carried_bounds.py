@@ -69,6 +69,34 @@ def test_a_tensor_the_two_runs_hold_otherwise_is_kept_whole_for_the_judge_to_ref
     assert cand.outputs[1].dtype == torch.float64 and cand.outputs[1].numel() == 600
 
 
+def test_a_pair_past_the_budget_is_sampled_where_its_outputs_are_before_any_reaches_the_host(monkeypatch):
+    """Once a pair shows that the next one would take the pairs kept past the budget, the next pair is kept at a
+    keyed sample gathered from each run as it is taken (:class:`calls.Sample`): the same positions in the
+    candidate's run and the baseline's, drawn after the candidate's call, and a tensor held otherwise kept whole."""
+    monkeypatch.setattr(trial_records, "CARRIED_TOTAL_BYTES", 3 * 4 * 1000)
+    monkeypatch.setattr(trial_records, "CARRIED_SAMPLE", 128)
+    rec = trial_records.CandidateRecord()
+    assert calls.pair_sample(rec) is None  # no pair seen yet: the first is kept whole, or sampled by keep_pair
+    base = torch.arange(1000, dtype=torch.float32)
+    calls.keep_pair(rec, "first", _run((base.clone(),)), _run((base.clone(),)))
+    assert rec.carried_pair_bytes == 8000 and rec.carried_sampled == 0
+    sample = calls.pair_sample(rec)  # 8000 + 8000 > 12000: the next pair is sampled as it is taken
+    assert sample is not None
+    wrong = base.clone()
+    wrong[500:] += 1.0
+    cand = _run(sample.take((wrong, 7), ("outputs",)), sample.take({"state:s": base.reshape(10, 100)}, ("grads",)))
+    got = _run(sample.take((base, 7), ("outputs",)), sample.take({"state:s": base.reshape(100, 10)}, ("grads",)))
+    calls.keep_pair(rec, "second", cand, got, sample)
+    c, b = cand.outputs[0], got.outputs[0]
+    assert 64 < c.numel() <= 128 and torch.equal(b, base[b.long()]), "the same positions in both runs"
+    assert bool(((c - b) == (b >= 500).float()).all()) and cand.outputs[1] == 7
+    assert cand.grads["state:s"].numel() == 128 and got.grads["state:s"].shape == (100, 10), "held otherwise: whole"
+    assert rec.carried_sampled == 1 and rec.carried_pair_bytes == 2 * 4 * (1000 + 1000)
+    assert rec.carried_bytes == 8000 + sum(t.numel() * 4 for t in (c, b, cand.grads["state:s"], got.grads["state:s"]))
+    other = calls.Sample()
+    assert not torch.equal(other.take(base, ()), b), "each pair's positions from a key of its own"
+
+
 def test_a_probe_on_a_sampled_pair_still_refuses_and_an_honest_kernel_is_still_verified(backend, cpu_interpreter,
                                                                                       monkeypatch):
     """Red team 36's all-ones keep mask, every pair judged on a sample of its positions."""

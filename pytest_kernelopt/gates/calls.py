@@ -7,7 +7,8 @@ The pieces the collection (:mod:`.trials`), the structure probes (:mod:`.structu
   from or from the state the last call left, with Inductor's allocations pre-filled (:mod:`.runner`), recorded as a
   :class:`~.trial_records.Run` on the host;
 * :func:`pair` / :func:`beside_baseline` -- the candidate's call and the baseline's from the same state, kept with
-  :func:`keep_pair` (whole, or past :data:`.trial_records.CARRIED_TOTAL_BYTES` as a keyed sample of positions);
+  :func:`keep_pair` (whole, or past :data:`.trial_records.CARRIED_TOTAL_BYTES` as a keyed sample of positions,
+  gathered where the outputs are: :class:`Sample`);
 * :func:`baseline_raises` / :func:`device_fault` -- whether an error is the candidate's or the module's own.
 """
 
@@ -25,14 +26,16 @@ from .trial_records import CandidateRecord, Run
 
 
 def run_call(session: GateSession, fn: Any, seed: int, fill: str = "nan", record: Any = None, stale: Any = None,
-             buffers: bool = False, light: bool = False, carry: bool = False, inputs: tuple | None = None) -> Run:
+             buffers: bool = False, light: bool = False, carry: bool = False, inputs: tuple | None = None,
+             sample: "Sample | None" = None) -> Run:
     """One call on ``seed``'s inputs, from the module state the session started with, with Inductor's
     allocations pre-filled (:func:`.runner.poisoned_allocations`: NaN poison, random values, zeros, or the previous
     run's contents); the state the call changed is part of the run (``state:<name>``).  ``buffers``: the digests
     of its outputs and of every buffer the call allocated, as the call left them (:attr:`Run.buffers`);
     ``light``: those digests alone, no outputs (a run compared bit for bit, never against the baseline);
     ``carry``: the call starts from the state the last call left, as a loop's next iteration does; ``inputs``:
-    these instead of the seed's (the seed still seeds the call's random stream)."""
+    these instead of the seed's (the seed still seeds the call's random stream); ``sample``: the outputs and state
+    kept only at its positions (:class:`Sample`), gathered where they are, so only those reach the host."""
     if (buffers or light) and record is None:
         record = Allocations(key=session.plan.digest_key)
     if not carry:
@@ -46,6 +49,9 @@ def run_call(session: GateSession, fn: Any, seed: int, fill: str = "nan", record
     inputs_after = digest(r.inputs_after, key)
     if light:
         return Run(None, {}, inputs_after, state_changed=changed, buffers=left)
+    if sample is not None:
+        return Run(keep(sample.take(r.outputs, ("outputs",))), keep(sample.take({**r.grads, **state}, ("grads",))),
+                   inputs_after, state_changed=changed, buffers=left)
     return Run(keep(r.outputs), {**keep(r.grads), **state}, inputs_after, state_changed=changed, buffers=left)
 
 
@@ -66,8 +72,9 @@ def pair(session: GateSession, swap: Any, fn: Any, seed: int, inputs: tuple | No
     """The candidate's call on ``seed`` (or ``inputs``) from the module's state as it is, and the baseline's from
     the same state (:func:`beside_baseline`)."""
     before = copies(session.state.items)
-    cand = run_call(session, fn, seed, carry=True, inputs=inputs)
-    beside_baseline(session, swap, fn, seed, inputs, before, cand, rec, where)
+    sample = pair_sample(rec)
+    cand = run_call(session, fn, seed, carry=True, inputs=inputs, sample=sample)
+    beside_baseline(session, swap, fn, seed, inputs, before, cand, rec, where, sample)
 
 
 def device_fault(e: BaseException) -> bool:
@@ -92,35 +99,87 @@ def baseline_raises(session: GateSession, swap: Any, fn: Any, seed: int, inputs:
 
 
 def beside_baseline(session: GateSession, swap: Any, fn: Any, seed: int, inputs: tuple | None, before: dict[str, Any],
-                    cand: Run, rec: CandidateRecord, key: Any) -> None:
+                    cand: Run, rec: CandidateRecord, key: Any, sample: "Sample | None" = None) -> None:
     """After the candidate's call ``cand`` from the state ``before`` (:func:`.module_state.copies`): the baseline's
     call from ``before``, the pair appended to :attr:`CandidateRecord.carried` as ``key`` (a loop's step, or where
-    the call started), and the state the candidate's call left put back (a loop's next call starts from it)."""
+    the call started), and the state the candidate's call left put back (a loop's next call starts from it).
+    ``sample``: the one ``cand`` was kept at (:func:`pair_sample`), for the baseline's call too."""
     items = session.state.items
     after = copies(items)
     put(items, before)
     swap.off()
     try:
-        base = run_call(session, fn, seed, carry=True, inputs=inputs)
+        base = run_call(session, fn, seed, carry=True, inputs=inputs, sample=sample)
     finally:
         swap.on()
     put(items, after)
     del after
-    keep_pair(rec, key, cand, base)
+    keep_pair(rec, key, cand, base, sample)
 
 
-def keep_pair(rec: CandidateRecord, key: Any, cand: Run, base: Run) -> None:
+def keep_pair(rec: CandidateRecord, key: Any, cand: Run, base: Run, sample: "Sample | None" = None) -> None:
     """Append the pair ``[key, cand, base]`` to :attr:`CandidateRecord.carried`: whole while the pairs kept stay
     within :data:`.trial_records.CARRIED_TOTAL_BYTES`, else each tensor that the two runs hold alike (shape,
     dtype, strides) as the same keyed sample of its positions in both (:func:`_sample_positions`); a tensor they
-    hold otherwise stays whole, for the judge to refuse."""
-    size = _run_bytes(cand) + _run_bytes(base)
-    if rec.carried_bytes + size > trial_records.CARRIED_TOTAL_BYTES:
-        cand, base = _sampled(cand, base)
-        size = _run_bytes(cand) + _run_bytes(base)
+    hold otherwise stays whole, for the judge to refuse.  ``sample``: the runs were kept at its positions already
+    (:func:`pair_sample`: the pair before it showed this one would not fit whole)."""
+    if sample is not None:
         rec.carried_sampled += 1
-    rec.carried_bytes += size
+        rec.carried_pair_bytes = sample.whole_bytes
+    else:
+        size = rec.carried_pair_bytes = _run_bytes(cand) + _run_bytes(base)
+        if rec.carried_bytes + size > trial_records.CARRIED_TOTAL_BYTES:
+            cand, base = _sampled(cand, base)
+            rec.carried_sampled += 1
+    rec.carried_bytes += _run_bytes(cand) + _run_bytes(base)
     rec.carried.append([key, cand, base])
+
+
+def pair_sample(rec: CandidateRecord) -> "Sample | None":
+    """The keyed sample the next pair of calls is kept at, where a pair the size of the last one would take the
+    pairs kept past :data:`.trial_records.CARRIED_TOTAL_BYTES` (:func:`keep_pair`): its positions are gathered on
+    the device right after each call, so a sampled pair's whole outputs are never copied to the host; else None
+    (kept whole, or sampled on the host by :func:`keep_pair`)."""
+    if rec.carried_pair_bytes and rec.carried_bytes + rec.carried_pair_bytes > trial_records.CARRIED_TOTAL_BYTES:
+        return Sample()
+    return None
+
+
+class Sample:
+    """The same keyed positions of each tensor of a pair of runs (:func:`_sample_positions`), by its place in the
+    run, drawn from a key the OS gives when the first run (the candidate's, after its call) is taken: no kernel
+    could have known where its values would be read.  A tensor the second run holds otherwise (shape, dtype,
+    strides) than the first stays whole, for the judge to refuse."""
+
+    def __init__(self) -> None:
+        self._gen: Any = None
+        self._at: dict[tuple, tuple[tuple, Any]] = {}
+        self.whole_bytes = 0  # the pair's bytes, had it been kept whole
+
+    def take(self, value: Any, path: tuple) -> Any:
+        """``value`` with each tensor reduced to its positions (nested through tuples, lists and dicts)."""
+        import torch
+
+        if isinstance(value, torch.Tensor):
+            self.whole_bytes += value.numel() * value.element_size()
+            sig = (tuple(value.shape), value.dtype, value.stride() if value.numel() > 1 else ())
+            if path not in self._at:
+                if self._gen is None:
+                    import secrets
+
+                    self._gen = torch.Generator().manual_seed(secrets.randbits(62))
+                self._at[path] = (sig, _sample_positions(value.numel(), self._gen))
+            want, at = self._at[path]
+            if want != sig or at is None:
+                return value
+            return value.detach().reshape(-1)[at.to(value.device)]
+        if isinstance(value, list):
+            return [self.take(v, path + (i,)) for i, v in enumerate(value)]
+        if isinstance(value, tuple):
+            return tuple(self.take(v, path + (i,)) for i, v in enumerate(value))
+        if isinstance(value, dict):
+            return {k: self.take(v, path + (k,)) for k, v in value.items()}
+        return value
 
 
 def _sample_positions(numel: int, gen: Any) -> Any:

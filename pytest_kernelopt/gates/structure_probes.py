@@ -822,8 +822,9 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
             continue
         session.state.start(target_for(session, plain))
         before = copies(session.state.items)
+        sample = calls.pair_sample(rec)
         try:
-            cand = calls.run_call(session, fn, plain, carry=True, inputs=inputs)
+            cand = calls.run_call(session, fn, plain, carry=True, inputs=inputs, sample=sample)
         except Exception as e:
             if calls.device_fault(e):
                 raise
@@ -834,7 +835,7 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
             raise
         try:
             calls.beside_baseline(session, swap, fn, plain, inputs, before, cand, rec,
-                             label + " against the baseline's call on the same inputs")
+                                  label + " against the baseline's call on the same inputs", sample)
         except Exception as e:
             if calls.device_fault(e):
                 raise

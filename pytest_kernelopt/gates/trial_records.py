@@ -101,6 +101,7 @@ class CandidateRecord:
     carried_note: str = ""  # why those calls were not made, or stopped early
     carried_bytes: int = 0  # host bytes of the pairs in ``carried`` (:func:`.calls.keep_pair`)
     carried_sampled: int = 0  # pairs kept as a keyed sample of positions (past :data:`CARRIED_TOTAL_BYTES`)
+    carried_pair_bytes: int = 0  # the last pair's bytes had it been kept whole (whether the next one is sampled)
     #: the checks of :data:`.provenance.CHECKS` the collection made (the judge refuses a record that lacks one its
     #: class needs), and the seconds each took
     checks_run: list[str] = field(default_factory=list)

@@ -310,8 +310,9 @@ def _carried_call(session: GateSession, swap: Any, fn: Any, seed: int, rec: Cand
     for step in range(CARRIED_CALLS if margin is None else min(CARRIED_CALLS, margin - 1)):
         before = copies(items)
         swap.carry = {t.untyped_storage().data_ptr() for t in items.values()} if step == 0 else set()
+        sample = calls.pair_sample(rec)
         try:
-            cand = calls.run_call(session, fn, seed, carry=True)
+            cand = calls.run_call(session, fn, seed, carry=True, sample=sample)
         except Exception as e:
             # the candidate's error, unless the module itself cannot make this call (the loop went past what it
             # supports): then the loop ends here.  A device fault is the candidate's (and leaves nothing to ask)
@@ -324,7 +325,7 @@ def _carried_call(session: GateSession, swap: Any, fn: Any, seed: int, rec: Cand
             raise
         finally:
             swap.carry = set()
-        calls.beside_baseline(session, swap, fn, seed, None, before, cand, rec, step)
+        calls.beside_baseline(session, swap, fn, seed, None, before, cand, rec, step, sample)
         del before, cand
 
 
