@@ -785,7 +785,11 @@ class _Trial:
             self.baseline = self.baseline.view(self.part)
 
     def on_static(self, value: Any) -> CascadeResult | None:
-        return None if self.judge.add_static(list(value)) else self.judge.done("rejected")
+        statics = list(value)
+        if self.part is not None and any(g.gate == "static" for g in self.judge.gates) and \
+                all(g.passed for g in statics):
+            return None  # a later round's worker: the static gate was judged once, in the first round
+        return None if self.judge.add_static(statics) else self.judge.done("rejected")
 
     def on_load_failed(self, value: Any) -> CascadeResult:
         return self.judge.load_failed(RuntimeError(value))

@@ -291,6 +291,7 @@ def test_the_isolated_judge_judges_every_seed_in_rounds_its_memory_budget_allows
         assert ev.workers_started == 3, "a worker for each round (the first: the one that collected the truths)"
         res = ev.evaluate(Candidate((name,), kernel.source + "\n# free-form\n", origin="test"), perf=False)
         assert res.decision == "verified", res.reason
+        assert [g.gate for g in res.gates] == ["static", "correctness", "fp64"], "each gate once, not once a round"
         assert len(ev.plan.seeds) == 5 and len(ev.plan.timing) == 2  # nothing trimmed
         corr, fp64 = res.gate("correctness"), res.gate("fp64")
         assert corr.numbers["seeds"] == 5 and corr.numbers["rounds"] == [list(ev.plan.seeds[i:i + 2])
