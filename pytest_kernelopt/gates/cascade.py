@@ -362,17 +362,17 @@ class EvaluationSession:
                 self.find_counters(seed)
 
     @staticmethod
-    def _round_baseline_template(first: BaselineRecord) -> BaselineRecord:
-        """What the first round found of the module (determinism, dtype, bytes, peaks), without its records."""
-        return dataclasses.replace(first, runs={}, truths={}, truth_errors={}, state_changed={}, truth_memory={},
-                                   seconds={})
+    def _without_records(rec: BaselineRecord, plan: SeedPlan) -> BaselineRecord:
+        """What ``rec`` found of the module (determinism, dtype, bytes, peaks), over ``plan``, with none of its
+        records."""
+        return dataclasses.replace(rec, plan=plan, runs={}, truths={}, truth_errors={}, state_changed={},
+                                   truth_memory={}, seconds={})
 
     def _round_baseline(self, part: SeedPlan, described: BaselineRecord | None, truths: bool) -> BaselineRecord:
         """The baseline and (``truths``) the float64 truths over one round of a plan, kept by no one but the
         caller; what the first round found of the module (``described``) is not measured again."""
         self._counters_once(part)
-        into = None if described is None else dataclasses.replace(
-            described, plan=part, runs={}, truths={}, truth_errors={}, state_changed={}, truth_memory={}, seconds={})
+        into = None if described is None else self._without_records(described, part)
         return collect_baseline(self, part, into, truths=truths)
 
     def add_truths(self, baseline: BaselineRecord, seeds: list[int]) -> None:
@@ -440,15 +440,14 @@ class EvaluationSession:
                     for part in parts:
                         last.clear()  # (the round before is referenced by no one once the judge let go of it)
                         last["baseline"] = self._round_baseline(part, described, every)
-                        described = described or self._round_baseline_template(last["baseline"])
+                        described = described or self._without_records(last["baseline"], part)
                         last["rec"] = collect_candidate(self, swap, part, provenance=judge.provenance,
                                                         skip=judge.exempt)
                         yield last["baseline"], last["rec"]
 
                 passed = judge.correct_in_rounds(collected(), say, self.add_truths)
-                if not passed:
-                    return judge.done("rejected")
-                baseline, rec, plan = last["baseline"], last["rec"], parts[-1]
+                if passed:
+                    baseline, rec, plan = last["baseline"], last["rec"], parts[-1]
             if not passed:
                 return judge.done("rejected")
             if perf and self.backend.measures_time:

@@ -194,16 +194,21 @@ class CorrectnessGate:
                                         f"sample of {trial_records.CARRIED_SAMPLE} positions a tensor")
         if special:
             numbers["special_deferred"] = special
-            return GateResult("correctness", "pass", f"NaN or Inf positions differ from the baseline's on seeds "
-                              f"{sorted({sd for sd, _, _ in special})} (Inductor's own kernel under another launch "
-                              "config: an overflow can land elsewhere in another order); the float64 gate judges "
-                              "each such position against the truth", numbers)
-        if beyond:
-            return GateResult("correctness", "pass", f"differs from the baseline beyond tolerance on seeds {beyond} "
-                              f"(max abs {worst_abs:.3g} > atol {atol:g}, rtol {rtol:g}); the float64 gate decides",
-                              numbers)
-        return GateResult("correctness", "pass", f"{len(seeds)} seeds within tolerance (max abs {worst_abs:.3g})",
-                          numbers)
+        return GateResult("correctness", "pass", passing_reason(numbers), numbers)
+
+
+def passing_reason(numbers: dict[str, Any]) -> str:
+    """What a passing correctness result says, from its numbers (one judgement's, or the rounds' merged)."""
+    special, beyond = numbers.get("special_deferred") or [], numbers.get("seeds_beyond_tolerance") or []
+    worst = float(numbers.get("max_abs_err", 0.0))
+    if special:
+        return (f"NaN or Inf positions differ from the baseline's on seeds {sorted({sd for sd, _, _ in special})} "
+                "(Inductor's own kernel under another launch config: an overflow can land elsewhere in another "
+                "order); the float64 gate judges each such position against the truth")
+    if beyond:
+        return (f"differs from the baseline beyond tolerance on seeds {beyond} (max abs {worst:.3g} > atol "
+                f"{numbers['atol']:g}, rtol {numbers['rtol']:g}); the float64 gate decides")
+    return f"{numbers['seeds']} seeds within tolerance (max abs {worst:.3g})"
 
 
 def buffers_differ(a: list[str], b: list[str]) -> list[int]:

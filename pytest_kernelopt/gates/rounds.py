@@ -7,18 +7,19 @@ at every size.  The correctness and float64 gates decide each seed on its own re
 decides the candidate.  Where every round passes, this module merges their results: seeds and lists joined, the
 worst figure kept, counts added.
 
-Data only: it reads results, never records.
+It reads results, never records.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from .correctness import passing_reason
 from .results import GateResult
 
 #: correctness figures joined over the rounds, added, the largest kept, true only if true in every round / any
 _JOINED = ("seed_list", "scales", "special_values_seeds", "integer_valued_seeds", "seeds_beyond_tolerance",
-           "special_deferred", "fp64_seeds")
+           "special_deferred", "fp64_seeds", "truth_seeds")
 _ADDED = ("seeds", "loop_calls_compared", "structure_probes_compared", "level_positions_checked",
           "precision_decades_checked")
 _LARGEST = ("max_abs_err", "max_rel_err", "worst_ratio", "precision_ratio", "element_ratio", "positions_ratio",
@@ -68,16 +69,7 @@ def merge_correctness(results: list[GateResult], rounds: list[list[int]]) -> Gat
         return results[0]
     numbers = _merge_numbers([r.numbers for r in results])
     numbers["rounds"] = rounds
-    beyond, special = numbers.get("seeds_beyond_tolerance") or [], numbers.get("special_deferred") or []
-    worst = float(numbers.get("max_abs_err", 0.0))
-    if special:
-        reason = next(r.reason for r in results if r.numbers.get("special_deferred"))
-    elif beyond:
-        reason = (f"differs from the baseline beyond tolerance on seeds {beyond} (max abs {worst:.3g} > atol "
-                  f"{numbers.get('atol', 0.0):g}, rtol {numbers.get('rtol', 0.0):g}); the float64 gate decides")
-    else:
-        reason = f"{numbers.get('seeds', 0)} seeds within tolerance (max abs {worst:.3g})"
-    return GateResult("correctness", "pass", reason + _said(rounds), numbers)
+    return GateResult("correctness", "pass", passing_reason(numbers) + _said(rounds), numbers)
 
 
 def merge_fp64(results: list[GateResult], rounds: list[list[int]]) -> GateResult:
@@ -86,10 +78,9 @@ def merge_fp64(results: list[GateResult], rounds: list[list[int]]) -> GateResult
     of the last round."""
     if len(results) == 1:
         return results[0]
-    for r in results:  # a round's "seeds" are those it judged against the truth: joined, not added
-        if "seeds" in r.numbers:
-            r.numbers["fp64_seeds"] = r.numbers.pop("seeds")
-    numbers = _merge_numbers([r.numbers for r in results])
+    # a round's "seeds" are those it judged against the truth: joined, not added
+    numbers = _merge_numbers([{"fp64_seeds" if k == "seeds" else k: v for k, v in r.numbers.items()}
+                              for r in results])
     numbers["rounds"] = rounds
     fallback = [r for r in results if r.numbers.get("decisive")]
     said = max(fallback, key=lambda r: r.numbers.get("worst_ratio", 0.0)) if fallback else results[-1]
