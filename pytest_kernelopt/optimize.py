@@ -97,9 +97,13 @@ class LocalEvaluator:
         """The cascade in this process, under the isolated judge's time limit (the ``timeout`` setting,
         :mod:`pytest_kernelopt.time_limit`): a candidate that outruns it is rejected in the gate it was in.  The
         baseline's own runs and float64 truths (the user's module, collected once a session) are collected first,
-        outside the limit, as the isolated judge bounds them apart (each seed's truth)."""
+        outside the limit, as the isolated judge bounds them apart (each seed's truth); where their records do not
+        fit at once, the cascade collects them round by round (:meth:`.gates.cascade.EvaluationSession.
+        seeds_per_round`)."""
         session = self.session
-        session.baseline_record(session.plan if seeds is None else session.plan.first(seeds))
+        plan = session.plan if seeds is None else session.plan.first(seeds)
+        if session.seeds_per_round(plan)[0] >= len(plan.seeds):
+            session.baseline_record(plan)
         stage = ["static"]
 
         def seen(msg: str) -> None:
