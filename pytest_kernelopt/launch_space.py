@@ -8,6 +8,9 @@ traced; nothing here runs a kernel.
 
 * a kernel's kind (:func:`kind_of`) and its size hints, block keys, stages and register caps;
 * the arguments of its ``@triton_heuristics`` decorator, read as literals (:func:`decorator_arguments`);
+* the configurations Inductor's own heuristic lists for a kernel under max-autotune (:func:`inductor_configs`), and
+  the reduction blocks no smaller than its smallest (:func:`reduction_floor`): the reduction orders Inductor's own
+  autotuner may run;
 * :data:`LOOP_STAGES`: the depths a reduction loop may be pipelined to;
 * :func:`valid`: whether a configuration is one the tuner may propose (the allowlist's launch keys, block and grid
   limits, unmasked dimensions, a split scan's workspace);
@@ -17,6 +20,7 @@ traced; nothing here runs a kernel.
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import re
 from typing import Any
@@ -149,8 +153,6 @@ def _value(node: ast.AST) -> Any:
 
 def decorator_arguments(kernel: TritonKernel) -> tuple[str, dict[str, Any]] | None:
     """The heuristic's name and keyword arguments of the kernel's ``@triton_heuristics.X(...)`` decorator."""
-    import copy
-
     return copy.deepcopy(_decorator_arguments(kernel.name, kernel.source))
 
 
@@ -211,6 +213,89 @@ def unmasked_blocks_fit(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str,
         elif int(cfg[key]) > int(trace.config.get(key, 0)):
             return False
     return True
+
+
+# --------------------------------------------------------------------------- Inductor's own configs
+
+
+def _as_dict(cfg: Any) -> dict[str, int]:
+    d = {k: int(v) for k, v in cfg.kwargs.items()}
+    d["num_warps"] = int(cfg.num_warps)
+    d["num_stages"] = int(cfg.num_stages)
+    if getattr(cfg, "maxnreg", None):
+        d["maxnreg"] = int(cfg.maxnreg)
+    return d
+
+
+def inductor_configs(kernel: TritonKernel, max_autotune: bool = True) -> list[dict[str, int]]:
+    """The configurations Inductor's own heuristic lists for this kernel (under ``max_autotune`` by default: the
+    full list max-autotune benchmarks), from the kernel's decorator arguments; [] where they cannot be read."""
+    return [dict(c) for c in _inductor_configs(kernel.name, kernel.source, max_autotune)]
+
+
+@functools.lru_cache(maxsize=256)
+def _inductor_configs(name: str, source: str, max_autotune: bool) -> tuple[dict[str, int], ...]:
+    args = copy.deepcopy(_decorator_arguments(name, source))
+    if args is None:
+        return ()
+    heuristic, kw = args
+    meta = dict(kw.get("inductor_meta") or {})
+    meta["max_autotune"] = meta["max_autotune_pointwise"] = max_autotune
+    size_hints = dict(kw.get("size_hints") or {})
+    triton_meta = kw.get("triton_meta")
+    if not size_hints or not isinstance(triton_meta, dict):
+        return ()
+    try:
+        from torch._inductor.runtime import triton_heuristics as th
+
+        if heuristic == "pointwise":
+            cfgs = th.pointwise(size_hints, triton_meta, tile_hint=kw.get("tile_hint"),
+                                min_elem_per_thread=kw.get("min_elem_per_thread", 0), inductor_meta=meta,
+                                return_configs=True)
+        elif heuristic in ("reduction", "persistent_reduction"):
+            cfgs = getattr(th, heuristic)(size_hints, reduction_hint=kw.get("reduction_hint", False),
+                                          triton_meta=triton_meta, inductor_meta=meta, return_configs=True)
+        elif heuristic == "split_scan":
+            # th.split_scan has no return_configs: what it does before autotuning, step for step
+            meta["reduction_hint"] = kw.get("reduction_hint", False)
+            if meta.get("no_x_dim"):
+                size_hints["x"] = 1
+            cfgs = th._reduction_configs(size_hints=size_hints, inductor_meta=meta, triton_meta=triton_meta)
+            floor = meta.get("min_split_scan_rblock", 256)
+            for c in cfgs:
+                for var in list(c.kwargs):
+                    if var.startswith("R") and c.kwargs[var] < floor:
+                        c.kwargs[var] = floor
+        else:
+            return ()
+    except Exception:  # noqa: BLE001 -- another torch's heuristics: the tuner's own space still applies
+        return ()
+    out: list[dict[str, int]] = []
+    for c in cfgs:
+        d = _as_dict(c)
+        if d not in out:
+            out.append(d)
+    return tuple(out)
+
+
+def reduction_floor(kernel: TritonKernel, trace: LaunchTrace) -> dict[str, int]:
+    """The smallest size of each reduction block (``R0_BLOCK``, ``R1_BLOCK``) among the configs Inductor's own
+    heuristic lists for this kernel under max-autotune (:func:`inductor_configs`); the baseline's own size where the
+    list does not say (another torch's heuristics, a key it does not vary).  A looped reduction keeps one partial
+    result per lane of its block and adds ``rnumel / R0_BLOCK`` terms into each in sequence; the floor bounds that
+    chain, and with it the rounding error of the order, by one Inductor's own autotuner may pick."""
+    listed = inductor_configs(kernel)
+    out: dict[str, int] = {}
+    for k in block_keys(trace):
+        if k.startswith("R"):
+            sizes = [c[k] for c in listed if k in c]
+            out[k] = min(sizes) if sizes else int(trace.config[k])
+    return out
+
+
+def below_floor(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """The reduction blocks of ``cfg`` smaller than :func:`reduction_floor`: ``{key: (size, floor)}``."""
+    return {k: (int(cfg[k]), f) for k, f in reduction_floor(kernel, trace).items() if k in cfg and int(cfg[k]) < f}
 
 
 def valid(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:

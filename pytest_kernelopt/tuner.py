@@ -19,7 +19,9 @@ module level.
   ``num_warps`` 1..32, ``num_stages`` 1..3 for looped reductions (Inductor
   always uses 1), and Hopper register caps (``maxnreg``) where the installed
   Triton takes them in a ``triton.Config`` and the kernel runs on CUDA
-  (:func:`~pytest_kernelopt.launch_space.maxnreg_supported`).
+  (:func:`~pytest_kernelopt.launch_space.maxnreg_supported`).  A reduction block below Inductor's smallest
+  (:func:`~pytest_kernelopt.launch_space.reduction_floor`) is a longer sequential chain than any order
+  Inductor runs: the judge gives it the precision check (an unlisted order, :mod:`pytest_kernelopt.gates.provenance`).
 * **Coordinate descent** (:func:`neighbours`, :func:`search`): like Inductor's
   ``CoordescTuner``, each key one notch up and one down around the best
   screened point (blocks and warps x2 / /2, stages +-1, maxnreg along
@@ -79,8 +81,8 @@ from .launch_space import (
     WARPS,
     baseline_config,
     block_keys,
-    decorator_arguments,
     describe_config,
+    inductor_configs,
     inductor_meta,
     kind_of,
     size_hint,
@@ -98,61 +100,6 @@ _POW2 = [1 << i for i in range(15)]  # 1 .. 16384
 #: persistent against looped reduction; 2: pipelined reduction loops (:func:`pipelined_variants`).  Raise it with
 #: every change that lets the tuner find a kernel it could not before.
 SEARCH_SPACE = 2
-
-
-def _as_dict(cfg: Any) -> dict[str, int]:
-    d = {k: int(v) for k, v in cfg.kwargs.items()}
-    d["num_warps"] = int(cfg.num_warps)
-    d["num_stages"] = int(cfg.num_stages)
-    if getattr(cfg, "maxnreg", None):
-        d["maxnreg"] = int(cfg.maxnreg)
-    return d
-
-
-def inductor_configs(kernel: TritonKernel, max_autotune: bool = True) -> list[dict[str, int]]:
-    """The configurations Inductor's own heuristic lists for this kernel (under ``max_autotune`` by default: the
-    full list max-autotune benchmarks), from the kernel's decorator arguments; [] where they cannot be read."""
-    args = decorator_arguments(kernel)
-    if args is None:
-        return []
-    heuristic, kw = args
-    meta = dict(kw.get("inductor_meta") or {})
-    meta["max_autotune"] = meta["max_autotune_pointwise"] = max_autotune
-    size_hints = dict(kw.get("size_hints") or {})
-    triton_meta = kw.get("triton_meta")
-    if not size_hints or not isinstance(triton_meta, dict):
-        return []
-    try:
-        from torch._inductor.runtime import triton_heuristics as th
-
-        if heuristic == "pointwise":
-            cfgs = th.pointwise(size_hints, triton_meta, tile_hint=kw.get("tile_hint"),
-                                min_elem_per_thread=kw.get("min_elem_per_thread", 0), inductor_meta=meta,
-                                return_configs=True)
-        elif heuristic in ("reduction", "persistent_reduction"):
-            cfgs = getattr(th, heuristic)(size_hints, reduction_hint=kw.get("reduction_hint", False),
-                                          triton_meta=triton_meta, inductor_meta=meta, return_configs=True)
-        elif heuristic == "split_scan":
-            # th.split_scan has no return_configs: what it does before autotuning, step for step
-            meta["reduction_hint"] = kw.get("reduction_hint", False)
-            if meta.get("no_x_dim"):
-                size_hints["x"] = 1
-            cfgs = th._reduction_configs(size_hints=size_hints, inductor_meta=meta, triton_meta=triton_meta)
-            floor = meta.get("min_split_scan_rblock", 256)
-            for c in cfgs:
-                for var in list(c.kwargs):
-                    if var.startswith("R") and c.kwargs[var] < floor:
-                        c.kwargs[var] = floor
-        else:
-            return []
-    except Exception:  # noqa: BLE001 -- another torch's heuristics: the tuner's own space still applies
-        return []
-    out: list[dict[str, int]] = []
-    for c in cfgs:
-        d = _as_dict(c)
-        if d not in out:
-            out.append(d)
-    return out
 
 
 # --------------------------------------------------------------------------- the space

@@ -4,6 +4,8 @@ its data and the captured graph, and its collection makes the checks that class 
 * Inductor's own source under another valid launch config: a launch-config candidate;
 * that source with its one reduction loop pipelined to a depth of the launch space, and nothing else: a mechanical
   edit, certified on the syntax tree;
+* either of those under reduction blocks smaller than any Inductor's max-autotune list holds for the kernel: an
+  unlisted order (tests/test_unlisted_order.py);
 * anything else, whatever it says of itself: free-form, with every check.
 """
 

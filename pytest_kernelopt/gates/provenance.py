@@ -1,6 +1,6 @@
 """Checks by provenance: what a candidate can get wrong depends on where its code comes from.
 
-A candidate is one of three classes, decided by the judge from the candidate's data and the captured graph (never
+A candidate is one of four classes, decided by the judge from the candidate's data and the captured graph (never
 from what the candidate says of itself):
 
 * :data:`LAUNCH_CONFIG` -- Inductor's own kernel source, byte for byte (but for Inductor's per-graph numbering),
@@ -12,9 +12,10 @@ from what the candidate says of itself):
 * :data:`FREE_FORM` -- anything else: the agents' kernels, a fusion, a looped variant launched by a spec, a cache
   entry from a pull request.
 
-Neither of the first two carries code of the proposer's: the arithmetic is Inductor's, in another order or
+None of the first three carries code of the proposer's: the arithmetic is Inductor's, in another order or
 schedule, and every load, store and mask is Inductor's.  What they can get wrong is the value (a reduction's order,
-a miscompiled schedule), which the seeds, the float64 truth and the timing judge.  What only free-form code can do
+a miscompiled schedule), which the seeds, the float64 truth and the timing judge; an unlisted order, also its
+precision, which the precision check judges against the truth on every seed.  What only free-form code can do
 -- keep state across calls, read memory it did not write, write what it should only read, special-case an input's
 structure, count its calls, reach the process that judges it -- is what the other checks defend against, and they
 run for free-form candidates only.  :data:`CHECKS` says which check defends against what, and for which classes.
@@ -27,9 +28,10 @@ from typing import Any, Sequence
 
 LAUNCH_CONFIG = "launch_config"
 MECHANICAL_EDIT = "mechanical_edit"
+UNLISTED_ORDER = "unlisted_order"
 FREE_FORM = "free_form"
 #: from the class whose code is most like Inductor's to the least: a joint set is its least
-CLASSES = (LAUNCH_CONFIG, MECHANICAL_EDIT, FREE_FORM)
+CLASSES = (LAUNCH_CONFIG, MECHANICAL_EDIT, UNLISTED_ORDER, FREE_FORM)
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,9 @@ CHECKS = (
           "is not closer to the float64 truth; the truth is computed on the seeds where the candidate differs so",
           ALL),
     Check("fp64_every_seed", "errors within tolerance of the baseline but biased against the float64 truth, or a "
-          "lower-precision computation: the truth on every seed (Inductor's arithmetic in another order differs from "
-          "the baseline by rounding alone, which the tolerance bounds)", (FREE_FORM,)),
+          "lower-precision computation (the precision check, applied): the truth on every seed (Inductor's "
+          "arithmetic in an order its autotuner may run differs from the baseline by rounding alone, which the "
+          "tolerance bounds)", (UNLISTED_ORDER, FREE_FORM)),
     Check("timing", "slower than the baseline; timed calls that compute something else than untimed ones", ALL),
     Check("rerun", "a result that depends on what its buffers held, a race, the order its programs run in",
           (FREE_FORM,)),
@@ -92,9 +95,10 @@ def missing(provenance: str, made: Sequence[str], exempt: Sequence[str] = ()) ->
 def classify(statics: Sequence[Any]) -> str:
     """The class of a candidate (or a joint set: its least) from the static gate's results the judge computed:
     ``reorder_of_inductor`` (:data:`LAUNCH_CONFIG`) and ``mechanical_edit`` (:data:`MECHANICAL_EDIT`) in their
-    numbers, else :data:`FREE_FORM`."""
+    numbers, either with ``unlisted_order`` (:data:`UNLISTED_ORDER`), else :data:`FREE_FORM`."""
     if not statics:
         return FREE_FORM
-    found = [LAUNCH_CONFIG if g.numbers.get("reorder_of_inductor") else
-             MECHANICAL_EDIT if g.numbers.get("mechanical_edit") else FREE_FORM for g in statics]
+    found = [FREE_FORM if not (g.numbers.get("reorder_of_inductor") or g.numbers.get("mechanical_edit")) else
+             UNLISTED_ORDER if g.numbers.get("unlisted_order") else
+             LAUNCH_CONFIG if g.numbers.get("reorder_of_inductor") else MECHANICAL_EDIT for g in statics]
     return max(found, key=CLASSES.index)
