@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
 # in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench screening
-# activity modes modecost.
+# activity ffprofile modes modecost.
 #   modecost  verify mode (committed cache copied, empty trust folder) against --kernelopt-mode=off over $PROBS,
 #             with workers forked from the forkserver and spawned (MODECOST_STARTS)
 #   modes     `kernelopt bench --compare-modes` over MODES_PROBS (default benchmarks/problems) into MODES_OUT
@@ -68,6 +68,10 @@ screening) echo "== the tuner's screening against the performance gate (A/A and 
 activity) echo "== where a gated candidate's time goes (benchmarks/gate_activity.py)" | tee -a $log
   timeout ${T_ACT:-400} python3 benchmarks/gate_activity.py $W/activity.json \
     ${ACT_PROBS:-benchmarks/problems/cumprod.py} 2>&1 | grep -v Warning | tee -a $log ;;
+ffprofile) echo "== a free-form candidate's checks under cProfile (benchmarks/freeform_profile.py)" | tee -a $log
+  timeout ${T_FF:-300} python3 benchmarks/freeform_profile.py $W/ffprofile.json \
+    ${FF_PROBS:-benchmarks/problems/cumsum.py} > $W/ffprofile.log 2>&1
+  grep -v Warning $W/ffprofile.log | head -120 | tee -a $log ;;
 modecost) echo "== verify mode (the committed cache, a fresh machine's trust) against --kernelopt-mode=off over $PROBS" | tee -a $log
   for start in ${MODECOST_STARTS:-forkserver spawn}; do
     rm -rf /tmp/kc_v /tmp/trust_v && cp -r kernels_cache /tmp/kc_v
