@@ -623,15 +623,15 @@ def test_every_judged_call_starts_from_the_state_as_built_not_as_the_capture_cal
     assert res.decision == "rejected", res.reason
 
 
-RT32 = {  # red team 32: name -> (folder, candidate)
-    "a running mean that skips a batch far from it once warm": ("p2", "cand_skipjump"),
-    "a window only over a cache written up to its position": ("p1", "cand_clean_window3"),
-    "a window in an 8-position cache": ("p3", "cand_window3"),
+RT32 = {  # red team 32: name -> (folder, candidate, cache positions the test gives the module: None keeps the repro's)
+    "a running mean that skips a batch far from it once warm": ("p2", "cand_skipjump", None),
+    "a window only over a cache written up to its position": ("p1", "cand_clean_window3", 16),
+    "a window in an 8-position cache": ("p3", "cand_window3", None),
 }
 
 
 @pytest.mark.parametrize("case", sorted(RT32))
-def test_red_team_32s_stateful_kernels_are_refused_and_inductors_own_pass(case, backend, cpu_interpreter):
+def test_red_team_32s_stateful_kernels_are_refused_and_inductors_own_pass(case, backend, cpu_interpreter, tmp_path):
     """Red team 32: (p2) an EMA update skipped when the batch statistic jumps more than 3x from a warm state (a
     sensor offset): every loop ran on the first seed's inputs, the other seeds only from the state as built; now
     each seed's inputs are also run from the state the baseline's loop settled in.  (p1) a 3-token window only when
@@ -640,10 +640,15 @@ def test_red_team_32s_stateful_kernels_are_refused_and_inductors_own_pass(case, 
     module runs with.  (p3) the 3-token window in an 8-position cache, where 10 calls past any advance do not fit:
     the calls past the advance are looked for at 5, 3, 2 and 1, and the loops are that long.
 
-    CPU time: up to ~90 s (p1): the trigger needs length, not size: a cache written up to a position, advanced over
-    the calls the module runs with, each call of each loop interpreted."""
-    folder, cand = RT32[case]
+    p1 runs with a 16-position cache (the repro's 128, every source's 128 written 16): the trigger needs a cache
+    written up to a position with 10 calls after it, not a long one, and each call of each loop is interpreted
+    (120 s at 128 positions, about 30 s at 16)."""
+    folder, cand, positions = RT32[case]
     path = REPROS / "rt32" / folder
+    if positions is not None:
+        for name in ("prob.py", "own.py", f"{cand}.py"):
+            (tmp_path / name).write_text((path / name).read_text().replace("128", str(positions)))
+        path = tmp_path
     own_src = (path / "own.py").read_text()
     (kernel,) = [n for n in re.findall(r"def (triton_\w+)\(", own_src)]
     session = _session_of(path / "prob.py", backend)
