@@ -8,9 +8,9 @@ traced; nothing here runs a kernel.
 
 * a kernel's kind (:func:`kind_of`) and its size hints, block keys, stages and register caps;
 * the arguments of its ``@triton_heuristics`` decorator, read as literals (:func:`decorator_arguments`);
-* the configurations Inductor's own heuristic lists for a kernel under max-autotune (:func:`inductor_configs`), and
-  the reduction blocks no smaller than its smallest (:func:`reduction_floor`): the reduction orders Inductor's own
-  autotuner may run;
+* the configurations Inductor's own heuristic lists for a kernel under max-autotune (:func:`inductor_configs`);
+* a config's reduction blocks smaller than the baseline's (:func:`longer_chains`): a longer sequential chain of
+  rounding than the baseline's order;
 * :data:`LOOP_STAGES`: the depths a reduction loop may be pipelined to;
 * :func:`valid`: whether a configuration is one the tuner may propose (the allowlist's launch keys, block and grid
   limits, unmasked dimensions, a split scan's workspace);
@@ -278,24 +278,14 @@ def _inductor_configs(name: str, source: str, max_autotune: bool) -> tuple[dict[
     return tuple(out)
 
 
-def reduction_floor(kernel: TritonKernel, trace: LaunchTrace) -> dict[str, int]:
-    """The smallest size of each reduction block (``R0_BLOCK``, ``R1_BLOCK``) among the configs Inductor's own
-    heuristic lists for this kernel under max-autotune (:func:`inductor_configs`); the baseline's own size where the
-    list does not say (another torch's heuristics, a key it does not vary).  A looped reduction keeps one partial
-    result per lane of its block and adds ``rnumel / R0_BLOCK`` terms into each in sequence; the floor bounds that
-    chain, and with it the rounding error of the order, by one Inductor's own autotuner may pick."""
-    listed = inductor_configs(kernel)
-    out: dict[str, int] = {}
-    for k in block_keys(trace):
-        if k.startswith("R"):
-            sizes = [c[k] for c in listed if k in c]
-            out[k] = min(sizes) if sizes else int(trace.config[k])
-    return out
-
-
-def below_floor(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> dict[str, tuple[int, int]]:
-    """The reduction blocks of ``cfg`` smaller than :func:`reduction_floor`: ``{key: (size, floor)}``."""
-    return {k: (int(cfg[k]), f) for k, f in reduction_floor(kernel, trace).items() if k in cfg and int(cfg[k]) < f}
+def longer_chains(trace: LaunchTrace, cfg: dict[str, int]) -> dict[str, tuple[int, int]]:
+    """The reduction blocks (``R0_BLOCK``, ``R1_BLOCK``) of ``cfg`` smaller than the traced launch's own:
+    ``{key: (size, baseline's size)}``.  A looped reduction keeps one partial result per lane of its block and adds
+    ``rnumel / R0_BLOCK`` terms into each in sequence before a tree combines the lanes (a split scan carries its
+    prefix across ``rnumel / R0_BLOCK`` blocks the same way): a smaller block is a longer sequential chain of
+    rounding than the baseline's order, a larger one a shorter chain and a deeper tree."""
+    return {k: (int(cfg[k]), int(trace.config[k])) for k in block_keys(trace)
+            if k.startswith("R") and k in cfg and int(cfg[k]) < int(trace.config[k])}
 
 
 def valid(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:

@@ -19,9 +19,9 @@ module level.
   ``num_warps`` 1..32, ``num_stages`` 1..3 for looped reductions (Inductor
   always uses 1), and Hopper register caps (``maxnreg``) where the installed
   Triton takes them in a ``triton.Config`` and the kernel runs on CUDA
-  (:func:`~pytest_kernelopt.launch_space.maxnreg_supported`).  A reduction block below Inductor's smallest
-  (:func:`~pytest_kernelopt.launch_space.reduction_floor`) is a longer sequential chain than any order
-  Inductor runs: the judge gives it the precision check (an unlisted order, :mod:`pytest_kernelopt.gates.provenance`).
+  (:func:`~pytest_kernelopt.launch_space.maxnreg_supported`).  A reduction block smaller than the baseline's
+  (:func:`~pytest_kernelopt.launch_space.longer_chains`) is a longer sequential chain than the baseline's order:
+  the judge gives it the precision check (:data:`pytest_kernelopt.gates.provenance.LONGER_CHAIN`).
 * **Coordinate descent** (:func:`neighbours`, :func:`search`): like Inductor's
   ``CoordescTuner``, each key one notch up and one down around the best
   screened point (blocks and warps x2 / /2, stages +-1, maxnreg along

@@ -4,8 +4,8 @@ its data and the captured graph, and its collection makes the checks that class 
 * Inductor's own source under another valid launch config: a launch-config candidate;
 * that source with its one reduction loop pipelined to a depth of the launch space, and nothing else: a mechanical
   edit, certified on the syntax tree;
-* either of those under reduction blocks smaller than any Inductor's max-autotune list holds for the kernel: an
-  unlisted order (tests/test_unlisted_order.py);
+* either of those under reduction blocks smaller than the baseline's: a
+  longer chain (tests/test_longer_chain.py);
 * anything else, whatever it says of itself: free-form, with every check.
 """
 
@@ -54,13 +54,22 @@ def kernel(session):
     return graph, name
 
 
+def _config(graph, name):
+    """The tuner's first config whose reduction blocks are at least the baseline's (a launch config; smaller ones
+    are longer chains: tests/test_longer_chain.py)."""
+    from pytest_kernelopt.launch_space import longer_chains, trace_of
+
+    return next(c for c in tuner.propose_configs(graph, name, 8)
+                if not longer_chains(trace_of(graph, name), dict(c.configs[0])))
+
+
 def _class(session, cand):
     return provenance.classify([static_gate_result(cand, session.captured, None, aot=False)])
 
 
 def test_the_judge_classes_a_candidate_by_its_code_not_by_what_it_says(session, kernel):
     graph, name = kernel
-    (config,) = tuner.propose_configs(graph, name, 1)
+    config = _config(graph, name)
     assert _class(session, config) == provenance.LAUNCH_CONFIG
     piped = [v.candidate(name, dict(config.configs[0])) for v in tuner.pipelined_variants(graph, name)]
     assert piped and all(_class(session, c) == provenance.MECHANICAL_EDIT for c in piped)
@@ -111,7 +120,7 @@ def test_the_judge_classes_a_candidate_by_its_code_not_by_what_it_says(session, 
 
 def test_each_class_is_collected_with_the_checks_it_needs(session, kernel):
     graph, name = kernel
-    (config,) = tuner.propose_configs(graph, name, 1)
+    config = _config(graph, name)
     piped = tuner.pipelined_variants(graph, name)[0].candidate(name, dict(config.configs[0]))
     free = Candidate((name,), graph.kernels[name].source + "\n# edited\n", origin="test")  # not Inductor's source
     for cand, cls in ((config, provenance.LAUNCH_CONFIG), (piped, provenance.MECHANICAL_EDIT),
@@ -143,7 +152,7 @@ def test_inductors_own_arithmetic_within_tolerance_is_judged_without_a_float64_t
     from pytest_kernelopt.gates import trials
 
     graph, name = kernel
-    (config,) = tuner.propose_configs(graph, name, 1)
+    config = _config(graph, name)
     piped = tuner.pipelined_variants(graph, name)[0].candidate(name, dict(config.configs[0]))
     free = Candidate((name,), graph.kernels[name].source + "\n# edited\n", origin="test")
     computed: list = []
@@ -191,7 +200,7 @@ def test_a_clean_worker_judges_a_launch_config_where_its_records_are(session, ke
     from pytest_kernelopt.isolate_protocol import RESULT
 
     graph, name = kernel
-    (config,) = tuner.propose_configs(graph, name, 1)
+    config = _config(graph, name)
     sent: list = []
     payload = {"candidates": [config.to_json()], "seeds": None, "perf": False, "aot": False}
     session.drop_records()

@@ -22,6 +22,7 @@ from pytest_kernelopt.gates.cascade import EvaluationSession, Judge  # noqa: E40
 from pytest_kernelopt.gates.fp64 import Fp64Gate  # noqa: E402
 from pytest_kernelopt.gates.reorder import inductor_reorder  # noqa: E402
 from pytest_kernelopt.gates.results import GateResult  # noqa: E402
+from pytest_kernelopt.launch_space import longer_chains, trace_of  # noqa: E402
 from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
 from pytest_kernelopt.tuner import propose_configs  # noqa: E402
 
@@ -54,6 +55,12 @@ def session(backend):
 
 def _kernels(session):
     return [(g, n) for g, n in session.captured.triton_kernels]
+
+
+def _no_longer_chains(graph, name, cands):
+    """The candidates whose reduction blocks are at least the baseline's (certified reorders judged without the
+    precision check: tests/test_longer_chain.py has the others)."""
+    return [c for c in cands if not longer_chains(trace_of(graph, name), dict(c.configs[0]))]
 
 
 def _config_candidates(session):
@@ -156,8 +163,8 @@ def test_the_isolated_judge_certifies_in_the_parent(tmp_path):
     with IsolatedEvaluator(ProblemSpec.from_file(problem), Settings(seeds=2, base_seed=11)) as ev:
         (graph,) = ev.graphs
         name = next(iter(graph.kernels))
-        cands = propose_configs(graph, name, 1)
-        assert cands, "the tuner proposed no config for a row sum"
+        cands = _no_longer_chains(graph, name, propose_configs(graph, name, 8))
+        assert cands, "the tuner proposed no config for a row sum with blocks at least the baseline's"
         for _ in range(2):
             res = ev.evaluate(cands[0], perf=False)
             assert res.decision == "verified", res.reason
@@ -188,12 +195,14 @@ def test_a_reorder_on_an_output_that_is_rounding_noise_is_no_coin_flip(backend, 
     from pytest_kernelopt.gates import reorder
 
     torch.manual_seed(0)
-    session = EvaluationSession(problem_from_objects(CentredSum(), (torch.randn(4, 32768, device=backend.device) + 3.0,),
+    session = EvaluationSession(problem_from_objects(CentredSum(), (torch.randn(2, 65536, device=backend.device) + 3.0,),
                                                          "centred"),
                                 Settings(seeds=5, base_seed=3), backend)
-    # one kernel on the CPU; on a GPU Inductor splits the four long rows' reductions into two kernels each
-    cands = [c for graph, name in session.captured.triton_kernels for c in propose_configs(graph, name, 6)
-             if dict(c.configs[0]).get("R0_BLOCK", 0) >= 64][:3]
+    # rows long enough that Inductor splits their reductions, in blocks of 2048 on the CPU: configs with larger
+    # blocks (shorter chains, deeper trees) are certified reorders judged without the precision check
+    cands = [c for graph, name in session.captured.triton_kernels
+             for c in _no_longer_chains(graph, name, propose_configs(graph, name, 12))
+             if dict(c.configs[0]).get("R0_BLOCK", 0) > trace_of(graph, name).config.get("R0_BLOCK", 0)][:3]
     assert cands
     decisive = 0
     for c in cands:

@@ -77,7 +77,7 @@ def static_gate_result(candidate: Candidate, captured: Any, backend: Any, aot: b
         if not result.numbers["reorder_of_inductor"]:
             result.numbers["mechanical_edit"] = reorder.mechanical_edit(candidate, graph, name)
         if result.numbers["reorder_of_inductor"] or result.numbers["mechanical_edit"]:
-            result.numbers["unlisted_order"] = reorder.unlisted_order(candidate, graph, name)
+            result.numbers["longer_chain"] = reorder.longer_chain(candidate, graph, name)
         result.numbers["inductor_source"] = reorder.inductor_source(candidate, graph, name)
     return result
 
@@ -137,11 +137,11 @@ class Judge:
 
     def note_provenance(self, statics: list[GateResult]) -> None:
         """Where the candidates' code comes from (:mod:`.provenance`), and whether every one is Inductor's own
-        kernel under another launch config in an order Inductor's autotuner may run (:mod:`.reorder`: the precision
-        check is then reported, not applied)."""
+        kernel under another launch config (:mod:`.reorder`: the precision check is then reported, not applied,
+        where its chains are no longer than the baseline's)."""
         found: list[Any] = [g.numbers.get("reorder_of_inductor") for g in statics]
         self.provenance = provenance.classify(statics)
-        self.reorder = tuple(found) if found and all(found) and self.provenance == provenance.LAUNCH_CONFIG else ()
+        self.reorder = tuple(found) if found and all(found) else ()
         self.exempt = ("structure_probes",) if statics and all(
             g.numbers.get("inductor_source") for g in statics) else ()
 
@@ -168,7 +168,7 @@ class Judge:
 
     def truth_seeds(self, corr: GateResult, seeds: Sequence[int]) -> list[int]:
         """The seeds of a passing correctness result whose float64 truth the float64 gate needs: every seed for
-        free-form code and for an order Inductor's autotuner does not run (:mod:`.provenance`, ``fp64_every_seed``);
+        free-form code and for longer chains than the baseline's order (:mod:`.provenance`, ``fp64_every_seed``);
         for Inductor's own arithmetic in another order, only those where it differs from the baseline beyond
         tolerance or in its NaN and Inf positions."""
         if provenance.runs("fp64_every_seed", self.provenance):
@@ -208,7 +208,8 @@ class Judge:
             needed = self.truth_seeds(corr, baseline.plan.seeds)
             if truths is not None:
                 truths(baseline, needed)
-            fp = Fp64Gate().judge(self.settings, baseline, rec, corr, reorder=self.reorder)
+            fp = Fp64Gate().judge(self.settings, baseline, rec, corr, reorder=self.reorder,
+                                  precision=provenance.runs("fp64_every_seed", self.provenance) or not self.reorder)
             fp.numbers.update(memory_numbers(baseline, rec), truth_seeds=needed)
             if len(needed) < len(baseline.plan.seeds):
                 fp.numbers["truth_not_needed"] = (

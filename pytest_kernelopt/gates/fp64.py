@@ -287,9 +287,11 @@ class Fp64Gate:
     name = "fp64"
 
     def judge(self, s: Any, baseline: Any, rec: Any, correctness: GateResult,
-              reorder: tuple[str, ...] = ()) -> GateResult:
+              reorder: tuple[str, ...] = (), precision: bool | None = None) -> GateResult:
         """``reorder``: what the judge certified each candidate to be when all are Inductor's own kernels under
-        other launch configs (:mod:`.reorder`); the precision check is then measured and reported, not applied."""
+        other launch configs (:mod:`.reorder`); the precision check is then measured and reported, not applied,
+        unless ``precision`` (a longer sequential chain than the baseline's: :mod:`.provenance`).  ``precision``
+        defaults to: applied where not certified."""
         within = bool(correctness.numbers.get("within_tolerance", True))
         rtol, atol = s.tolerance(baseline.dtype_name)
         seeds = [sd for sd in baseline.plan.seeds if sd in rec.runs]
@@ -306,7 +308,8 @@ class Fp64Gate:
             verdict = self._fallback(s, baseline, rec, correctness, seeds, numbers, bool(reorder))
             if verdict is not None:
                 return verdict
-        return self._bias(s, baseline, rec, available, rtol, atol, numbers, within, bool(reorder))
+        applied = not reorder if precision is None else precision
+        return self._bias(s, baseline, rec, available, rtol, atol, numbers, within, not applied)
 
     @staticmethod
     def _fallback(s: Any, baseline: Any, rec: Any, correctness: GateResult, seeds: list, numbers: dict,
@@ -575,8 +578,9 @@ class Fp64Gate:
 
     @staticmethod
     def _bias(s: Any, baseline: Any, rec: Any, available: list, rtol: float, atol: float, numbers: dict,
-              within: bool, reorder: bool = False) -> GateResult:
-        """The bias test on every seed with a truth; the final verdict when it passes."""
+              within: bool, reported: bool = False) -> GateResult:
+        """The bias test on every seed with a truth; the final verdict when it passes (``reported``: the
+        precision check's finding is reported, not a verdict)."""
         worst = None
         for seed in available:
             truth = baseline.truths[seed]
@@ -603,7 +607,7 @@ class Fp64Gate:
             numbers.update(bias=worst[0], bias_allowed=worst[1], bias_baseline_allowed=worst[2], bias_floor=worst[3])
         downgrade = Fp64Gate._precision(s, baseline, rec, available, numbers,
                                         max(PRECISION_RATIO, s.fp64_factor * (1.0 + NOISE_MARGIN)))
-        if downgrade is not None and reorder:
+        if downgrade is not None and reported:
             # the same arithmetic in another order: what the check measured is reported, and is no verdict
             numbers["precision_not_applied"] = ("Inductor's own kernel under another launch config (the same "
                                                 "arithmetic, another reduction order): " + downgrade.reason)

@@ -9,12 +9,16 @@ from what the candidate says of itself):
 * :data:`MECHANICAL_EDIT` -- Inductor's own source with the one edit the tuner makes, and nothing else: its
   reduction loop software-pipelined (``tl.range(..., num_stages=S)``), certified on the syntax tree
   (:func:`.reorder.mechanical_edit`);
+* :data:`LONGER_CHAIN` -- either of the two above under a launch config whose reduction blocks are smaller than
+  the baseline's own (:func:`.reorder.longer_chain`): Inductor's arithmetic in an order whose longer sequential
+  chains may round farther from the truth than the baseline's, within tolerance (even in a config Inductor's own
+  max-autotune list holds);
 * :data:`FREE_FORM` -- anything else: the agents' kernels, a fusion, a looped variant launched by a spec, a cache
   entry from a pull request.
 
 None of the first three carries code of the proposer's: the arithmetic is Inductor's, in another order or
 schedule, and every load, store and mask is Inductor's.  What they can get wrong is the value (a reduction's order,
-a miscompiled schedule), which the seeds, the float64 truth and the timing judge; an unlisted order, also its
+a miscompiled schedule), which the seeds, the float64 truth and the timing judge; a longer chain, also its
 precision, which the precision check judges against the truth on every seed.  What only free-form code can do
 -- keep state across calls, read memory it did not write, write what it should only read, special-case an input's
 structure, count its calls, reach the process that judges it -- is what the other checks defend against, and they
@@ -28,10 +32,10 @@ from typing import Any, Sequence
 
 LAUNCH_CONFIG = "launch_config"
 MECHANICAL_EDIT = "mechanical_edit"
-UNLISTED_ORDER = "unlisted_order"
+LONGER_CHAIN = "longer_chain"
 FREE_FORM = "free_form"
 #: from the class whose code is most like Inductor's to the least: a joint set is its least
-CLASSES = (LAUNCH_CONFIG, MECHANICAL_EDIT, UNLISTED_ORDER, FREE_FORM)
+CLASSES = (LAUNCH_CONFIG, MECHANICAL_EDIT, LONGER_CHAIN, FREE_FORM)
 
 
 @dataclass(frozen=True)
@@ -53,8 +57,8 @@ CHECKS = (
           ALL),
     Check("fp64_every_seed", "errors within tolerance of the baseline but biased against the float64 truth, or a "
           "lower-precision computation (the precision check, applied): the truth on every seed (Inductor's "
-          "arithmetic in an order its autotuner may run differs from the baseline by rounding alone, which the "
-          "tolerance bounds)", (UNLISTED_ORDER, FREE_FORM)),
+          "arithmetic in an order with no longer chains than the baseline's differs from it by rounding alone, "
+          "which the tolerance bounds)", (LONGER_CHAIN, FREE_FORM)),
     Check("timing", "slower than the baseline; timed calls that compute something else than untimed ones", ALL),
     Check("rerun", "a result that depends on what its buffers held, a race, the order its programs run in",
           (FREE_FORM,)),
@@ -95,10 +99,10 @@ def missing(provenance: str, made: Sequence[str], exempt: Sequence[str] = ()) ->
 def classify(statics: Sequence[Any]) -> str:
     """The class of a candidate (or a joint set: its least) from the static gate's results the judge computed:
     ``reorder_of_inductor`` (:data:`LAUNCH_CONFIG`) and ``mechanical_edit`` (:data:`MECHANICAL_EDIT`) in their
-    numbers, either with ``unlisted_order`` (:data:`UNLISTED_ORDER`), else :data:`FREE_FORM`."""
+    numbers, either with ``longer_chain`` (:data:`LONGER_CHAIN`), else :data:`FREE_FORM`."""
     if not statics:
         return FREE_FORM
     found = [FREE_FORM if not (g.numbers.get("reorder_of_inductor") or g.numbers.get("mechanical_edit")) else
-             UNLISTED_ORDER if g.numbers.get("unlisted_order") else
+             LONGER_CHAIN if g.numbers.get("longer_chain") else
              LAUNCH_CONFIG if g.numbers.get("reorder_of_inductor") else MECHANICAL_EDIT for g in statics]
     return max(found, key=CLASSES.index)

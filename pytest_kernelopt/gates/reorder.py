@@ -8,14 +8,15 @@ values per group: Inductor's config 1 eps, another config of the same kernel
 163 eps (measured on an H200) -- so the float64 gate's precision check, which
 exists to catch lower-precision *arithmetic*, does not apply to it; the
 tolerance against the baseline, the bias test and the fallback still do.
-That holds for the orders Inductor's own autotuner may run: every reduction
-block at least the smallest its max-autotune list holds for the kernel
-(:func:`pytest_kernelopt.launch_space.reduction_floor`).  A smaller block adds
-more terms in sequence into each partial result (``R0_BLOCK=1``: one float32
-chain over the whole row, 15x the baseline's error on a 4096-term sum, within
-tolerance); :func:`unlisted_order` names such a config, and the judge then
+That holds for an order whose sequential chains are no longer than the
+baseline's: every reduction block at least the baseline's own
+(:func:`pytest_kernelopt.launch_space.longer_chains`).  A smaller block adds
+more terms in sequence into each lane's partial result: a softmax over rows of
+16384 under ``R0_BLOCK=4``, a config Inductor's own max-autotune list holds,
+lands 255 float32 epsilons from the truth where the baseline's order lands 0.5,
+within tolerance.  :func:`longer_chain` names such a config, and the judge then
 applies the precision check with the float64 truth on every seed
-(:data:`.provenance.UNLISTED_ORDER`).
+(:data:`.provenance.LONGER_CHAIN`).
 
 This is an allowlist, decided by the judge from the candidate's data and the
 captured graph, never from what the candidate says about itself: one kernel,
@@ -43,7 +44,7 @@ import re
 from typing import Any
 
 from ..candidate import Candidate
-from ..launch_space import LOOP_STAGES, baseline_config, below_floor, valid
+from ..launch_space import LOOP_STAGES, baseline_config, longer_chains, valid
 
 #: the one metadata value that differs between identical compiles on other environments: its key stays in place
 _BACKEND_HASH = re.compile(r"'backend_hash': '[0-9A-Fa-f]*'")
@@ -70,22 +71,21 @@ def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
     return f"Inductor's own {name} under launch config " + ", ".join(f"{k}={v}" for k, v in cfg.items())
 
 
-def unlisted_order(candidate: Candidate, graph: Any, name: str) -> str | None:
+def longer_chain(candidate: Candidate, graph: Any, name: str) -> str | None:
     """Where ``candidate`` is one kernel under one launch config of the kernel ``name`` captured in ``graph``: a
-    one-line description of its reduction blocks below :func:`~pytest_kernelopt.launch_space.reduction_floor` (an
-    order Inductor's own autotuner does not run), else None."""
-    kernel = getattr(graph, "kernels", {}).get(name)
+    one-line description of its reduction blocks smaller than the baseline's own
+    (:func:`~pytest_kernelopt.launch_space.longer_chains`), else None."""
     trace = next((t for t in getattr(graph, "traces", ()) if t.kernel == name), None)
-    if kernel is None or trace is None or len(candidate.configs) != 1:
+    if trace is None or len(candidate.configs) != 1:
         return None
     try:
-        below = below_floor(kernel, trace, dict(candidate.configs[0]))
+        longer = longer_chains(trace, dict(candidate.configs[0]))
     except (KeyError, TypeError, ValueError):
         return None
-    if not below:
+    if not longer:
         return None
-    return ", ".join(f"{k}={v} below {f}" for k, (v, f) in below.items()) + \
-        ", the smallest Inductor's max-autotune list holds for the kernel"
+    return ", ".join(f"{k}={v} below the baseline's {b}" for k, (v, b) in longer.items()) + \
+        ": a longer sequential chain of rounding than the baseline's order"
 
 
 def inductor_source(candidate: Candidate, graph: Any, name: str) -> bool:

@@ -1,8 +1,8 @@
 """A launch config whose reduction order is less precise than any Inductor's autotuner runs.  A 4096-term row sum
 under R0_BLOCK=1 is one sequential float32 sum (4.6x the baseline's relative error against the float64 truth on
-seed 13, within tolerance).  R0_BLOCK=1 is below the smallest block Inductor's max-autotune list holds for the
-kernel, so the judge classes it an unlisted order and applies the precision check: refused, as the same code is as
-free-form code (docs/gates.md, "Certified reorder"; tests/test_unlisted_order.py).
+seed 13, within tolerance).  R0_BLOCK=1 is below the baseline's own block, so the judge classes it a longer chain
+and applies the precision check: refused, as the same code is as free-form code (docs/gates.md, "Certified
+reorder"; tests/test_longer_chain.py).
 
     python benchmarks/redteam/s30/seqsum.py
 """
