@@ -20,7 +20,6 @@ traced; nothing here runs a kernel.
 from __future__ import annotations
 
 import ast
-import copy
 import functools
 import re
 from typing import Any
@@ -153,6 +152,8 @@ def _value(node: ast.AST) -> Any:
 
 def decorator_arguments(kernel: TritonKernel) -> tuple[str, dict[str, Any]] | None:
     """The heuristic's name and keyword arguments of the kernel's ``@triton_heuristics.X(...)`` decorator."""
+    import copy
+
     return copy.deepcopy(_decorator_arguments(kernel.name, kernel.source))
 
 
@@ -230,21 +231,16 @@ def _as_dict(cfg: Any) -> dict[str, int]:
 def inductor_configs(kernel: TritonKernel, max_autotune: bool = True) -> list[dict[str, int]]:
     """The configurations Inductor's own heuristic lists for this kernel (under ``max_autotune`` by default: the
     full list max-autotune benchmarks), from the kernel's decorator arguments; [] where they cannot be read."""
-    return [dict(c) for c in _inductor_configs(kernel.name, kernel.source, max_autotune)]
-
-
-@functools.lru_cache(maxsize=256)
-def _inductor_configs(name: str, source: str, max_autotune: bool) -> tuple[dict[str, int], ...]:
-    args = copy.deepcopy(_decorator_arguments(name, source))
+    args = decorator_arguments(kernel)
     if args is None:
-        return ()
+        return []
     heuristic, kw = args
     meta = dict(kw.get("inductor_meta") or {})
     meta["max_autotune"] = meta["max_autotune_pointwise"] = max_autotune
     size_hints = dict(kw.get("size_hints") or {})
     triton_meta = kw.get("triton_meta")
     if not size_hints or not isinstance(triton_meta, dict):
-        return ()
+        return []
     try:
         from torch._inductor.runtime import triton_heuristics as th
 
@@ -267,15 +263,15 @@ def _inductor_configs(name: str, source: str, max_autotune: bool) -> tuple[dict[
                     if var.startswith("R") and c.kwargs[var] < floor:
                         c.kwargs[var] = floor
         else:
-            return ()
+            return []
     except Exception:  # noqa: BLE001 -- another torch's heuristics: the tuner's own space still applies
-        return ()
+        return []
     out: list[dict[str, int]] = []
     for c in cfgs:
         d = _as_dict(c)
         if d not in out:
             out.append(d)
-    return tuple(out)
+    return out
 
 
 def longer_chains(trace: LaunchTrace, cfg: dict[str, int]) -> dict[str, tuple[int, int]]:

@@ -140,8 +140,8 @@ class Judge:
         kernel under another launch config (:mod:`.reorder`: the precision check is then reported, not applied,
         where its chains are no longer than the baseline's)."""
         found: list[Any] = [g.numbers.get("reorder_of_inductor") for g in statics]
-        self.provenance = provenance.classify(statics)
         self.reorder = tuple(found) if found and all(found) else ()
+        self.provenance = provenance.classify(statics)
         self.exempt = ("structure_probes",) if statics and all(
             g.numbers.get("inductor_source") for g in statics) else ()
 
@@ -209,7 +209,7 @@ class Judge:
             if truths is not None:
                 truths(baseline, needed)
             fp = Fp64Gate().judge(self.settings, baseline, rec, corr, reorder=self.reorder,
-                                  precision=provenance.runs("fp64_every_seed", self.provenance) or not self.reorder)
+                                  longer_chain=self.provenance == provenance.LONGER_CHAIN)
             fp.numbers.update(memory_numbers(baseline, rec), truth_seeds=needed)
             if len(needed) < len(baseline.plan.seeds):
                 fp.numbers["truth_not_needed"] = (

@@ -287,11 +287,10 @@ class Fp64Gate:
     name = "fp64"
 
     def judge(self, s: Any, baseline: Any, rec: Any, correctness: GateResult,
-              reorder: tuple[str, ...] = (), precision: bool | None = None) -> GateResult:
+              reorder: tuple[str, ...] = (), longer_chain: bool = False) -> GateResult:
         """``reorder``: what the judge certified each candidate to be when all are Inductor's own kernels under
         other launch configs (:mod:`.reorder`); the precision check is then measured and reported, not applied,
-        unless ``precision`` (a longer sequential chain than the baseline's: :mod:`.provenance`).  ``precision``
-        defaults to: applied where not certified."""
+        unless ``longer_chain`` (reduction blocks smaller than the baseline's: :mod:`.provenance`)."""
         within = bool(correctness.numbers.get("within_tolerance", True))
         rtol, atol = s.tolerance(baseline.dtype_name)
         seeds = [sd for sd in baseline.plan.seeds if sd in rec.runs]
@@ -308,8 +307,8 @@ class Fp64Gate:
             verdict = self._fallback(s, baseline, rec, correctness, seeds, numbers, bool(reorder))
             if verdict is not None:
                 return verdict
-        applied = not reorder if precision is None else precision
-        return self._bias(s, baseline, rec, available, rtol, atol, numbers, within, not applied)
+        return self._bias(s, baseline, rec, available, rtol, atol, numbers, within,
+                          reported=bool(reorder) and not longer_chain)
 
     @staticmethod
     def _fallback(s: Any, baseline: Any, rec: Any, correctness: GateResult, seeds: list, numbers: dict,
