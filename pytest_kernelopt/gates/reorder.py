@@ -44,7 +44,7 @@ import re
 from typing import Any
 
 from ..candidate import Candidate
-from ..launch_space import LOOP_STAGES, baseline_config, longer_chains, valid
+from ..launch_space import LOOP_STAGES, baseline_config, longer_chains, trace_of, valid
 
 #: the one metadata value that differs between identical compiles on other environments: its key stays in place
 _BACKEND_HASH = re.compile(r"'backend_hash': '[0-9A-Fa-f]*'")
@@ -72,16 +72,11 @@ def inductor_reorder(candidate: Candidate, graph: Any, name: str) -> str | None:
 
 
 def longer_chain(candidate: Candidate, graph: Any, name: str) -> str | None:
-    """Where ``candidate`` is one kernel under one launch config of the kernel ``name`` captured in ``graph``: a
-    one-line description of its reduction blocks smaller than the baseline's own
-    (:func:`~pytest_kernelopt.launch_space.longer_chains`), else None."""
-    trace = next((t for t in getattr(graph, "traces", ()) if t.kernel == name), None)
-    if trace is None or len(candidate.configs) != 1:
-        return None
-    try:
-        longer = longer_chains(trace, dict(candidate.configs[0]))
-    except (KeyError, TypeError, ValueError):
-        return None
+    """Where ``candidate`` is certified (:func:`inductor_reorder`, :func:`mechanical_edit`: one kernel under one
+    valid launch config of the kernel ``name`` captured in ``graph``): a one-line description of its reduction
+    blocks smaller than the baseline's own (:func:`~pytest_kernelopt.launch_space.longer_chains`), else None."""
+    found, trace = _config_of(candidate, graph, name), trace_of(graph, name)
+    longer = longer_chains(trace, found[1]) if found is not None and trace is not None else {}
     if not longer:
         return None
     return ", ".join(f"{k}={v} below the baseline's {b}" for k, (v, b) in longer.items()) + \
