@@ -2,8 +2,9 @@
 # One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
 # in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench screening
 # activity ffprofile modes modecost.
-#   modecost  verify mode (committed cache copied, empty trust folder) against --kernelopt-mode=off over $PROBS,
-#             with workers forked from the forkserver and spawned (MODECOST_STARTS)
+#   modecost  verify mode (a copy of MODECOST_CACHE, default kernels_cache, an empty trust folder) against
+#             --kernelopt-mode=off over $PROBS (one or more paths), with workers forked from the forkserver and
+#             spawned (MODECOST_STARTS)
 #   modes     `kernelopt bench --compare-modes` over MODES_PROBS (default benchmarks/problems) into MODES_OUT
 #             (default benchmarks/results/compare_modes, in the working tree: copy it back from $OUT after
 #             each call and the next call resumes where this one stopped; --stop-after MODES_STOP seconds);
@@ -34,6 +35,7 @@ timed() { local t0=$(date +%s%N); "$@"; local rc=$? ms=$(( ($(date +%s%N) - t0) 
   echo "rc=$rc wall=$((ms / 1000)).$(printf %03d $((ms % 1000)))s: $*" | tee -a $log; }
 PROBS=${PROBS:-examples/problems}
 KC=${CACHE_DIR:+--kernelopt-cache-dir $CACHE_DIR}
+PA=$(for p in $PROBS; do printf -- '--kernelopt-problems %s ' $p; done)
 for step in ${STEPS:-env tests}; do case $step in
 env) { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
   python3 -c "import sys, torch, triton; print(sys.version.split()[0], torch.__version__, triton.__version__, 'dont_write_bytecode', sys.dont_write_bytecode)"
@@ -74,12 +76,12 @@ ffprofile) echo "== a free-form candidate's checks under cProfile (benchmarks/fr
   grep -v Warning $W/ffprofile.log | head -120 | tee -a $log ;;
 modecost) echo "== verify mode (the committed cache, a fresh machine's trust) against --kernelopt-mode=off over $PROBS" | tee -a $log
   for start in ${MODECOST_STARTS:-forkserver spawn}; do
-    rm -rf /tmp/kc_v /tmp/trust_v && cp -r kernels_cache /tmp/kc_v
+    rm -rf /tmp/kc_v /tmp/trust_v && cp -r ${MODECOST_CACHE:-kernels_cache} /tmp/kc_v
     timed env KERNELOPT_WORKER_START=$start timeout ${T_MODECOST:-200} python3 -m pytest -p no:cacheprovider \
-      --kernelopt-problems $PROBS --kernelopt-mode=off > $W/mode_off_$start.log 2>&1
+      $PA --kernelopt-mode=off > $W/mode_off_$start.log 2>&1
     tail -1 $W/mode_off_$start.log | tee -a $log
     timed env KERNELOPT_WORKER_START=$start KERNELOPT_TRUST_DIR=/tmp/trust_v timeout ${T_MODECOST:-200} python3 -m \
-      pytest -p no:cacheprovider --kernelopt-problems $PROBS --kernelopt-cache-dir /tmp/kc_v \
+      pytest -p no:cacheprovider $PA --kernelopt-cache-dir /tmp/kc_v \
       --kernelopt-report=$W/verify_$start.json > $W/mode_verify_$start.log 2>&1
     grep -v Warning $W/mode_verify_$start.log | tail -14 | tee -a $log
   done ;;

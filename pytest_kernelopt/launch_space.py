@@ -12,8 +12,10 @@ traced; nothing here runs a kernel.
 * a config's reduction blocks smaller than the baseline's (:func:`longer_chains`): a longer sequential chain of
   rounding than the baseline's order;
 * :data:`LOOP_STAGES`: the depths a reduction loop may be pipelined to;
-* :func:`valid`: whether a configuration is one the tuner may propose (the allowlist's launch keys, block and grid
-  limits, unmasked dimensions, a split scan's workspace);
+* :func:`within_bounds`: whether a configuration launches the kernel within its bounds (the allowlist's launch
+  keys, block and grid limits, unmasked dimensions, a split scan's workspace); :func:`valid`: whether it is one the
+  tuner may propose (within bounds, and no idle warps nor spilling blocks); :func:`certified_config`: one the
+  certified-reorder check admits (valid, or within bounds and on Inductor's own list);
 * the baseline's own launch (:func:`trace_of`, :func:`baseline_config`, :func:`own_candidate`).
 """
 
@@ -284,43 +286,66 @@ def longer_chains(trace: LaunchTrace, cfg: dict[str, int]) -> dict[str, tuple[in
             if k.startswith("R") and k in cfg and int(cfg[k]) < int(trace.config[k])}
 
 
-def valid(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:
-    """Whether the tuner may propose ``cfg`` for this kernel: its keys, the launch-config allowlist, block and
-    grid limits, blocks that fit the dimensions Inductor left unmasked, the kind's stages, a split scan's
-    workspace, register caps only where they compile."""
+def within_bounds(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:
+    """Whether ``cfg`` launches this kernel within its bounds: the kernel's own block keys and the launch keys the
+    allowlist takes, power-of-two blocks within the block and grid limits, blocks that fit the dimensions Inductor
+    left unmasked, a split scan's workspace, register caps only where they compile.  What any launch config of
+    Inductor's own source must meet; :func:`valid` adds the tuner's taste."""
     kind = kind_of(kernel)
     if kind not in SEARCHED_KINDS or sorted(k for k in cfg if k not in LAUNCH_KEYS) != sorted(trace.config):
         return False
     if check_configs([cfg]) is not None:
         return False
-    warps, stages, reg = cfg.get("num_warps", 4), cfg.get("num_stages", 1), cfg.get("maxnreg")
-    if warps not in WARPS or stages not in stages_for(kind) or (reg is not None and (
+    reg = cfg.get("maxnreg")
+    if cfg.get("num_warps", 4) not in WARPS or (reg is not None and (
             reg not in MAXNREG_STEPS or not uses_maxnreg(kernel))):
+        return False
+    for k in block_keys(trace):
+        v = cfg[k]
+        if v < 1 or v & (v - 1) or v > BLOCK_CAP.get(k, 1024):
+            return False
+        if -(-size_hint(kernel, k) // v) > _GRID_LIMIT.get(k, 65535):
+            return False
+    if kind == "split_scan" and cfg.get("R0_BLOCK", 0) < _split_scan_floor(kernel, trace):
+        return False
+    return unmasked_blocks_fit(kernel, trace, cfg)
+
+
+def valid(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:
+    """Whether the tuner may propose ``cfg`` for this kernel: within its bounds (:func:`within_bounds`) and to the
+    tuner's taste: the kind's stages, no block larger than its dimension, at most :data:`MAX_BLOCK_NUMEL` elements
+    a block (a persistent reduction's rows included), no idle warps, at most :data:`MAX_ELEMENTS_PER_THREAD`."""
+    if not within_bounds(kernel, trace, cfg):
+        return False
+    kind = kind_of(kernel)
+    warps = cfg.get("num_warps", 4)
+    if cfg.get("num_stages", 1) not in stages_for(kind):
         return False
     keys = block_keys(trace)
     numel = 1
     for k in keys:
-        v = cfg[k]
-        if v & (v - 1) or v > BLOCK_CAP.get(k, 1024) or v > max(1, size_hint(kernel, k)):
+        if cfg[k] > max(1, size_hint(kernel, k)):
             return False
-        if -(-size_hint(kernel, k) // v) > _GRID_LIMIT.get(k, 65535):
-            return False
-        numel *= v
+        numel *= cfg[k]
     if kind == "persistent_reduction":
         if cfg.get("XBLOCK", 1) > 1 and numel * _persistent_r(kernel) > MAX_BLOCK_NUMEL:
             return False  # XBLOCK=1 always stands, as in Inductor's list
         numel *= _persistent_r(kernel)
     elif numel > MAX_BLOCK_NUMEL:
         return False
-    if kind == "split_scan" and cfg.get("R0_BLOCK", 0) < _split_scan_floor(kernel, trace):
-        return False
-    if not unmasked_blocks_fit(kernel, trace, cfg):
-        return False
     if kind == "pointwise" and len(keys) == 1 and cfg[keys[0]] < 8:
         return False
     if warps > 1 and numel < warps * 32:
         return False  # idle warps
     return numel <= warps * 32 * MAX_ELEMENTS_PER_THREAD
+
+
+def certified_config(kernel: TritonKernel, trace: LaunchTrace, cfg: dict[str, int]) -> bool:
+    """Whether ``cfg`` is a launch config under which Inductor's own source of this kernel stays Inductor's
+    arithmetic in another order: one the tuner may propose (:func:`valid`), or one Inductor's own max-autotune list
+    holds for the kernel (:func:`inductor_configs`) within the kernel's bounds (:func:`within_bounds`), idle warps
+    and all."""
+    return valid(kernel, trace, cfg) or (cfg in inductor_configs(kernel) and within_bounds(kernel, trace, cfg))
 
 
 def baseline_config(trace: LaunchTrace) -> dict[str, int]:

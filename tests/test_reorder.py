@@ -22,7 +22,7 @@ from pytest_kernelopt.gates.cascade import EvaluationSession, Judge  # noqa: E40
 from pytest_kernelopt.gates.fp64 import Fp64Gate  # noqa: E402
 from pytest_kernelopt.gates.reorder import inductor_reorder  # noqa: E402
 from pytest_kernelopt.gates.results import GateResult  # noqa: E402
-from pytest_kernelopt.launch_space import longer_chains, trace_of  # noqa: E402
+from pytest_kernelopt.launch_space import inductor_configs, longer_chains, trace_of, valid  # noqa: E402
 from pytest_kernelopt.problems import problem_from_objects  # noqa: E402
 from pytest_kernelopt.tuner import propose_configs  # noqa: E402
 
@@ -89,6 +89,23 @@ def test_a_tuner_config_is_certified_and_anything_else_is_not(session):
             if other_name != name:  # another kernel's source under this kernel's name
                 swapped = Candidate((other_name,), src, (cfg,))
                 assert inductor_reorder(swapped, other_graph, other_name) is None
+
+
+def test_every_config_on_inductors_own_list_is_certified_and_no_other_the_tuner_refuses(session):
+    """Inductor's own max-autotune list for the group norm's reduction holds {XBLOCK 4, R0_BLOCK 4, num_warps 8}:
+    idle warps, which the tuner never proposes (``valid``); the kernel under it is still Inductor's arithmetic, and
+    a cache entry holding it is judged as such, not as free-form code.  The same idle warps off the list are not."""
+    graph, name = next((g, n) for g, n in _kernels(session) if g.kernels[n].kind == "reduction")
+    kernel, trace = graph.kernels[name], trace_of(graph, name)
+    listed = inductor_configs(kernel)
+    refused = [c for c in listed if not valid(kernel, trace, c)]
+    assert refused, f"every listed config of {name} is one the tuner proposes: {listed}"
+    for cfg in listed:
+        assert inductor_reorder(Candidate((name,), kernel.source, (cfg,)), graph, name), cfg
+    for cfg in refused:
+        off_list = {**cfg, "XBLOCK": cfg["XBLOCK"] * 2} if cfg.get("XBLOCK", 1) > 1 else {**cfg, "XBLOCK": 2}
+        assert off_list not in listed and not valid(kernel, trace, off_list)
+        assert inductor_reorder(Candidate((name,), kernel.source, (off_list,)), graph, name) is None, off_list
 
 
 def test_the_cascade_reports_a_certified_reorder_in_the_float64_gate(session):
@@ -195,8 +212,8 @@ def test_a_reorder_on_an_output_that_is_rounding_noise_is_no_coin_flip(backend, 
     from pytest_kernelopt.gates import reorder
 
     torch.manual_seed(0)
-    session = EvaluationSession(problem_from_objects(CentredSum(), (torch.randn(2, 65536, device=backend.device) + 3.0,),
-                                                         "centred"),
+    x = torch.randn(2, 65536, device=backend.device) + 3.0
+    session = EvaluationSession(problem_from_objects(CentredSum(), (x,), "centred"),
                                 Settings(seeds=5, base_seed=3), backend)
     # rows long enough that Inductor splits their reductions, in blocks of 2048 on the CPU: configs with larger
     # blocks (shorter chains, deeper trees) are certified reorders judged without the precision check

@@ -24,8 +24,9 @@ no launch spec of its own, a source identical to the captured kernel's
 (:func:`certifiable_text`: only the kernel's own name, which Inductor numbers per graph,
 and the value of its backend hash may differ; every other byte, metadata included, is compared), and exactly one launch
 configuration: the baseline's own launch, or one the tuner's own search space
-admits for that kernel (:func:`pytest_kernelopt.launch_space.valid`: the kernel's
-own block keys, block and grid limits; a persistent reduction's block stays whole).
+admits for that kernel or Inductor's own max-autotune list holds for it
+(:func:`pytest_kernelopt.launch_space.certified_config`: the kernel's own block
+keys, block and grid limits, unmasked dimensions; a persistent reduction's block stays whole).
 
 :func:`mechanical_edit` certifies the tuner's one edit of Inductor's source the same way: the candidate's syntax
 tree is the captured kernel's but for its reduction loop ``for r0_offset in range(...)`` written
@@ -44,7 +45,7 @@ import re
 from typing import Any
 
 from ..candidate import Candidate
-from ..launch_space import LOOP_STAGES, baseline_config, longer_chains, trace_of, valid
+from ..launch_space import LOOP_STAGES, baseline_config, certified_config, longer_chains, trace_of
 
 #: the one metadata value that differs between identical compiles on other environments: its key stays in place
 _BACKEND_HASH = re.compile(r"'backend_hash': '[0-9A-Fa-f]*'")
@@ -106,7 +107,7 @@ def _config_of(candidate: Candidate, graph: Any, name: str) -> tuple[Any, dict[s
     if cfg == baseline_config(trace):  # the launch Inductor itself made
         return kernel, cfg
     try:
-        return (kernel, cfg) if valid(kernel, trace, cfg) else None
+        return (kernel, cfg) if certified_config(kernel, trace, cfg) else None
     except (KeyError, TypeError, ValueError):
         return None
 
