@@ -91,6 +91,11 @@ ProgressFn = Callable[[str], None]
 SPENT = ("worker_starts", "truths", "transfer", "judging")
 
 
+#: the share of the GPU's memory (and at least DEVICE_RESERVE_MIN bytes) that device frames the judge keeps there
+#: leave free: the workers' runs, probes and timing need it
+DEVICE_RESERVE = 0.25
+DEVICE_RESERVE_MIN = 4 << 30
+
 #: seconds a worker may take to import what every worker imports (torch, triton, this package), before the
 #: problem's own import, build and capture (``start_timeout``) start
 IMPORT_TIMEOUT = 600.0
@@ -184,6 +189,13 @@ class IsolatedEvaluator:
         self.received_bytes = 0  # bytes of the messages read from workers
         # the most one message may carry (its header and frames): what the judge may hold in records at all
         self.message_limit = max(record_budget() or 0, 1 << 30)
+        #: whether workers hand the runs they record before loading a candidate (the baseline's, the float64
+        #: truths) over as device frames (:mod:`pytest_kernelopt.device_frames`), copied here on the GPU where
+        #: :meth:`_on_device` has room: with the judge on the GPU (:meth:`_judge_on_device`), unless
+        #: ``KERNELOPT_DEVICE_FRAMES=0``
+        self.device_frames = settings.backend != "cpu" and \
+            os.environ.get("KERNELOPT_JUDGE_ON_GPU", "1").strip() != "0" and \
+            os.environ.get("KERNELOPT_DEVICE_FRAMES", "1").strip() != "0"
 
     # -- worker lifecycle ----------------------------------------------------------------
     # A worker is spawned ahead as a spare: it imports (CPU only) and waits for the parent's go before it builds
@@ -219,7 +231,7 @@ class IsolatedEvaluator:
                 kind, payload = self._receive(IMPORT_TIMEOUT, "")
                 if kind == IMPORTED:
                     try:
-                        self._conn.send((GO, None))
+                        self._conn.send((GO, {"device_frames": self.device_frames}))
                     except (BrokenPipeError, OSError):
                         pass  # it has died; what it said before, or its exit, is read below
                     if self.prestart:
@@ -322,7 +334,8 @@ class IsolatedEvaluator:
         t0 = time.perf_counter()
         got = 0
         try:
-            message, got = wire.receive(self._conn, self.message_limit, wait)
+            message, got = wire.receive(self._conn, self.message_limit, wait,
+                                        self._on_device if self.device_frames else None)
             kind, value = message
         except WorkerFailure:
             raise
@@ -680,6 +693,15 @@ class IsolatedEvaluator:
         if torch.cuda.is_available():
             with self._spent("judging"):
                 torch.cuda.init()
+
+    @staticmethod
+    def _on_device(nbytes: int) -> bool:
+        """Whether a device frame of ``nbytes`` is kept on this process's GPU: where the device keeps
+        :data:`DEVICE_RESERVE` of its memory free beside it (the worker's runs need room), else on the host."""
+        import torch
+
+        free, total = torch.cuda.mem_get_info()
+        return free - nbytes >= max(DEVICE_RESERVE_MIN, DEVICE_RESERVE * total)
 
     @contextlib.contextmanager
     def _spent(self, what: str):

@@ -7,7 +7,9 @@ parent trusts nothing a worker sends); the parent's go to the worker is pickled 
 The exchange:
 
 1. the worker starts, imports what every worker imports and says :data:`IMPORTED` (or :data:`ERROR`);
-2. the parent sends ``(GO, None)`` (``None``: exit at once); the worker builds the problem, captures the module and
+2. the parent sends ``(GO, {"device_frames": bool})`` (``None``: exit at once): whether the runs the worker records
+   before loading any candidate go over as device frames (:mod:`pytest_kernelopt.device_frames`), each answered by
+   the parent's :data:`pytest_kernelopt.wire.COPIED` once copied; the worker builds the problem, captures the module and
    says :data:`READY` with what the parent reads of it (or :data:`ERROR`);
 3. the parent sends requests ``(op, payload)`` (``None``: exit): :data:`TRUTHS`, :data:`TRIAL`, :data:`JUDGE`,
    :data:`RANK`, :data:`PROFILE`.  Every request may be answered by :data:`PROGRESS` messages, and ends with
@@ -27,7 +29,7 @@ from __future__ import annotations
 # --------------------------------------------------------------------------- a worker's start
 #: the worker's imports are done; it waits for the parent's go
 IMPORTED = "imported"
-#: the parent's go: ``(GO, None)``
+#: the parent's go: ``(GO, {"device_frames": bool})``
 GO = "go"
 #: the module is captured: ``{"summary", "graphs", "inputs", "backend", "measures_time", "description"}``
 READY = "ready"

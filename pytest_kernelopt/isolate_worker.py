@@ -10,6 +10,7 @@ What the messages are and in which order: :mod:`pytest_kernelopt.isolate_protoco
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import traceback
@@ -88,6 +89,10 @@ def worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: SeedPlan
         return
     if go is None:
         os._exit(0)
+    # the parent takes GPU tensors as device frames (it copies them on the device): the baseline's runs and the
+    # float64 truths, recorded before any candidate is loaded, are then kept on the device until sent
+    wire.allow_device_frames(bool(isinstance(go, tuple) and len(go) == 2 and isinstance(go[1], dict)
+                                  and go[1].get("device_frames")))
     try:
         backend = select_backend(settings.backend)
         problem = build_problem(spec, backend.device, settings.base_seed or 0)
@@ -121,12 +126,21 @@ def worker_main(conn: Any, spec: ProblemSpec, settings: Settings, plan: SeedPlan
             os._exit(3)
 
 
+def _sent_from_device() -> Any:
+    """Within the block, the runs this worker records stay on the device until sent, where the parent takes device
+    frames (:func:`pytest_kernelopt.wire.allow_device_frames`): only for what is recorded before any candidate is
+    loaded here, and each is copied by the parent before this worker runs anything else."""
+    return records_on_device() if wire.device_frames_allowed() else contextlib.nullcontext()
+
+
 def _truths(conn: Any, send: Send, session: EvaluationSession, payload: Any) -> None:
     """Each seed's float64 truth as its own message (one seed's tensors at a time here), then the record."""
     session.drop_records()  # what a judgement here kept on the device: the truth runs where it has room
     plan = session.plan.only(payload["seeds"]) if payload else session.plan
-    send(RESULT, collect_truths(session, plan, emit=lambda seed, run, error: send(
-        TRUTH, {"seed": seed, "run": run, "error": error})))
+    with _sent_from_device():
+        rec = collect_truths(session, plan, emit=lambda seed, run, error: send(
+            TRUTH, {"seed": seed, "run": run, "error": error}))
+    send(RESULT, rec)
 
 
 def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> None:
@@ -139,15 +153,18 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
         plan = session.plan.only(payload["round"], timing=bool(payload.get("timing_sets")))
     truths = None
     if payload.get("truths"):  # the round's float64 truths too, before any candidate is loaded here
-        truths = collect_truths(session, plan, emit=lambda seed, run, error: send(
-            TRUTH, {"seed": seed, "run": run, "error": error}))
+        with _sent_from_device():
+            truths = collect_truths(session, plan, emit=lambda seed, run, error: send(
+                TRUTH, {"seed": seed, "run": run, "error": error}))
     # this process's own baseline, recorded and sent before the candidate is loaded: Inductor autotunes each
     # process anew, so a baseline from another process can differ from this one in kernels nobody replaced.
     # Every run is its own message, sent as soon as it is recorded: one seed's tensors at a time here.  A worker
     # that judged a candidate of a class that leaves it clean has sent its baseline before: the parent keeps it
     if payload.get("baseline", True):
         t0 = time.perf_counter()
-        base = collect_baseline(session, plan, truths=False, emit=lambda seed, run: send(BASELINE_RUN, (seed, run)))
+        with _sent_from_device():
+            base = collect_baseline(session, plan, truths=False,
+                                    emit=lambda seed, run: send(BASELINE_RUN, (seed, run)))
         base.seconds["runs"] = round(time.perf_counter() - t0, 4)
         if truths is not None:
             base.truth_memory, base.seconds["truths"] = truths.truth_memory, truths.seconds.get("truths", 0.0)

@@ -135,6 +135,28 @@ def test_a_header_the_protocol_does_not_allow_is_refused_before_anything_is_allo
         wire.receive(b, 64 * MIB)
 
 
+_IPC = {"handle": b"\0" * 64, "offset": 0, "device": "GPU-00000000-0000-0000-0000-000000000000"}
+
+
+@pytest.mark.parametrize("meta,takes,match", [
+    ({**_meta((4,), (1,), via="cuda_ipc"), "ipc": _IPC}, False, "a device frame, which this receiver does not take"),
+    (_meta((4,), (1,), via="cuda_ipc"), True, "is not {dtype, shape"),
+    ({**_meta((4,), (1,)), "ipc": _IPC}, True, "is not {dtype, shape"),
+    ({**_meta((4,), (1,), via="cuda_ipc"), "ipc": {**_IPC, "offset": -8}}, True, "handle is not {handle"),
+    ({**_meta((4,), (1,), via="cuda_ipc"), "ipc": {**_IPC, "handle": b"\0"}}, True, "handle is not {handle"),
+    ({**_meta((4,), (1,), via="cuda_ipc"), "ipc": {**_IPC, "path": "/dev/shm/x"}}, True, "handle is not {handle"),
+    ({**_meta((4,), (1,), via="cuda_ipc"), "ipc": _IPC}, True, "no CUDA driver|a GPU this process does not see"),
+])
+def test_a_device_frame_is_taken_only_where_the_receiver_said_so_and_only_as_the_protocol_allows(pipe, meta, takes,
+                                                                                                   match):
+    """A device frame (a CUDA IPC handle, copied by the receiver on the GPU: tests/test_device_frames.py) reaches only
+    a receiver that takes them, with a handle of exactly the driver's size, an offset and the GPU it lives on."""
+    a, b = pipe
+    a.send_bytes(_header([meta], {"__kernelopt_frame__": 0}))
+    with pytest.raises(wire.WireError, match=match):
+        wire.receive(b, 64 * MIB, None, (lambda nbytes: True) if takes else None)
+
+
 def test_a_message_longer_than_the_limit_is_not_read_and_a_missing_frame_is_waited_for_by_the_caller(pipe):
     a, b = pipe
     a.send_bytes(b"\0" * (64 << 10))  # fits the socket's buffer: sent without a reader
