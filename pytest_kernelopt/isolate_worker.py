@@ -180,9 +180,12 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
     except Exception as e:  # noqa: BLE001
         send(LOAD_FAILED, f"{type(e).__name__}: {str(e)[:1000]}")
         return
+    # each seed's run handed over as a device frame as soon as its call returns, where the parent takes them: the
+    # parent has copied it before the candidate runs again
     send(RUNS, collect_candidate(session, swap, plan, emit=lambda seed, run: send(CAND_RUN, (seed, run)),
                                  provenance=payload.get("provenance", FREE_FORM),
-                                 skip=tuple(payload.get("skip", ()))))
+                                 skip=tuple(payload.get("skip", ())),
+                                 emit_on_device=wire.device_frames_allowed()))
     if conn.recv() != TIME:
         return
     send(PROGRESS, "gate:performance")

@@ -27,7 +27,7 @@ from . import provenance as prov
 from .baseline_loop import baseline_states, jittered
 from .candidate_loop import candidate_stream
 from .compare import flatten, same_values
-from .digests import digest
+from .digests import digest, records_on_device
 from .fp64_place import noise_levels, place, split_noise, truth_on
 from .gate_session import GateSession, target_for
 from .module_state import copies, put
@@ -234,12 +234,16 @@ def collect_truths(session: GateSession, plan: SeedPlan,
 
 def collect_candidate(session: GateSession, swap: Any, plan: SeedPlan,
                       emit: Callable[[int, Run], None] | None = None,
-                      provenance: str = prov.FREE_FORM, skip: tuple[str, ...] = ()) -> CandidateRecord:
+                      provenance: str = prov.FREE_FORM, skip: tuple[str, ...] = (),
+                      emit_on_device: bool = False) -> CandidateRecord:
     """The candidate on the plan's seeds (poisoned allocations) and the checks its class needs
     (:mod:`.provenance`: the first seed twice, the stale-buffer seed, the read-only guard, the loops of calls, the
     structure probes, for free-form code), less ``skip`` (those the judge found pointless for these candidates);
     ``emit(seed, run)``, if given, receives each run instead of the record (which keeps the first seed's second
-    run).  The record names the checks made and the seconds each took."""
+    run).  ``emit_on_device``: each seed's run is kept where it was made (a copy on the device, not the host) and
+    emitted as soon as its call returns, before the candidate runs again: ``emit`` must hand it over before it
+    returns (a device frame the judge copies, :mod:`pytest_kernelopt.device_frames`).  The record names the checks
+    made and the seconds each took."""
     rec = CandidateRecord()
     fn = session.captured.compiled
     checks = _Checks(rec, provenance, skip)
@@ -247,7 +251,7 @@ def collect_candidate(session: GateSession, swap: Any, plan: SeedPlan,
     if checks.wanted("read_only_guard"):
         swap.guard = functools.partial(digest, key=plan.digest_key, exact=True)
     try:
-        _collect_seeds(session, swap, plan, fn, rec, emit, checks)
+        _collect_seeds(session, swap, plan, fn, rec, emit if emit_on_device else None, emit, checks)
     finally:
         swap.guard = None
         rec.state_changed.update({f"{WROTE_READ_ONLY}{w}": "written" for w in sorted(swap.wrote_read_only)})
@@ -367,7 +371,10 @@ def _settled_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Can
 
 
 def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
-                   emit: Callable[[int, Run], None] | None, checks: _Checks) -> None:
+                   at_once: Callable[[int, Run], None] | None, emit: Callable[[int, Run], None] | None,
+                   checks: _Checks) -> None:
+    """Each seed's run, into the record or ``emit``; ``at_once``: kept on the device and emitted as soon as the
+    call returns (see :func:`collect_candidate`)."""
     for seed in plan.seeds:
         n = plan.index(seed)  # its role in the whole plan (a round of it: :meth:`.seed_plan.SeedPlan.rounds`)
         launches = swap.launches
@@ -386,8 +393,11 @@ def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec
                         warm = calls.run_call(session, fn, warm_seed, fill=seed_plan.WARM_FILL, record=previous)
                         rec.state_changed.update(warm.state_changed)
                         del warm
-                with checks.timed("seeds"):
+                with checks.timed("seeds"), records_on_device() if at_once else contextlib.nullcontext():
                     run = calls.run_call(session, fn, seed, fill, stale=previous, buffers=stale)
+                    if at_once is not None:
+                        at_once(seed, run)  # copied by the judge before the candidate runs again
+                        run.outputs, run.grads = None, {}  # the device copies go: the judge has its own
                 del previous
                 # after every call, every bit of the module's state (parameters, buffers, tensor attributes,
                 # module-level tensors) against the state every call starts from: state a kernel keeps there (a
@@ -403,7 +413,9 @@ def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec
                         for start in seed_plan.START_FILLS:
                             rec.starts[start] = calls.run_call(session, fn, seed, fill=start, light=True)
                             rec.state_changed.update(rec.starts[start].state_changed)
-            if emit is not None:
+            if at_once is not None:
+                pass  # emitted above
+            elif emit is not None:
                 emit(seed, run)
             else:
                 rec.runs[seed] = run
