@@ -91,8 +91,10 @@ ProgressFn = Callable[[str], None]
 SPENT = ("worker_starts", "truths", "transfer", "judging")
 
 
-#: the share of the GPU's memory (and at least DEVICE_RESERVE_MIN bytes) that device frames the judge keeps there
-#: leave free: the workers' runs, probes and timing need it
+#: the most of the GPU's memory the judge holds in device frames it copied (the rest go to its host memory), and the
+#: share (at least DEVICE_RESERVE_MIN bytes) they leave free: a worker's runs, probes and timing need it, and a
+#: worker's baseline running out of memory is an error of the run
+DEVICE_SHARE = 0.35
 DEVICE_RESERVE = 0.25
 DEVICE_RESERVE_MIN = 4 << 30
 
@@ -696,12 +698,14 @@ class IsolatedEvaluator:
 
     @staticmethod
     def _on_device(nbytes: int) -> bool:
-        """Whether a device frame of ``nbytes`` is kept on this process's GPU: where the device keeps
-        :data:`DEVICE_RESERVE` of its memory free beside it (the worker's runs need room), else on the host."""
+        """Whether a device frame of ``nbytes`` is kept on this process's GPU: while what this process holds there
+        stays within :data:`DEVICE_SHARE` of the device and :data:`DEVICE_RESERVE` of it stays free beside it (the
+        workers' runs need the rest), else on the host."""
         import torch
 
         free, total = torch.cuda.mem_get_info()
-        return free - nbytes >= max(DEVICE_RESERVE_MIN, DEVICE_RESERVE * total)
+        return torch.cuda.memory_allocated() + nbytes <= DEVICE_SHARE * total and \
+            free - nbytes >= max(DEVICE_RESERVE_MIN, DEVICE_RESERVE * total)
 
     @contextlib.contextmanager
     def _spent(self, what: str):
