@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -55,6 +56,8 @@ def main(out_path: Path, paths: list[Path]) -> None:
             cands += [("free-form", dataclasses.replace(config, source=config.source + "\n# free-form\n",
                                                         origin="test"))]
             cands += [("launch config again", config)]
+            only = [x.strip() for x in os.environ.get("ACT_ONLY", "").split(",") if x.strip()]
+            cands = [c for c in cands if not only or c[0] in only]  # ACT_ONLY="free-form": those labels alone
             for label, cand in cands:
                 before, got, started = dict(ev.spent), ev.received_bytes, ev.workers_started
                 t1 = time.perf_counter()
