@@ -16,6 +16,7 @@ candidate that needs the float64 truths (free-form code; a launch config only wh
 pays for them.
 
     python benchmarks/gate_activity.py OUT.json benchmarks/problems/cumprod.py ...
+    ACT_ONLY=free-form python benchmarks/gate_activity.py OUT.json ...    (those candidates alone, by label)
 
 On the CPU it runs (tiny problems, the interpreter; performance not measured): the figures then say nothing
 of a GPU's host.
