@@ -191,13 +191,14 @@ class IsolatedEvaluator:
         self.received_bytes = 0  # bytes of the messages read from workers
         # the most one message may carry (its header and frames): what the judge may hold in records at all
         self.message_limit = max(record_budget() or 0, 1 << 30)
-        #: whether workers hand the runs they record before loading a candidate (the baseline's, the float64
-        #: truths) over as device frames (:mod:`pytest_kernelopt.device_frames`), copied here on the GPU where
-        #: :meth:`_on_device` has room: with the judge on the GPU (:meth:`_judge_on_device`), unless
-        #: ``KERNELOPT_DEVICE_FRAMES=0``
+        #: whether workers hand the runs they record at once (the baseline's and the float64 truths, before any
+        #: candidate is loaded; a candidate's seeds, before it runs again) over as device frames
+        #: (:mod:`pytest_kernelopt.device_frames`), copied here on the GPU where :meth:`_on_device` has room: with
+        #: ``KERNELOPT_DEVICE_FRAMES=1`` and the judge on the GPU (:meth:`_judge_on_device`).  Off by default until
+        #: it has been measured on a GPU
         self.device_frames = settings.backend != "cpu" and \
             os.environ.get("KERNELOPT_JUDGE_ON_GPU", "1").strip() != "0" and \
-            os.environ.get("KERNELOPT_DEVICE_FRAMES", "1").strip() != "0"
+            os.environ.get("KERNELOPT_DEVICE_FRAMES", "0").strip() == "1"
 
     # -- worker lifecycle ----------------------------------------------------------------
     # A worker is spawned ahead as a spare: it imports (CPU only) and waits for the parent's go before it builds

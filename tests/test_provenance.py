@@ -223,3 +223,33 @@ def test_a_clean_worker_judges_a_launch_config_where_its_records_are(session, ke
     assert corr.numbers["rounds"] == [[sd] for sd in session.plan.seeds] and "1 seeds a round" in \
         corr.numbers["judged_where"], corr.numbers
     assert session._baseline_record is None
+
+
+def test_a_seed_emitted_from_the_device_is_handed_over_before_the_candidate_runs_again(session, kernel):
+    """With device frames (``emit_on_device``: the judge copies each seed's run on the device before it answers),
+    a free-form candidate's seed runs are emitted as soon as their calls return, before the checks that run the
+    candidate again on the first seed; the worker's own copy is then let go.  (On the CPU the same order, with host
+    tensors: the device frames themselves are tests/test_device_frames.py's, on a GPU.)"""
+    from pytest_kernelopt.gates.compare import flatten
+    from pytest_kernelopt.gates.trials import collect_candidate
+    from pytest_kernelopt.substitute import KernelSwap
+
+    graph, name = kernel
+    config = _config(graph, name)
+    cand = dataclasses.replace(config, source=config.source + "\n# free-form\n", origin="test")
+    swap = KernelSwap(session.captured, [cand])
+    plan = SeedPlan.make(2, 3)
+    emitted: list = []
+
+    def emit(seed, run):
+        emitted.append((seed, swap.launches, run))
+        assert all(o is not None for o in flatten(run.outputs)), "emitted without its outputs"
+
+    rec = collect_candidate(session, swap, plan, emit=emit, provenance=provenance.FREE_FORM, emit_on_device=True)
+    assert not rec.error, rec.error
+    assert [s for s, _, _ in emitted] == list(plan.seeds) and not rec.runs
+    first_seed_launches = emitted[0][1]
+    # the first seed's checks (the rerun, the loops, the probes) ran the candidate after its run was handed over
+    assert "structure_probes" in rec.checks_run and emitted[1][1] > first_seed_launches + 1
+    assert first_seed_launches <= 2  # its one call (and, for a stale-buffer seed, the call before it)
+    assert all(run.outputs is None for _, _, run in emitted)  # the worker's copies let go once handed over
