@@ -413,12 +413,11 @@ def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec
                         for start in seed_plan.START_FILLS:
                             rec.starts[start] = calls.run_call(session, fn, seed, fill=start, light=True)
                             rec.state_changed.update(rec.starts[start].state_changed)
-            if at_once is not None:
-                pass  # emitted above
-            elif emit is not None:
-                emit(seed, run)
-            else:
-                rec.runs[seed] = run
+            if at_once is None:  # (else emitted as soon as its call returned)
+                if emit is not None:
+                    emit(seed, run)
+                else:
+                    rec.runs[seed] = run
             del run
         except Exception as e:  # noqa: BLE001 -- the candidate raised: recorded, judged a failure
             rec.error, rec.error_seed = f"{type(e).__name__}: {str(e)[:500]}", seed
