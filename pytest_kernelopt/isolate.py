@@ -103,6 +103,12 @@ DEVICE_RESERVE_MIN = 4 << 30
 IMPORT_TIMEOUT = 600.0
 
 
+def _judge_on_gpu() -> bool:
+    """Whether the isolated judge may take its statistics, and device frames, on the GPU (unless
+    ``KERNELOPT_JUDGE_ON_GPU=0``)."""
+    return os.environ.get("KERNELOPT_JUDGE_ON_GPU", "1").strip() != "0"
+
+
 def max_worker_rss() -> int:
     """Bytes a worker may hold in host memory before it is killed (``KERNELOPT_WORKER_MAX_RSS_GB``, else 80% of
     this machine's memory)."""
@@ -196,8 +202,7 @@ class IsolatedEvaluator:
         #: (:mod:`pytest_kernelopt.device_frames`), copied here on the GPU where :meth:`_on_device` has room: with
         #: ``KERNELOPT_DEVICE_FRAMES=1`` and the judge on the GPU (:meth:`_judge_on_device`).  Off by default until
         #: it has been measured on a GPU
-        self.device_frames = settings.backend != "cpu" and \
-            os.environ.get("KERNELOPT_JUDGE_ON_GPU", "1").strip() != "0" and \
+        self.device_frames = settings.backend != "cpu" and _judge_on_gpu() and \
             os.environ.get("KERNELOPT_DEVICE_FRAMES", "0").strip() == "1"
 
     # -- worker lifecycle ----------------------------------------------------------------
@@ -689,7 +694,7 @@ class IsolatedEvaluator:
         if self._judge_device_set:
             return
         self._judge_device_set = True
-        if os.environ.get("KERNELOPT_JUDGE_ON_GPU", "1").strip() == "0" or self.backend_name != "cuda":
+        if not _judge_on_gpu() or self.backend_name != "cuda":
             return
         import torch
 
