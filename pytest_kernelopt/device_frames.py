@@ -27,7 +27,7 @@ _LAZY_PEER = 1
 
 
 class _Handle(ctypes.Structure):
-    _fields_ = [("reserved", ctypes.c_char * HANDLE_BYTES)]
+    _fields_ = [("reserved", ctypes.c_ubyte * HANDLE_BYTES)]
 
 
 @functools.cache
@@ -69,7 +69,7 @@ def export(t: Any) -> dict[str, Any] | None:
             return None
         if lib.cuMemGetAddressRange_v2(ctypes.byref(base), ctypes.byref(size), ptr) != 0:
             return None
-        return {"handle": bytes(handle.reserved), "offset": int(ptr.value - base.value),
+        return {"handle": bytes(handle), "offset": int(ptr.value - base.value),
                 "device": device_uuid(t.device.index or 0)}
 
 
@@ -106,8 +106,7 @@ def copy_in(ipc: Any, nbytes: int, on_device: Any) -> Any:
     with torch.cuda.device(index):
         torch.cuda.init()
         torch.empty(1, device="cuda")  # the device's primary context current on this thread
-        handle = _Handle()
-        handle.reserved = ipc["handle"]
+        handle = _Handle.from_buffer_copy(ipc["handle"])
         mapped = ctypes.c_uint64()
         if lib.cuIpcOpenMemHandle_v2(ctypes.byref(mapped), handle, _LAZY_PEER) != 0:
             raise DeviceFrameError("the CUDA driver refused a device frame's handle")

@@ -415,8 +415,9 @@ VIAS = ("memfd", "bytes", DEVICE)
 
 def receive(conn: Any, limit: int, wait: Any = None, on_device: Any = None) -> tuple[Any, int]:
     """One message sent by :func:`send`, decoded as data, and the bytes it took; ``limit`` bounds the header and
-    the frames together.  ``wait(what)`` is called before each frame is read (the caller's deadline and
-    liveness checks: it raises to give up).  ``on_device(nbytes)``: device frames are taken (None: refused),
+    the frames together.  ``wait(what)`` is called before each frame is read from ``conn`` (the caller's
+    deadline and liveness checks: it raises to give up; not for a device frame, whose sender waits for
+    :data:`COPIED`).  ``on_device(nbytes)``: device frames are taken (None: refused),
     each copied onto this process's GPU where it says so, else to the host; the sender is then told
     :data:`COPIED`.  WireError (or what ``torch.load`` raises) for anything else."""
     import torch
@@ -430,7 +431,7 @@ def receive(conn: Any, limit: int, wait: Any = None, on_device: Any = None) -> t
     copied = False
     for k, meta in enumerate(header["frames"]):
         t, via = frame_tensor(meta, limit - used)
-        if wait is not None:
+        if wait is not None and via != DEVICE:  # a device frame's bytes do not come over ``conn``
             wait(f"frame {k + 1} of {len(header['frames'])}")
         nbytes = t.numel() * t.element_size()
         if via == DEVICE:

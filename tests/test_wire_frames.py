@@ -150,11 +150,16 @@ _IPC = {"handle": b"\0" * 64, "offset": 0, "device": "GPU-00000000-0000-0000-000
 def test_a_device_frame_is_taken_only_where_the_receiver_said_so_and_only_as_the_protocol_allows(pipe, meta, takes,
                                                                                                    match):
     """A device frame (a CUDA IPC handle, copied by the receiver on the GPU: tests/test_device_frames.py) reaches only
-    a receiver that takes them, with a handle of exactly the driver's size, an offset and the GPU it lives on."""
+    a receiver that takes them, with a handle of exactly the driver's size, an offset and the GPU it lives on; its
+    receiver never waits for its bytes on the connection (its sender waits for ``COPIED`` there)."""
     a, b = pipe
     a.send_bytes(_header([meta], {"__kernelopt_frame__": 0}))
+
+    def wait(what):  # the caller's deadline: nothing more comes over the pipe
+        raise TimeoutError(f"waited on the pipe for {what}, which a device frame does not send there")
+
     with pytest.raises(wire.WireError, match=match):
-        wire.receive(b, 64 * MIB, None, (lambda nbytes: True) if takes else None)
+        wire.receive(b, 64 * MIB, wait, (lambda nbytes: True) if takes else None)
 
 
 def test_a_message_longer_than_the_limit_is_not_read_and_a_missing_frame_is_waited_for_by_the_caller(pipe):
