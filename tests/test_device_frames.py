@@ -102,3 +102,20 @@ def test_device_frames_are_copied_into_the_receivers_own_memory_where_it_says(on
 def test_a_device_frame_that_claims_more_than_its_allocation_is_refused():
     with pytest.raises(wire.WireError, match="runs past its allocation"):
         _receive_from(lie=True, on_device=True)
+
+
+def test_a_record_the_judge_holds_on_its_gpu_compares_by_value_with_one_it_holds_on_the_host():
+    """The isolated judge keeps a device frame on its GPU where it has room and on the host where not, and a
+    host frame on the host: the same run's values held in both places are judged equal, and different ones not."""
+    from pytest_kernelopt.gates.compare import compare_outputs
+
+    def tol(dtype):
+        return 1e-5, 1e-6
+
+    host = _values(1 << 20).view(1024, 1024)
+    same = compare_outputs(host, host.cuda(), tol, tiny_factor=1e-3, tiny_rel_tol=0.05)
+    assert not same.hard_failure and same.within_tolerance
+    off = host.clone()
+    off[7, 7] += 1.0
+    other = compare_outputs(off.cuda(), host, tol, tiny_factor=1e-3, tiny_rel_tol=0.05)
+    assert not other.hard_failure and not other.within_tolerance

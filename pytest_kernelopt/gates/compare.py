@@ -269,7 +269,9 @@ def compare_outputs(cand: Any, base: Any, tolerance, *, tiny_factor: float, tiny
         if x.numel() > 1 and x.stride() != y.stride():
             res.hard_failure = f"{name}: strides {x.stride()}, baseline {y.stride()}"
             return res
-        if x.device != y.device:
+        if x.device != y.device and "cpu" not in (x.device.type, y.device.type):
+            # a host copy beside a record on a GPU is compared by value (the isolated judge holds what it receives
+            # where it has room: on its GPU or the host); two GPUs are not where one run's records lie
             res.hard_failure = f"{name}: device {x.device}, baseline {y.device}"
             return res
         if x.numel() == 0:
