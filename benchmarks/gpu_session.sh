@@ -67,7 +67,7 @@ bench) echo "== offline tuner over the examples, empty cache" | tee -a $log
 screening) echo "== the tuner's screening against the performance gate (A/A and the 3 fastest-screened configs)" | tee -a $log
   timeout ${T_SCREEN:-300} python3 benchmarks/screening_vs_gate.py $W/screening.json \
     ${SCREEN_PROBS:-examples/problems/conv_groupnorm.py} 2>&1 | grep -v Warning | tee -a $log ;;
-activity) echo "== where a gated candidate's time goes (benchmarks/gate_activity.py${ACT_TAG:+, $ACT_TAG}; KERNELOPT_DEVICE_FRAMES=${KERNELOPT_DEVICE_FRAMES:-0})" | tee -a $log
+activity) echo "== where a gated candidate's time goes (benchmarks/gate_activity.py${ACT_TAG:+, $ACT_TAG}; KERNELOPT_DEVICE_FRAMES=${KERNELOPT_DEVICE_FRAMES:-1})" | tee -a $log
   timeout ${T_ACT:-400} python3 benchmarks/gate_activity.py $W/activity${ACT_TAG:-}.json \
     ${ACT_PROBS:-benchmarks/problems/cumprod.py} 2>&1 | grep -v Warning | tee -a $log ;;
 ffprofile) echo "== a free-form candidate's checks under cProfile (benchmarks/freeform_profile.py)" | tee -a $log

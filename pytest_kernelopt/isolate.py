@@ -200,10 +200,9 @@ class IsolatedEvaluator:
         #: whether workers hand the runs they record at once (the baseline's and the float64 truths, before any
         #: candidate is loaded; a candidate's seeds, before it runs again) over as device frames
         #: (:mod:`pytest_kernelopt.device_frames`), copied here on the GPU where :meth:`_on_device` has room: with
-        #: ``KERNELOPT_DEVICE_FRAMES=1`` and the judge on the GPU (:meth:`_judge_on_device`).  Off by default until
-        #: it has been measured on a GPU
+        #: the judge on the GPU (:meth:`_judge_on_device`), unless ``KERNELOPT_DEVICE_FRAMES=0``
         self.device_frames = settings.backend != "cpu" and _judge_on_gpu() and \
-            os.environ.get("KERNELOPT_DEVICE_FRAMES", "0").strip() == "1"
+            os.environ.get("KERNELOPT_DEVICE_FRAMES", "1").strip() != "0"
 
     # -- worker lifecycle ----------------------------------------------------------------
     # A worker is spawned ahead as a spare: it imports (CPU only) and waits for the parent's go before it builds
