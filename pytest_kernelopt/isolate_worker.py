@@ -29,7 +29,6 @@ from .gates.trials import collect_baseline, collect_candidate, collect_timing, c
 from .isolate_protocol import (
     BASELINE,
     BASELINE_RUN,
-    CAND_AGAIN,
     CAND_RUN,
     CRASH,
     ERROR,
@@ -186,8 +185,7 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
     send(RUNS, collect_candidate(session, swap, plan, emit=lambda seed, run: send(CAND_RUN, (seed, run)),
                                  provenance=payload.get("provenance", FREE_FORM),
                                  skip=tuple(payload.get("skip", ())),
-                                 emit_on_device=wire.device_frames_allowed(),
-                                 emit_again=lambda run: send(CAND_AGAIN, run)))
+                                 emit_on_device=wire.device_frames_allowed()))
     if conn.recv() != TIME:
         return
     send(PROGRESS, "gate:performance")
