@@ -55,6 +55,7 @@ from .interrupts import workers_ignore_interrupts
 from .isolate_protocol import (
     BASELINE,
     BASELINE_RUN,
+    CAND_AGAIN,
     CAND_RUN,
     CRASH,
     GO,
@@ -751,6 +752,7 @@ class _Trial:
         self.stage = "gate:static"
         self.base_runs: dict[int, Any] = {}
         self.cand_runs: dict[int, Any] = {}
+        self.cand_again: Any = None
         self.round_truths: dict[int, Any] = {}
         self.round_errors: dict[int, str] = {}
         self.baseline: BaselineRecord | None = None
@@ -830,6 +832,11 @@ class _Trial:
             raise self.unexpected(CAND_RUN)
         self.cand_runs[int(value[0])] = value[1]
 
+    def on_cand_again(self, value: Any) -> None:
+        if self.baseline is None or self.rec is not None or self.cand_again is not None:
+            raise self.unexpected(CAND_AGAIN)
+        self.cand_again = value
+
     def on_runs(self, value: Any) -> CascadeResult | None:
         """Gates 2 and 3 on the candidate's runs; then the worker is told to time it, or to stop.  (A round of the
         plan: kept for the caller, which judges it with the other rounds'.)"""
@@ -838,6 +845,8 @@ class _Trial:
         ev = self.ev
         rec = self.rec = value
         rec.runs = self.cand_runs
+        if self.cand_again is not None:  # the rerun came on its own, as soon as its call returned
+            rec.again = self.cand_again
         if self.part is not None:
             return None
         with ev._spent("judging"):
@@ -880,8 +889,8 @@ class _Trial:
     #: one handler per kind of message a trial's worker sends (:mod:`pytest_kernelopt.isolate_protocol`)
     HANDLERS: dict[str, Callable[[_Trial, Any], CascadeResult | None]] = {
         PROGRESS: on_progress, TRUTH: on_truth, BASELINE_RUN: on_baseline_run, BASELINE: on_baseline, STATIC: on_static,
-        LOAD_FAILED: on_load_failed, CAND_RUN: on_cand_run, RUNS: on_runs, TIMING: on_timing, CRASH: on_crash,
-        RUN_ERROR: on_run_error,
+        LOAD_FAILED: on_load_failed, CAND_RUN: on_cand_run, CAND_AGAIN: on_cand_again, RUNS: on_runs,
+        TIMING: on_timing, CRASH: on_crash, RUN_ERROR: on_run_error,
     }
 
 

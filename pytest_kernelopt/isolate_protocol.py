@@ -18,7 +18,8 @@ The exchange:
 4. a :data:`TRIAL` (one candidate, or a joint set) is a conversation: the worker sends (for a round of the plan past
    the first) :data:`TRUTH` per seed, :data:`BASELINE_RUN` per seed and :data:`BASELINE` (unless the payload's
    ``baseline`` is false: the parent kept this worker's from an earlier trial), then :data:`STATIC`, then (or
-   :data:`LOAD_FAILED`) :data:`CAND_RUN` per seed and :data:`RUNS`; the parent judges gates 2 and 3 and answers
+   :data:`LOAD_FAILED`) :data:`CAND_RUN` per seed (with device frames, the first seed's followed by
+   :data:`CAND_AGAIN`) and :data:`RUNS`; the parent judges gates 2 and 3 and answers
    :data:`TIME` or :data:`STOP`; each round of timing is a :data:`TIMING` message, answered by ``(MORE, pairs)`` or
    :data:`STOP`.  A worker whose trial was of a class that leaves it clean (:mod:`pytest_kernelopt.gates.provenance`)
    then serves the parent's next request.
@@ -77,6 +78,9 @@ STATIC = "static"
 LOAD_FAILED = "load_failed"
 #: ``(seed, run)``: one of the candidate's runs
 CAND_RUN = "cand_run"
+#: the candidate's second run on the first seed (the rerun), sent as soon as its call returns where the parent takes
+#: device frames (else it comes within :data:`RUNS`)
+CAND_AGAIN = "cand_again"
 #: the candidate's record (its runs came as :data:`CAND_RUN`)
 RUNS = "runs"
 #: a round of timing: ``{"timing", "outs", "device_peak_bytes"}``

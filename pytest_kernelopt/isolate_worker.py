@@ -29,6 +29,7 @@ from .gates.trials import collect_baseline, collect_candidate, collect_timing, c
 from .isolate_protocol import (
     BASELINE,
     BASELINE_RUN,
+    CAND_AGAIN,
     CAND_RUN,
     CRASH,
     ERROR,
@@ -185,7 +186,8 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
     send(RUNS, collect_candidate(session, swap, plan, emit=lambda seed, run: send(CAND_RUN, (seed, run)),
                                  provenance=payload.get("provenance", FREE_FORM),
                                  skip=tuple(payload.get("skip", ())),
-                                 emit_on_device=wire.device_frames_allowed()))
+                                 emit_on_device=wire.device_frames_allowed(),
+                                 emit_again=lambda run: send(CAND_AGAIN, run)))
     if conn.recv() != TIME:
         return
     send(PROGRESS, "gate:performance")

@@ -19,7 +19,7 @@ def test_every_request_has_one_handler_in_the_worker():
 
 def test_every_message_of_a_trial_has_one_handler_in_the_parent():
     trial_kinds = {proto.PROGRESS, proto.TRUTH, proto.BASELINE_RUN, proto.BASELINE, proto.STATIC, proto.LOAD_FAILED,
-                   proto.CAND_RUN, proto.RUNS, proto.TIMING, proto.CRASH, proto.RUN_ERROR}
+                   proto.CAND_RUN, proto.CAND_AGAIN, proto.RUNS, proto.TIMING, proto.CRASH, proto.RUN_ERROR}
     assert set(_Trial.HANDLERS) == trial_kinds
     assert len(set(vars(proto)[k] for k in vars(proto) if k.isupper() and k != "REQUESTS")) == \
         len([k for k in vars(proto) if k.isupper() and k != "REQUESTS"]), "every kind is its own string"
@@ -34,6 +34,7 @@ def _trial(messages):
 
 @pytest.mark.parametrize("messages, reason", [
     ([(proto.CAND_RUN, (1, None))], "unexpected message 'cand_run'"),  # a candidate's run before the baseline
+    ([(proto.CAND_AGAIN, None)], "unexpected message 'cand_again'"),  # and its rerun
     ([(proto.TIMING, {})], "unexpected message 'timing'"),  # timing before the candidate's runs
     ([(proto.RUNS, None)], "the worker sent the candidate's runs before its own baseline"),
     ([(proto.PROGRESS, "gate:correctness"), ("gossip", None)], "unexpected message 'gossip'"),

@@ -228,7 +228,7 @@ def test_a_clean_worker_judges_a_launch_config_where_its_records_are(session, ke
 def test_a_seed_emitted_from_the_device_is_handed_over_before_the_candidate_runs_again(session, kernel):
     """With device frames (``emit_on_device``: the judge copies each seed's run on the device before it answers),
     a free-form candidate's seed runs are emitted as soon as their calls return, before the checks that run the
-    candidate again on the first seed; the worker's own copy is then let go.  (On the CPU the same order, with host
+    candidate again on the first seed, and so is the rerun; the worker's own copy is then let go.  (On the CPU the same order, with host
     tensors: the device frames themselves are tests/test_device_frames.py's, on a GPU.)"""
     from pytest_kernelopt.gates.compare import flatten
     from pytest_kernelopt.gates.trials import collect_candidate
@@ -245,11 +245,13 @@ def test_a_seed_emitted_from_the_device_is_handed_over_before_the_candidate_runs
         emitted.append((seed, swap.launches, run))
         assert all(o is not None for o in flatten(run.outputs)), "emitted without its outputs"
 
-    rec = collect_candidate(session, swap, plan, emit=emit, provenance=provenance.FREE_FORM, emit_on_device=True)
+    rec = collect_candidate(session, swap, plan, emit=emit, provenance=provenance.FREE_FORM, emit_on_device=True,
+                            emit_again=lambda run: emit("again", run))
     assert not rec.error, rec.error
-    assert [s for s, _, _ in emitted] == list(plan.seeds) and not rec.runs
-    first_seed_launches = emitted[0][1]
-    # the first seed's checks (the rerun, the loops, the probes) ran the candidate after its run was handed over
-    assert "structure_probes" in rec.checks_run and emitted[1][1] > first_seed_launches + 1
+    assert [s for s, _, _ in emitted] == [plan.seeds[0], "again", *plan.seeds[1:]] and not rec.runs
+    first_seed_launches, again_launches = emitted[0][1], emitted[1][1]
+    # the rerun is handed over right after its one call, before the loops and the probes run the candidate again
+    assert again_launches == first_seed_launches + 1 and rec.again is not None and rec.again.outputs is None
+    assert "structure_probes" in rec.checks_run and emitted[2][1] > again_launches + 1
     assert first_seed_launches <= 2  # its one call (and, for a stale-buffer seed, the call before it)
     assert all(run.outputs is None for _, _, run in emitted)  # the worker's copies let go once handed over

@@ -235,15 +235,17 @@ def collect_truths(session: GateSession, plan: SeedPlan,
 def collect_candidate(session: GateSession, swap: Any, plan: SeedPlan,
                       emit: Callable[[int, Run], None] | None = None,
                       provenance: str = prov.FREE_FORM, skip: tuple[str, ...] = (),
-                      emit_on_device: bool = False) -> CandidateRecord:
+                      emit_on_device: bool = False,
+                      emit_again: Callable[[Run], None] | None = None) -> CandidateRecord:
     """The candidate on the plan's seeds (poisoned allocations) and the checks its class needs
     (:mod:`.provenance`: the first seed twice, the stale-buffer seed, the read-only guard, the loops of calls, the
     structure probes, for free-form code), less ``skip`` (those the judge found pointless for these candidates);
     ``emit(seed, run)``, if given, receives each run instead of the record (which keeps the first seed's second
     run).  ``emit_on_device``: each seed's run is kept where it was made (a copy on the device, not the host) and
     emitted as soon as its call returns, before the candidate runs again: ``emit`` must hand it over before it
-    returns (a device frame the judge copies, :mod:`pytest_kernelopt.device_frames`).  The record names the checks
-    made and the seconds each took."""
+    returns (a device frame the judge copies, :mod:`pytest_kernelopt.device_frames`); so is the rerun, to
+    ``emit_again(run)`` where given (the record's ``again`` then keeps all but its outputs).  The record names the
+    checks made and the seconds each took."""
     rec = CandidateRecord()
     fn = session.captured.compiled
     checks = _Checks(rec, provenance, skip)
@@ -251,7 +253,8 @@ def collect_candidate(session: GateSession, swap: Any, plan: SeedPlan,
     if checks.wanted("read_only_guard"):
         swap.guard = functools.partial(digest, key=plan.digest_key, exact=True)
     try:
-        _collect_seeds(session, swap, plan, fn, rec, emit if emit_on_device else None, emit, checks)
+        _collect_seeds(session, swap, plan, fn, rec, emit if emit_on_device else None, emit, checks,
+                       emit_again if emit_on_device else None)
     finally:
         swap.guard = None
         rec.state_changed.update({f"{WROTE_READ_ONLY}{w}": "written" for w in sorted(swap.wrote_read_only)})
@@ -372,9 +375,9 @@ def _settled_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Can
 
 def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec: CandidateRecord,
                    at_once: Callable[[int, Run], None] | None, emit: Callable[[int, Run], None] | None,
-                   checks: _Checks) -> None:
+                   checks: _Checks, again_at_once: Callable[[Run], None] | None = None) -> None:
     """Each seed's run, into the record or ``emit``; ``at_once``: kept on the device and emitted as soon as the
-    call returns (see :func:`collect_candidate`)."""
+    call returns (see :func:`collect_candidate`), and the rerun to ``again_at_once`` alike."""
     for seed in plan.seeds:
         n = plan.index(seed)  # its role in the whole plan (a round of it: :meth:`.seed_plan.SeedPlan.rounds`)
         launches = swap.launches
@@ -404,7 +407,7 @@ def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec
                 # call counter in the signs of zeros, a bit toggled and toggled back) shows at once
                 rec.state_changed.update(run.state_changed)
                 if n == 0:
-                    _first_seed_checks(session, swap, fn, seed, rec, checks)
+                    _first_seed_checks(session, swap, fn, seed, rec, checks, again_at_once)
                 if stale:  # and over other starts: what an earlier call left may not change the result
                     # (a kernel that reads its output buffer's low bits, marked by its earlier calls, can be exact
                     # for two calls in a row and wrong from the third: tests/test_soundness.py::
@@ -429,14 +432,18 @@ def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec
 
 
 def _first_seed_checks(session: GateSession, swap: Any, fn: Any, seed: int, rec: CandidateRecord,
-                       checks: _Checks) -> None:
+                       checks: _Checks, again_at_once: Callable[[Run], None] | None = None) -> None:
     """After the first seed's run, the checks that start from it, those the candidate's class needs: the same
     inputs again, over buffers that hold random values instead of NaN (and on the CPU interpreter with the grid's
-    programs in reverse order); the loops of calls; each label and mask structure given to each floating input in
-    turn (:mod:`.structure_probes`)."""
+    programs in reverse order; ``again_at_once``: kept on the device and emitted as soon as the call returns); the
+    loops of calls; each label and mask structure given to each floating input in turn (:mod:`.structure_probes`)."""
     if checks.wanted("rerun"):
-        with checks.timed("rerun"), _reversed_programs(session):
+        with checks.timed("rerun"), _reversed_programs(session), \
+                records_on_device() if again_at_once else contextlib.nullcontext():
             rec.again = calls.run_call(session, fn, seed, fill="random")
+            if again_at_once is not None:
+                again_at_once(rec.again)  # copied by the judge before the candidate runs again
+                rec.again.outputs, rec.again.grads = None, {}
         rec.state_changed.update(rec.again.state_changed)
     if checks.wanted("loops"):
         with checks.timed("loops"):
