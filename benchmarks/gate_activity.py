@@ -11,7 +11,8 @@ For each problem file given: an isolated judge (as optimize and bench use) gates
 
 After each: the judge's seconds by activity (``IsolatedEvaluator.spent``: worker starts, float64 truths, transfer
 of records, the judge's own statistics; none overlaps another), the workers started, the bytes read from workers,
-the wall time, and the worker's seconds by check (``check_seconds`` in the correctness gate's numbers).  The first
+the device frames the judge kept on its GPU and in host memory (GiB), the wall time, and the worker's seconds by
+check (``check_seconds`` in the correctness gate's numbers); while it runs, a line at each gate's start.  The first
 candidate that needs the float64 truths (free-form code; a launch config only where it differs beyond tolerance)
 pays for them.
 
@@ -61,8 +62,17 @@ def main(out_path: Path, paths: list[Path]) -> None:
             cands = [c for c in cands if not only or c[0] in only]  # ACT_ONLY="free-form": those labels alone
             for label, cand in cands:
                 before, got, started = dict(ev.spent), ev.received_bytes, ev.workers_started
+                kept = dict(ev.frames_kept)
                 t1 = time.perf_counter()
-                res = ev.evaluate(cand)
+
+                def progress(msg: str, t1: float = t1, label: str = label, started: int = started) -> None:
+                    # where a run cut short stopped: each gate's start, with the judge's seconds so far
+                    print(f"  [{label} +{time.perf_counter() - t1:.1f} s] {msg} "
+                          f"{ {k: round(v, 1) for k, v in ev.spent.items()} } workers {ev.workers_started - started} "
+                          f"frames on device/host GiB {ev.frames_kept['device'] / 2**30:.1f}/"
+                          f"{ev.frames_kept['host'] / 2**30:.1f}", flush=True)
+
+                res = ev.evaluate(cand, progress=progress)
                 wall = time.perf_counter() - t1
                 spent = {k: round(v - before.get(k, 0.0), 2) for k, v in ev.spent.items()}
                 perf, corr = res.gate("performance"), res.gate("correctness")
@@ -72,6 +82,7 @@ def main(out_path: Path, paths: list[Path]) -> None:
                         "workers_rest_s": round(wall - sum(spent.values()), 2),
                         "workers_started": ev.workers_started - started,
                         "received_gib": round((ev.received_bytes - got) / 2**30, 3),
+                        "frames_gib": {k: round((v - kept[k]) / 2**30, 2) for k, v in ev.frames_kept.items()},
                         "check_seconds": numbers.get("check_seconds"),
                         "rounds": len(numbers.get("rounds") or [numbers.get("seed_list")]),
                         "judged_where": str(numbers.get("judged_where", "here"))[:120],

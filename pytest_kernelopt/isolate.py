@@ -142,6 +142,16 @@ def _level_bytes(run: Any) -> int:
     return sum(m.numel() * m.element_size() for m in getattr(run, "levels", None) or () if hasattr(m, "element_size"))
 
 
+def _release_device() -> None:
+    """Give the device memory of the records this process let go back to the device (PyTorch's caching allocator
+    keeps it for this process otherwise: a worker's float64 truth would then find no room and go to the host)."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.empty_cache()
+
+
 # --------------------------------------------------------------------------- the parent
 
 
@@ -196,6 +206,8 @@ class IsolatedEvaluator:
         # search phases): see SPENT
         self.spent: dict[str, float] = dict.fromkeys(SPENT, 0.0)
         self.received_bytes = 0  # bytes of the messages read from workers
+        #: bytes of the device frames this process copied onto its GPU and into its host memory (:meth:`_on_device`)
+        self.frames_kept: dict[str, int] = {"device": 0, "host": 0}
         # the most one message may carry (its header and frames): what the judge may hold in records at all
         self.message_limit = max(record_budget() or 0, 1 << 30)
         #: whether workers hand the runs they record at once (the baseline's and the float64 truths, before any
@@ -420,9 +432,10 @@ class IsolatedEvaluator:
 
         The first seed's truth comes alone: its size sets how many seeds' records this process holds at once
         (:meth:`_fit`): a truth with its levels, a baseline run and a candidate run per correctness seed, beside a
-        baseline run and a candidate output per timing input set.  Where the plan does not fit, the truths of the
-        seeds of its first round are collected and kept, and every seed is judged in rounds (:meth:`_rounds`);
-        every result says so (``records`` in the float64 gate's numbers)."""
+        baseline run and a candidate output per timing input set.  Where the plan does not fit, every seed is
+        judged in rounds (:meth:`_rounds`), each round's worker recording its round's truths (an evaluation of no
+        more seeds than a round too: one round), and every result says so (``records`` in the float64 gate's
+        numbers); the truth collected here to size the rounds is then let go."""
         if self._truths is not None:
             return self._truths
         with self._spent("truths"):
@@ -438,6 +451,12 @@ class IsolatedEvaluator:
         held = self._fit(_nbytes(run), _level_bytes(run)) if run is not None else len(self.plan.seeds)
         if held > 1:
             rec = self._truths_of(self.plan.seeds[1:held], got, errors)
+        if held < len(self.plan.seeds):
+            # judged in rounds: each round's worker records its round's truths (_rounds), and the room these would
+            # take on the device is the room a round's records need there: none is kept
+            del run
+            got = {}
+            _release_device()
         rec.truths, rec.truth_errors = got, errors
         rec.truth_memory = dict(rec.truth_memory, records=self.records_note)
         self._truths = rec
@@ -512,12 +531,13 @@ class IsolatedEvaluator:
             if judged is not None:
                 return judged
         self._judge_on_device()
+        _release_device()  # what the previous candidate's records held there
         trial = _Trial(self, judge, self.truths(), perf, progress)
         n = len(self.plan.seeds) if seeds is None else min(seeds, len(self.plan.seeds))
         parts = self.plan.first(n).rounds(self.per_round)
         ended = False
         try:
-            if len(parts) > 1:
+            if len(parts) > 1 or self.per_round < len(self.plan.seeds):  # (then no truth is kept here: truths())
                 result = self._rounds(cands, judge, parts, perf, aot, progress)
                 ended = True
                 return result
@@ -555,10 +575,9 @@ class IsolatedEvaluator:
     def _rounds(self, cands: list[Candidate], judge: Judge, parts: list[SeedPlan], perf: bool, aot: bool,
                 progress: ProgressFn | None) -> CascadeResult:
         """A trial over the rounds of the plan (this process holds no more seeds' records at once: :meth:`_fit`),
-        each round in a worker of its own: it records the round's baseline runs -- and past the first round (whose
-        float64 truths this process keeps for every candidate) the round's truths -- before it loads the
-        candidate, then runs the candidate on the round's seeds (the checks that start from the first seed in the
-        first round).  Each round is judged when its runs arrive and let go before the next worker starts; the
+        each round in a worker of its own: it records the round's float64 truths and baseline runs before it loads
+        the candidate, then runs the candidate on the round's seeds (the checks that start from the first seed in
+        the first round).  Each round is judged when its runs arrive and let go before the next worker starts; the
         last round's worker times the candidate."""
         state: dict[str, Any] = {}
         payload = {"candidates": [c.to_json() for c in cands], "provenance": judge.provenance,
@@ -570,10 +589,9 @@ class IsolatedEvaluator:
                 t0 = time.perf_counter()
                 self._clean_worker()
                 self._clean = False  # a round's worker judges no other round or candidate
-                trial = state["trial"] = _Trial(self, judge, self._truths if i == 0 else None, perf, progress,
-                                                part=part)
+                trial = state["trial"] = _Trial(self, judge, None, perf, progress, part=part)
                 self._conn.send((TRIAL, {**payload, "round": list(part.seeds), "timing_sets": len(part.timing),
-                                         "truths": i > 0, "aot": aot and i == 0}))
+                                         "truths": True, "aot": aot and i == 0}))
                 decided = trial.run()
                 collecting[0] += time.perf_counter() - t0
                 if decided is not None:
@@ -582,6 +600,7 @@ class IsolatedEvaluator:
                 yield state["trial"].baseline, state["trial"].rec
                 if i < len(parts) - 1:
                     state.clear()  # the round's records go with its trial
+                    _release_device()  # and their device memory back to the device, for the next round's worker
                     self._conn.send(STOP)
                     self._retire()
 
@@ -702,16 +721,17 @@ class IsolatedEvaluator:
             with self._spent("judging"):
                 torch.cuda.init()
 
-    @staticmethod
-    def _on_device(nbytes: int) -> bool:
+    def _on_device(self, nbytes: int) -> bool:
         """Whether a device frame of ``nbytes`` is kept on this process's GPU: while what this process holds there
         stays within :data:`DEVICE_SHARE` of the device and :data:`DEVICE_RESERVE` of it stays free beside it (the
-        workers' runs need the rest), else on the host."""
+        workers' runs need the rest), else on the host (:attr:`frames_kept` counts the bytes kept each way)."""
         import torch
 
         free, total = torch.cuda.mem_get_info()
-        return torch.cuda.memory_allocated() + nbytes <= DEVICE_SHARE * total and \
+        here = torch.cuda.memory_allocated() + nbytes <= DEVICE_SHARE * total and \
             free - nbytes >= max(DEVICE_RESERVE_MIN, DEVICE_RESERVE * total)
+        self.frames_kept["device" if here else "host"] += nbytes
+        return here
 
     @contextlib.contextmanager
     def _spent(self, what: str):
@@ -816,6 +836,8 @@ class _Trial:
                                                 truth_memory=self.truths.truth_memory)
         if self.part is not None:  # the round this process asked for, whatever the worker said
             self.baseline = self.baseline.view(self.part)
+            if self.ev.records_note:
+                self.baseline.truth_memory = dict(self.baseline.truth_memory, records=self.ev.records_note)
 
     def on_static(self, value: Any) -> CascadeResult | None:
         statics = list(value)

@@ -259,14 +259,21 @@ def test_zeros_for_a_real_tiny_output_are_turned_away_by_the_float64_gate(backen
 
 
 def test_the_isolated_judge_judges_every_seed_in_rounds_its_memory_budget_allows(monkeypatch, tmp_path):
-    """With a budget below the plan's records the judge keeps the first round's float64 truths and judges every
-    seed in rounds, each in a worker of its own that records the round's baseline and truths before it loads the
-    candidate: an honest free-form candidate is verified on all five seeds; one wrong only on the special-values
-    seed (the fifth: the third round) is rejected there."""
+    """With a budget below the plan's records the judge judges every seed in rounds, each in a worker of its own
+    that records the round's float64 truths and baseline before it loads the candidate (the first round's too: the
+    judge keeps no truth between candidates, where a round's records need the room): an honest
+    free-form candidate is verified on all five seeds; one wrong only on the special-values seed (the fifth: the
+    third round) is rejected there."""
     import re
 
+    from pytest_kernelopt import isolate
     from pytest_kernelopt.isolate import IsolatedEvaluator
     from pytest_kernelopt.problems import ProblemSpec
+
+    from_rounds: list[int] = []  # the seeds whose truth a round's worker sent
+    on_truth = isolate._Trial.on_truth
+    monkeypatch.setitem(isolate._Trial.HANDLERS, isolate.TRUTH,
+                        lambda trial, v: (from_rounds.append(v["seed"]), on_truth(trial, v))[1])
 
     problem = tmp_path / "affine.py"
     problem.write_text(
@@ -289,15 +296,20 @@ def test_the_isolated_judge_judges_every_seed_in_rounds_its_memory_budget_allows
         special = ev.plan.seeds[4]
         assert res.decision == "rejected" and f"seed {special}" in res.reason, res.reason
         assert ev.workers_started == 3, "a worker for each round (the first: the one that collected the truths)"
+        from_rounds.clear()
         res = ev.evaluate(Candidate((name,), kernel.source + "\n# free-form\n", origin="test"), perf=False)
         assert res.decision == "verified", res.reason
+        assert from_rounds == list(ev.plan.seeds), "every round's truths from its own worker"
         assert [g.gate for g in res.gates] == ["static", "correctness", "fp64"], "each gate once, not once a round"
         assert len(ev.plan.seeds) == 5 and len(ev.plan.timing) == 2  # nothing trimmed
         corr, fp64 = res.gate("correctness"), res.gate("fp64")
         assert corr.numbers["seeds"] == 5 and corr.numbers["rounds"] == [list(ev.plan.seeds[i:i + 2])
                                                                          for i in (0, 2, 4)], corr.numbers
         assert fp64.numbers["records"].startswith("every seed judged, in rounds of 2 of the 5 correctness seeds")
-        assert len(ev.truths().truths) == 2  # the first round's, kept for every candidate
+        assert not ev.truths().truths  # the one that sized the rounds, let go
+        res = ev.evaluate(Candidate((name,), kernel.source + "\n# free-form\n", origin="test"), perf=False, seeds=2)
+        assert res.decision == "verified" and res.gate("fp64").numbers["truth_seeds"] == list(ev.plan.seeds[:2]), \
+            "a plan of one round's seeds: its truths from that round's worker"
 
 
 def test_the_baseline_running_out_of_memory_is_an_error_of_the_run_not_a_rejection(backend, monkeypatch):
