@@ -113,3 +113,24 @@ def test_a_probe_on_a_sampled_pair_still_refuses_and_an_honest_kernel_is_still_v
     assert numbers["structure_probes_compared"] >= 10 and "judged on a keyed sample" in numbers["pairs_sampled"]
     res = session.evaluate(Candidate((name,), src, origin="red-team"), perf=False)
     assert res.decision == "rejected" and "structure probe: " in res.reason, res.reason
+
+
+def test_the_first_pair_is_sampled_as_it_is_taken_where_a_pair_of_the_seeds_size_would_not_fit_whole(
+        backend, cpu_interpreter, monkeypatch):
+    """The first seed's run sets the size a pair of calls takes: where two of it pass the budget, the checks' first
+    pair is already sampled where its outputs are (:func:`calls.pair_sample`), never copied whole to the host and
+    sampled there (at 6 GiB outputs that copy was 12 GiB a pair)."""
+    monkeypatch.setattr(trial_records, "CARRIED_TOTAL_BYTES", 1000)  # below two runs of 256 float32 values
+    monkeypatch.setattr(trial_records, "CARRIED_SAMPLE", 64)
+    on_host: list[int] = []
+    sampled = calls._sampled
+    monkeypatch.setattr(calls, "_sampled", lambda c, b: (on_host.append(1), sampled(c, b))[1])
+    problem = build_problem(ProblemSpec.from_file(REPROS / "rt36" / "p1" / "prob.py"), backend.device, 0)
+    session = EvaluationSession(problem, Settings(mode="optimize"), backend)
+    kernels = {n: k for g in session.captured.graphs for n, k in g.kernels.items()}
+    name = next(iter(kernels))
+    res = session.evaluate(Candidate((name,), kernels[name].source + "\n# a proposer's copy\n"), perf=False)
+    assert res.decision == "verified", res.reason
+    numbers = res.gate("correctness").numbers
+    assert numbers["structure_probes_compared"] >= 10 and "judged on a keyed sample" in numbers["pairs_sampled"]
+    assert not on_host, "no pair copied whole and sampled on the host"

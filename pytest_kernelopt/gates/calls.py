@@ -127,11 +127,11 @@ def keep_pair(rec: CandidateRecord, key: Any, cand: Run, base: Run, sample: "Sam
         rec.carried_sampled += 1
         rec.carried_pair_bytes = sample.whole_bytes
     else:
-        size = rec.carried_pair_bytes = _run_bytes(cand) + _run_bytes(base)
+        size = rec.carried_pair_bytes = run_bytes(cand) + run_bytes(base)
         if rec.carried_bytes + size > trial_records.CARRIED_TOTAL_BYTES:
             cand, base = _sampled(cand, base)
             rec.carried_sampled += 1
-    rec.carried_bytes += _run_bytes(cand) + _run_bytes(base)
+    rec.carried_bytes += run_bytes(cand) + run_bytes(base)
     rec.carried.append([key, cand, base])
 
 
@@ -231,7 +231,8 @@ def _sampled(cand: Run, base: Run) -> tuple[Run, Run]:
     return replace(cand, outputs=outs[0], grads=grads[0]), replace(base, outputs=outs[1], grads=grads[1])
 
 
-def _run_bytes(run: Run) -> int:
+def run_bytes(run: Run) -> int:
+    """Bytes of a run's outputs and state (its tensors)."""
     import torch
 
     return sum(t.numel() * t.element_size() for t in [*flatten(run.outputs), *flatten(run.grads)]

@@ -259,10 +259,14 @@ def truth_on(session: GateSession, seed: int, device: str) -> tuple[Any, dict, l
         r = run_once(mod, mod, _to(inputs, device), training=session.training, seed=seed, clone=False)
         outputs, grads = keep(r.outputs), {**keep(r.grads), **state.end()[1]}
         del r
+        noise = noise_floor(session, seed, values(outputs, grads), inputs, device)
+        del inputs
     finally:
-        if device == "cuda":
+        # what the float64 run and the noise floor's four runs held, back to the device: the parent copies this
+        # truth there, and the baseline runs that follow need the room
+        if torch.cuda.is_available() and torch.cuda.is_initialized():
             torch.cuda.empty_cache()
-    return outputs, grads, noise_floor(session, seed, values(outputs, grads), inputs, device)
+    return outputs, grads, noise
 
 
 def noise_floor(session: GateSession, seed: int, truth: list, inputs: tuple | None = None,

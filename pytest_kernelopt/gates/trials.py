@@ -398,6 +398,10 @@ def _collect_seeds(session: GateSession, swap: Any, plan: SeedPlan, fn: Any, rec
                         del warm
                 with checks.timed("seeds"), records_on_device() if at_once else contextlib.nullcontext():
                     run = calls.run_call(session, fn, seed, fill, stale=previous, buffers=stale)
+                    if n == 0 and not rec.carried_pair_bytes:
+                        # what a pair of calls on these inputs holds: the checks' first pair is then sampled on
+                        # the device already where it would not fit whole (calls.pair_sample), not copied whole
+                        rec.carried_pair_bytes = 2 * calls.run_bytes(run)
                     if at_once is not None:
                         at_once(seed, run)  # copied by the judge before the candidate runs again
                         run.outputs, run.grads = None, {}  # the device copies go: the judge has its own
