@@ -308,6 +308,14 @@ def dead_column_(y: Any, gen: Any) -> None:
     y[..., col] = 0
 
 
+def device_generator(gen: Any, device: Any) -> Any:
+    """A generator on ``device`` seeded from ``gen``: for values drawn a position each, drawn where the tensor is
+    (a multi-GiB input's values drawn on the host and copied over took seconds a draw)."""
+    import torch
+
+    return torch.Generator(device=device).manual_seed(int(torch.randint(0, 1 << 62, (1,), generator=gen)))
+
+
 def one_hot_(y: Any, gen: Any, dim: Any) -> None:
     """``y`` one-hot along ``dim`` (-1, the last dimension, or 1): zeros, and a single 1.0 at an index drawn from
     ``gen`` along that dimension for every position of the others (hard class labels: one-hot rows of
@@ -328,14 +336,13 @@ def one_hot_(y: Any, gen: Any, dim: Any) -> None:
     rows = y.view(-1, y.shape[-1])
     n, width = rows.shape
     step = max(1, int(chunked.CHUNK) // max(1, width))
-    # the multi-hot mask from a generator of its own: the values do not depend on the blocks' size
-    mgen = (torch.Generator().manual_seed(int(torch.randint(0, 1 << 62, (1,), generator=gen))) if dim == "multi"
-            else None)
+    # the multi-hot mask from a generator of its own, drawn where the input is
+    mgen = device_generator(gen, rows.device) if dim == "multi" else None
     for lo in range(0, n, step):
         block = rows[lo:min(n, lo + step)]
         cols = torch.randint(0, width, (block.shape[0], 1), generator=gen).to(block.device)
         if mgen is not None:  # and each other column 1.0 with probability MULTI_HOT / width
-            block.copy_(torch.rand(block.shape, generator=mgen).lt_(MULTI_HOT / width).to(block.device, block.dtype))
+            block.copy_(torch.rand(block.shape, generator=mgen, device=block.device).lt_(MULTI_HOT / width))
         else:
             block.zero_()
         block.scatter_(1, cols, 1.0)

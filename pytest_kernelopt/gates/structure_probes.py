@@ -42,10 +42,10 @@ import math
 import re
 from typing import Any, Callable, Iterator
 
-from . import calls
+from . import calls, chunked
 from .gate_session import GateSession, target_for
 from .module_state import copies
-from .seed_values import one_hot_
+from .seed_values import device_generator, one_hot_
 from .trial_records import PROBE
 
 #: every probe on (single, mask, ignore-index and joint); a test of another gate turns them off
@@ -112,7 +112,7 @@ def _kept(rows: Any, gen: Any, short: bool = False) -> Any:
     import torch
 
     n, width = rows.shape
-    return (torch.arange(width).unsqueeze(0) < _lengths(n, width, gen, short)).to(rows.device)
+    return torch.arange(width, device=rows.device).unsqueeze(0) < _lengths(n, width, gen, short).to(rows.device)
 
 
 def _fill(y: Any, value: str | float) -> float:
@@ -163,8 +163,9 @@ def _offset_causal(value: str | float) -> Callable[[Any, Any], None]:
         import torch
 
         t, k = y.shape[-2], y.shape[-1]
-        beyond = torch.arange(k).unsqueeze(0) > (k - t) + torch.arange(t).unsqueeze(1)
-        y.zero_().masked_fill_(beyond.to(y.device).expand(y.shape), _fill(y, value))
+        dev = y.device
+        beyond = torch.arange(k, device=dev).unsqueeze(0) > (k - t) + torch.arange(t, device=dev).unsqueeze(1)
+        y.zero_().masked_fill_(beyond.expand(y.shape), _fill(y, value))
     return make
 
 
@@ -180,7 +181,7 @@ def _zero_suffix_rows(y: Any, gen: Any) -> None:
     lengths = _lengths(n, t, gen).view(-1)
     if n >= 2 and bool((lengths < t).any()):
         lengths[int(lengths.argmin())] = (t + 1) // 2
-    pad = (torch.arange(t).unsqueeze(0) >= lengths.unsqueeze(1)).to(seqs.device)
+    pad = torch.arange(t, device=seqs.device).unsqueeze(0) >= lengths.to(seqs.device).unsqueeze(1)
     seqs.masked_fill_(pad.unsqueeze(-1), 0.0)
 
 
@@ -192,17 +193,17 @@ def _triangle(value_above: str | float, padded: str = "") -> Callable[[Any, Any]
         import torch
 
         t = y.shape[-1]
-        above = torch.ones(t, t, dtype=torch.bool).triu_(1)
+        above = torch.ones(t, t, dtype=torch.bool, device=y.device).triu_(1)
         if value_above == 0.0:  # a 0/1 lower-triangular mask
-            y.copy_((~above).to(y.device, y.dtype).expand_as(y))
+            y.copy_((~above).expand_as(y))
             return
         masked = above.expand(y.shape).clone()
         if padded:
             mats = masked.reshape(-1, t, t)
-            length = _lengths(mats.shape[0], t, gen)
-            keys = torch.arange(t).unsqueeze(0)
+            length = _lengths(mats.shape[0], t, gen).to(y.device)
+            keys = torch.arange(t, device=y.device).unsqueeze(0)
             mats |= (keys < t - length if padded == "left" else keys >= length).unsqueeze(1)
-        y.zero_().masked_fill_(masked.to(y.device), _fill(y, value_above))
+        y.zero_().masked_fill_(masked, _fill(y, value_above))
     return make
 
 
@@ -244,16 +245,18 @@ def _documents(value: str | float) -> Callable[[Any, Any], None]:
                     n = t - start
                 doc[m, start:start + n] = k
                 start, k = start + n, k + 1
-        keep = (doc.unsqueeze(2) == doc.unsqueeze(1)) & (_offsets(t) >= 0)
-        y.zero_().masked_fill_(~keep.reshape(y.shape).to(y.device), _fill(y, value))
+        doc = doc.to(y.device)
+        keep = (doc.unsqueeze(2) == doc.unsqueeze(1)) & (_offsets(t) >= 0).to(y.device)
+        y.zero_().masked_fill_(~keep.reshape(y.shape), _fill(y, value))
     return make
 
 
 def _alibi(y: Any, gen: Any) -> None:
     """An ALiBi bias (BLOOM, MPT): -slope_h * (i - j) on and below the diagonal, -inf above; the matrices in turn
     take the geometric slopes 2^(-8 h / H) of H = 8 heads."""
-    d = _offsets(y.shape[-1])
-    y.copy_((_alibi_bias(y) + 0.0).masked_fill_(d < 0, float("-inf")).reshape(y.shape).to(y.device, y.dtype))
+    above = (_offsets(y.shape[-1]) < 0).to(y.device)
+    for mat, bias in _alibi_bias(y):
+        mat.copy_((bias + 0.0).masked_fill_(above, float("-inf")))
 
 
 def _slopes(n: int) -> Any:
@@ -263,13 +266,16 @@ def _slopes(n: int) -> Any:
     return 2.0 ** (-8.0 * (torch.arange(n, dtype=torch.float64) % 8 + 1) / 8)
 
 
-def _alibi_bias(y: Any) -> Any:
-    """-slope_h * (i - j) over each T x T matrix of ``y``, the matrices in turn taking :func:`_slopes` (float64, on
-    the host, shaped (matrices, T, T); its diagonal -0.0)."""
+def _alibi_bias(y: Any) -> Iterator[tuple[Any, Any]]:
+    """(matrix, -slope_h * (i - j) for it) for each T x T matrix of the contiguous ``y``, the matrices in turn taking
+    :func:`_slopes` (float64, on ``y``'s device; its diagonal -0.0)."""
     import torch
 
     t = y.shape[-1]
-    return -_slopes(y.numel() // (t * t)).view(-1, 1, 1) * _offsets(t).to(torch.float64)
+    mats = y.view(-1, t, t)
+    d = _offsets(t).to(y.device, torch.float64)
+    for mat, slope in zip(mats, _slopes(mats.shape[0]).tolist()):
+        yield mat, -slope * d
 
 
 def _alibi_rows(form: str) -> Callable[[Any, Any], None]:
@@ -279,13 +285,16 @@ def _alibi_rows(form: str) -> Callable[[Any, Any], None]:
     def make(y: Any, gen: Any) -> None:
         import torch
 
-        if form == "j":
+        if form == "j":  # in float64 where the input is, a block of rows at a time
             rows = _rows(y)
-            t = rows.shape[1]
-            rows.copy_((_slopes(rows.shape[0]).view(-1, 1) * torch.arange(t, dtype=torch.float64)).to(y.device,
-                                                                                                       y.dtype))
+            n, t = rows.shape
+            slopes, j = _slopes(n).to(y.device), torch.arange(t, dtype=torch.float64, device=y.device)
+            step = max(1, int(chunked.CHUNK) // max(1, t))
+            for lo in range(0, n, step):
+                rows[lo:lo + step].copy_(slopes[lo:lo + step].view(-1, 1) * j)
             return
-        y.copy_(_alibi_bias(y).reshape(y.shape).to(y.device, y.dtype))
+        for mat, bias in _alibi_bias(y):
+            mat.copy_(bias)
     return make
 
 
@@ -297,8 +306,9 @@ def _segments(y: Any, gen: Any) -> None:
     n, width = rows.shape
     a = torch.randint(1, width, (n, 1), generator=gen)  # the first segment, at least one token
     b = (a + 1 + (torch.rand(n, 1, generator=gen) * (width - a)).long()).clamp(max=width)  # the second's end
-    j = torch.arange(width).unsqueeze(0)
-    rows.copy_(((j >= a) & (j < b)).to(rows.device, rows.dtype))
+    j = torch.arange(width, device=rows.device).unsqueeze(0)
+    a, b = a.to(rows.device), b.to(rows.device)
+    rows.copy_((j >= a) & (j < b))
 
 
 def _whole(value: float) -> Callable[[Any, Any], None]:
@@ -459,7 +469,8 @@ def _with_value(value: int, where: str) -> Callable[[Any, Any], None]:
         if where == "first":
             rows[:, 0] = value
         elif where == "scattered":
-            rows.masked_fill_((torch.rand(n, width, generator=gen) < 0.5).to(rows.device), value)
+            rows.masked_fill_(torch.rand(n, width, generator=device_generator(gen, rows.device),
+                                         device=rows.device) < 0.5, value)
         else:
             rows.masked_fill_(~_kept(rows, gen), value)
     return make
@@ -494,8 +505,8 @@ def _permuted_rows(y: Any, gen: Any) -> None:
 
     rows = _rows(y)
     lo, (n, width) = int(rows.min()), rows.shape
-    perms = torch.rand(n, width, generator=gen).argsort(dim=-1) + lo
-    rows.copy_(perms.to(rows.device, rows.dtype))
+    perms = torch.rand(n, width, generator=device_generator(gen, rows.device), device=rows.device).argsort(dim=-1)
+    rows.copy_(perms + lo)
 
 
 def _permutations_from_zero(y: Any, gen: Any) -> None:
@@ -503,7 +514,8 @@ def _permutations_from_zero(y: Any, gen: Any) -> None:
     import torch
 
     rows = _rows(y)
-    rows.copy_(torch.rand(rows.shape, generator=gen).argsort(dim=-1).to(rows.device, rows.dtype))
+    rows.copy_(torch.rand(rows.shape, generator=device_generator(gen, rows.device), device=rows.device)
+               .argsort(dim=-1))
 
 
 def _offset_positions(hi: int) -> Callable[[Any, Any], None]:
@@ -519,7 +531,7 @@ def _offset_positions(hi: int) -> Callable[[Any, Any], None]:
         if n >= 2:
             a, b = torch.randperm(n, generator=gen)[:2].tolist()
             starts[a], starts[b] = 1, top
-        rows.copy_((starts + torch.arange(width)).to(rows.device, rows.dtype))
+        rows.copy_(starts.to(rows.device) + torch.arange(width, device=rows.device))
     return make
 
 
