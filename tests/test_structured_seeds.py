@@ -292,6 +292,35 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
 
 
+def _small_on_host(draw):
+    def checked(*args, **kwargs):
+        out = draw(*args, **kwargs)
+        assert out.device.type != "cpu" or out.numel() <= 1 << 20, f"{out.numel()} values drawn on the host"
+        return out
+    return checked
+
+
+def test_every_structure_probe_is_made_where_its_input_is(monkeypatch):
+    """A probe of a multi-GiB input builds its masks, grids and draws on the input's device, never a grid of its
+    size on the host (at 1.6G positions a host grid took seconds a probe).  On the meta device, inputs of 2^36
+    positions: a host tensor of their size cannot be allocated here, so every probe is made only if none is built."""
+    from pytest_kernelopt.gates import seed_values, structure_probes
+
+    # (a meta tensor has no generator of its own: the probe's host generator draws shape-only tensors there)
+    cpu_gen = lambda gen, device: torch.Generator().manual_seed(int(torch.randint(0, 1 << 62, (1,), generator=gen)))  # noqa: E731
+    monkeypatch.setattr(structure_probes, "device_generator", cpu_gen)
+    monkeypatch.setattr(seed_values, "device_generator", cpu_gen)
+    for name in ("rand", "randn", "randint", "randperm"):  # a draw on the host of more than a value a row fails
+        monkeypatch.setattr(torch, name, _small_on_host(getattr(torch, name)))
+    square, wide, seqs = (torch.empty(s, device="meta") for s in ((1 << 18, 1 << 18), (1 << 12, 1 << 24),
+                                                                   (4, 1 << 16, 1 << 18)))
+    made = 0
+    for label, inputs, why in structure_probes.probes((square, wide, seqs), seed=5):
+        assert inputs is not None, f"{label}: {why}"
+        made += 1
+    assert made >= 60  # every structure that applies to a square, a wide and a (B, T, D) input
+
+
 def test_an_honest_kernel_of_a_float16_module_is_verified_through_every_probe(backend, cpu_interpreter):
     """Session 24's review: the additive padding probe at -1e9 raised on a float16 input ("value cannot be
     converted to type c10::Half without overflow"), and a raise during the candidate's calls is a refusal, so

@@ -64,6 +64,14 @@ def _rows(y: Any) -> Any:
     return y.reshape(-1, y.shape[-1]) if y.dim() >= 1 else y.reshape(1, 1)
 
 
+def _row_blocks(rows: Any) -> Iterator[Any]:
+    """``rows`` a block of about :data:`.chunked.CHUNK` values at a time (whole rows): what a full-size draw or sort
+    holds at once on the device."""
+    step = max(1, int(chunked.CHUNK) // max(1, rows.shape[1]))
+    for lo in range(0, rows.shape[0], step):
+        yield rows[lo:lo + step]
+
+
 def _hot(dim: Any) -> Callable[[Any, Any], None]:
     """The correctness seeds' own one-hot (``-1``, ``1``) and multi-hot (``"multi"``) rows, a block at a time
     (:func:`.seed_values.one_hot_`)."""
@@ -86,24 +94,26 @@ def _smoothing(eps: float | None) -> Callable[[Any, Any], None]:
     return make
 
 
-def _lengths(n: int, width: int, gen: Any, short: bool = False) -> Any:
-    """Lengths for ``n`` rows of ``width``, a quarter of them whole; of two rows or more, one whole (a batch padded
-    to its longest sequence) and one padded (else the probe would be no padding at all).  As real batches are, all
-    between half the width and the width (a kernel wrong only while every row holds two tokens or more was verified
-    on the draws of 1..width that left one row of one token, one time in five); ``short``: 1..width,
-    and the padded row one token (a kernel wrong only beside a very short row)."""
+def _lengths(n: int, width: int, gen: Any, device: Any, short: bool = False) -> Any:
+    """Lengths for ``n`` rows of ``width``, drawn on ``device``, a quarter of them whole; of two rows or more, one
+    whole (a batch padded to its longest sequence) and one padded (else the probe would be no padding at all).  As
+    real batches are, all between half the width and the width (a kernel wrong only while every row holds two
+    tokens or more was verified on the draws of 1..width that left one row of one token, one time in five);
+    ``short``: 1..width, and the padded row one token (a kernel wrong only beside a very short row)."""
     import torch
 
     lo = 1 if short else max(1, (width + 1) // 2)
-    lengths = torch.randint(lo, width + 1, (n, 1), generator=gen)
-    lengths[torch.rand(n, generator=gen) < 0.25] = width
+    dgen = device_generator(gen, device)
+    lengths = torch.randint(lo, width + 1, (n, 1), generator=dgen, device=device)
+    lengths[torch.rand(n, generator=dgen, device=device) < 0.25] = width
     if n >= 2:
-        whole, padded = torch.randperm(n, generator=gen)[:2].tolist()
+        whole = int(torch.randint(0, n, (), generator=gen))
+        padded = (whole + 1 + int(torch.randint(0, n - 1, (), generator=gen))) % n  # another row
         lengths[whole] = width
         if short:
             lengths[padded] = 1
-        elif bool((lengths == width).all()):
-            lengths[padded] = int(torch.randint(lo, width, (), generator=gen)) if lo < width else width - 1
+        else:
+            lengths[padded].clamp_(max=width - 1)
     return lengths
 
 
@@ -112,7 +122,7 @@ def _kept(rows: Any, gen: Any, short: bool = False) -> Any:
     import torch
 
     n, width = rows.shape
-    return torch.arange(width, device=rows.device).unsqueeze(0) < _lengths(n, width, gen, short).to(rows.device)
+    return torch.arange(width, device=rows.device).unsqueeze(0) < _lengths(n, width, gen, rows.device, short)
 
 
 def _fill(y: Any, value: str | float) -> float:
@@ -178,7 +188,7 @@ def _zero_suffix_rows(y: Any, gen: Any) -> None:
 
     seqs = y.view(-1, y.shape[-2], y.shape[-1])  # (a probe's copy is contiguous: a view, filled in place)
     n, t = seqs.shape[0], seqs.shape[1]
-    lengths = _lengths(n, t, gen).view(-1)
+    lengths = _lengths(n, t, gen, "cpu").view(-1)  # (a length a sequence: as many as the batch holds)
     if n >= 2 and bool((lengths < t).any()):
         lengths[int(lengths.argmin())] = (t + 1) // 2
     pad = torch.arange(t, device=seqs.device).unsqueeze(0) >= lengths.to(seqs.device).unsqueeze(1)
@@ -200,18 +210,18 @@ def _triangle(value_above: str | float, padded: str = "") -> Callable[[Any, Any]
         masked = above.expand(y.shape).clone()
         if padded:
             mats = masked.reshape(-1, t, t)
-            length = _lengths(mats.shape[0], t, gen).to(y.device)
+            length = _lengths(mats.shape[0], t, gen, y.device)
             keys = torch.arange(t, device=y.device).unsqueeze(0)
             mats |= (keys < t - length if padded == "left" else keys >= length).unsqueeze(1)
         y.zero_().masked_fill_(masked, _fill(y, value_above))
     return make
 
 
-def _offsets(t: int) -> Any:
-    """``i - j`` for query row i and key column j of a T x T mask (on the host)."""
+def _offsets(t: int, device: Any) -> Any:
+    """``i - j`` for query row i and key column j of a T x T mask, on ``device``."""
     import torch
 
-    return torch.arange(t).unsqueeze(1) - torch.arange(t).unsqueeze(0)
+    return torch.arange(t, device=device).unsqueeze(1) - torch.arange(t, device=device).unsqueeze(0)
 
 
 def _band(value: str | float) -> Callable[[Any, Any], None]:
@@ -222,8 +232,8 @@ def _band(value: str | float) -> Callable[[Any, Any], None]:
 
         t = y.shape[-1]
         w = int(torch.randint(2, t, (), generator=gen))
-        d = _offsets(t)
-        y.zero_().masked_fill_(((d < 0) | (d >= w)).to(y.device).expand_as(y), _fill(y, value))
+        d = _offsets(t, y.device)
+        y.zero_().masked_fill_(((d < 0) | (d >= w)).expand_as(y), _fill(y, value))
     return make
 
 
@@ -246,7 +256,7 @@ def _documents(value: str | float) -> Callable[[Any, Any], None]:
                 doc[m, start:start + n] = k
                 start, k = start + n, k + 1
         doc = doc.to(y.device)
-        keep = (doc.unsqueeze(2) == doc.unsqueeze(1)) & (_offsets(t) >= 0).to(y.device)
+        keep = (doc.unsqueeze(2) == doc.unsqueeze(1)) & (_offsets(t, y.device) >= 0)
         y.zero_().masked_fill_(~keep.reshape(y.shape), _fill(y, value))
     return make
 
@@ -254,7 +264,7 @@ def _documents(value: str | float) -> Callable[[Any, Any], None]:
 def _alibi(y: Any, gen: Any) -> None:
     """An ALiBi bias (BLOOM, MPT): -slope_h * (i - j) on and below the diagonal, -inf above; the matrices in turn
     take the geometric slopes 2^(-8 h / H) of H = 8 heads."""
-    above = (_offsets(y.shape[-1]) < 0).to(y.device)
+    above = _offsets(y.shape[-1], y.device) < 0
     for mat, bias in _alibi_bias(y):
         mat.copy_((bias + 0.0).masked_fill_(above, float("-inf")))
 
@@ -273,7 +283,7 @@ def _alibi_bias(y: Any) -> Iterator[tuple[Any, Any]]:
 
     t = y.shape[-1]
     mats = y.view(-1, t, t)
-    d = _offsets(t).to(y.device, torch.float64)
+    d = _offsets(t, y.device).to(torch.float64)
     for mat, slope in zip(mats, _slopes(mats.shape[0]).tolist()):
         yield mat, -slope * d
 
@@ -289,9 +299,10 @@ def _alibi_rows(form: str) -> Callable[[Any, Any], None]:
             rows = _rows(y)
             n, t = rows.shape
             slopes, j = _slopes(n).to(y.device), torch.arange(t, dtype=torch.float64, device=y.device)
-            step = max(1, int(chunked.CHUNK) // max(1, t))
-            for lo in range(0, n, step):
-                rows[lo:lo + step].copy_(slopes[lo:lo + step].view(-1, 1) * j)
+            lo = 0
+            for block in _row_blocks(rows):
+                block.copy_(slopes[lo:lo + block.shape[0]].view(-1, 1) * j)
+                lo += block.shape[0]
             return
         for mat, bias in _alibi_bias(y):
             mat.copy_(bias)
@@ -465,12 +476,12 @@ def _with_value(value: int, where: str) -> Callable[[Any, Any], None]:
         import torch
 
         rows = _rows(y)
-        n, width = rows.shape
         if where == "first":
             rows[:, 0] = value
         elif where == "scattered":
-            rows.masked_fill_(torch.rand(n, width, generator=device_generator(gen, rows.device),
-                                         device=rows.device) < 0.5, value)
+            dgen = device_generator(gen, rows.device)
+            for block in _row_blocks(rows):
+                block.masked_fill_(torch.rand(block.shape, generator=dgen, device=rows.device) < 0.5, value)
         else:
             rows.masked_fill_(~_kept(rows, gen), value)
     return make
@@ -501,21 +512,22 @@ def _arange_rows(y: Any, gen: Any) -> None:
 def _permuted_rows(y: Any, gen: Any) -> None:
     """Each row a random permutation of its least drawn value .. that plus width - 1 (a shuffle's indices,
     ``PackedSequence.unsorted_indices``, a mixture of experts' un-permute)."""
-    import torch
-
     rows = _rows(y)
-    lo, (n, width) = int(rows.min()), rows.shape
-    perms = torch.rand(n, width, generator=device_generator(gen, rows.device), device=rows.device).argsort(dim=-1)
-    rows.copy_(perms + lo)
+    _permute_rows_(rows, gen, int(rows.min()))
 
 
 def _permutations_from_zero(y: Any, gen: Any) -> None:
     """Each row a random permutation of 0 .. width - 1 (indices into another input's dim of that size)."""
+    _permute_rows_(_rows(y), gen, 0)
+
+
+def _permute_rows_(rows: Any, gen: Any, lo: int) -> None:
+    """Each row a random permutation of ``lo`` .. ``lo`` + width - 1, drawn where the rows are."""
     import torch
 
-    rows = _rows(y)
-    rows.copy_(torch.rand(rows.shape, generator=device_generator(gen, rows.device), device=rows.device)
-               .argsort(dim=-1))
+    dgen = device_generator(gen, rows.device)
+    for block in _row_blocks(rows):
+        block.copy_(torch.rand(block.shape, generator=dgen, device=rows.device).argsort(dim=-1) + lo)
 
 
 def _offset_positions(hi: int) -> Callable[[Any, Any], None]:
@@ -540,7 +552,7 @@ def _lengths_of(width: int, descending: bool) -> Callable[[Any, Any], None]:
     in drawn order: the ``lengths`` a padded batch of another input's rows carries."""
     def make(y: Any, gen: Any) -> None:
         flat = y.view(-1)
-        lengths = _lengths(flat.numel(), width, gen).view(-1)
+        lengths = _lengths(flat.numel(), width, gen, flat.device).view(-1)
         if descending:
             lengths = lengths.sort(descending=True).values
         flat.copy_(lengths.to(flat.device, flat.dtype))
