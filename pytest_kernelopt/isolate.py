@@ -45,6 +45,7 @@ from .config import Settings
 from .errors import USER_ERRORS, BaselineRunError
 from .gates.cascade import Judge, static_gate_result
 from .gates.compare import values
+from .gates.digests import release_device_memory
 from .gates.fp64_place import record_budget
 from .gates.perf import merge_timing, next_round
 from .gates.provenance import classify, runs
@@ -140,16 +141,6 @@ def _nbytes(run: Any) -> int:
 def _level_bytes(run: Any) -> int:
     """A float64 truth's levels (a byte per position of each floating value)."""
     return sum(m.numel() * m.element_size() for m in getattr(run, "levels", None) or () if hasattr(m, "element_size"))
-
-
-def _release_device() -> None:
-    """Give the device memory of the records this process let go back to the device (PyTorch's caching allocator
-    keeps it for this process otherwise: a worker's float64 truth would then find no room and go to the host)."""
-    import sys
-
-    torch = sys.modules.get("torch")
-    if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
-        torch.cuda.empty_cache()
 
 
 # --------------------------------------------------------------------------- the parent
@@ -456,7 +447,7 @@ class IsolatedEvaluator:
             # take on the device is the room a round's records need there: none is kept
             del run
             got = {}
-            _release_device()
+            release_device_memory()
         rec.truths, rec.truth_errors = got, errors
         rec.truth_memory = dict(rec.truth_memory, records=self.records_note)
         self._truths = rec
@@ -531,7 +522,7 @@ class IsolatedEvaluator:
             if judged is not None:
                 return judged
         self._judge_on_device()
-        _release_device()  # what the previous candidate's records held there
+        release_device_memory()  # what the previous candidate's records held there
         trial = _Trial(self, judge, self.truths(), perf, progress)
         n = len(self.plan.seeds) if seeds is None else min(seeds, len(self.plan.seeds))
         parts = self.plan.first(n).rounds(self.per_round)
@@ -600,7 +591,7 @@ class IsolatedEvaluator:
                 yield state["trial"].baseline, state["trial"].rec
                 if i < len(parts) - 1:
                     state.clear()  # the round's records go with its trial
-                    _release_device()  # and their device memory back to the device, for the next round's worker
+                    release_device_memory()  # and their device memory back to the device, for the next round's worker
                     self._conn.send(STOP)
                     self._retire()
 

@@ -22,7 +22,7 @@ from .candidate import Candidate
 from .config import Settings
 from .errors import USER_ERRORS, BaselineRunError
 from .gates.cascade import EvaluationSession, static_gate_result
-from .gates.digests import records_on_device
+from .gates.digests import records_on_device, release_device_memory
 from .gates.provenance import FREE_FORM
 from .gates.seed_plan import SeedPlan
 from .gates.trials import collect_baseline, collect_candidate, collect_timing, collect_truths, device_peak
@@ -170,7 +170,7 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
         if truths is not None:
             base.truth_memory, base.seconds["truths"] = truths.truth_memory, truths.seconds.get("truths", 0.0)
         send(BASELINE, base)
-    _release_cached()  # the runs the parent copied: their device memory back to the device for the parent's copies
+    release_device_memory()  # the runs the parent copied: their memory back to the device, for the parent's copies
     send(PROGRESS, "gate:static")
     statics = [static_gate_result(c, session.captured, session.backend, payload.get("aot", True)) for c in cands]
     send(STATIC, statics)
@@ -231,15 +231,6 @@ def _profile(conn: Any, send: Send, session: EvaluationSession, payload: Any) ->
 
 #: one handler per request (:mod:`pytest_kernelopt.isolate_protocol`)
 HANDLERS: dict[str, Handler] = {TRUTHS: _truths, TRIAL: _trial, JUDGE: _judge, RANK: _rank, PROFILE: _profile}
-
-
-def _release_cached() -> None:
-    """The device memory this process's caching allocator keeps of tensors it let go, given back to the device."""
-    import sys
-
-    torch = sys.modules.get("torch")
-    if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
-        torch.cuda.empty_cache()
 
 
 def _device_healthy() -> bool:

@@ -3,7 +3,7 @@
 * :func:`to_host` -- a detached host copy of every tensor in a nested value: everything the gates record is moved
   to host memory (a kernel can write device memory anywhere in its process, but not the host copies, and not
   another process); :func:`keep`, what a record holds, is that copy, or within :func:`records_on_device` a copy
-  where the tensor lives.
+  where the tensor lives; :func:`release_device_memory`, what was let go given back to the device.
 * :func:`digest` -- a keyed 64-bit hash of a tensor's bits computed where it lives (the input-mutation check, module
   state, the buffers a call left), and :func:`position_hash`, the keyed per-position values behind it and behind
   the performance gate's output checksums.
@@ -29,6 +29,17 @@ def records_on_device() -> Iterator[None]:
         yield
     finally:
         _KEEP_ON_DEVICE = before
+
+
+def release_device_memory() -> None:
+    """Give the device memory of the tensors this process let go back to the device (PyTorch's caching allocator
+    keeps it for this process otherwise, and another process's records or float64 truth then find no room there);
+    nothing where CUDA was not started."""
+    import sys
+
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
+        torch.cuda.empty_cache()
 
 
 def kept_on_device() -> bool:

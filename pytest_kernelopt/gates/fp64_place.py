@@ -16,7 +16,7 @@ from typing import Any
 
 from .chunked import chunks, piece, put, spans
 from .compare import add_decade_part, any_order, decade_dict, decade_part, level_codes, values
-from .digests import keep
+from .digests import keep, release_device_memory
 from .gate_session import GateSession, target_for
 from .module_state import ModuleState
 from .runner import run_once
@@ -249,9 +249,6 @@ def noise_levels(noise: list) -> list:
 def truth_on(session: GateSession, seed: int, device: str) -> tuple[Any, dict, list]:
     """The eager module in float64 on ``device`` for ``seed``'s inputs: (outputs, grads) on the host, and the
     noise floor of every value (None where not floating, see :func:`noise_floor`; :func:`split_noise`)."""
-    import torch
-
-
     mod, state = _module(session, device)
     inputs = session.inputs(seed)  # drawn once for the truth and the noise floor (a large seed is not cached)
     try:
@@ -264,8 +261,7 @@ def truth_on(session: GateSession, seed: int, device: str) -> tuple[Any, dict, l
     finally:
         # what the float64 run and the noise floor's four runs held, back to the device: the parent copies this
         # truth there, and the baseline runs that follow need the room
-        if torch.cuda.is_available() and torch.cuda.is_initialized():
-            torch.cuda.empty_cache()
+        release_device_memory()
     return outputs, grads, noise
 
 
