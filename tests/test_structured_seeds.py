@@ -199,11 +199,11 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     assert len(got) == sum(1 for _ in probes((seq, img, ids, mask), seed=5)), "every probe could be made"
     assert all(lab.startswith(PROBE) for lab in labels)
     by_input = {k: [lab for lab in labels if f"floating input {k} of 3 " in lab] for k in (1, 2, 3)}
-    # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix and suffix (each twice: a row of one token),
-    # four additive paddings, ones, zeros
-    assert len(by_input[1]) == 16  # (and arithmetic-progression rows, time-major padding)
-    assert len(by_input[2]) == 26  # 4-D with square last dims: all but the cache's causal mask (more keys)
-    assert len(by_input[3]) == 24  # 2-D square: all but dim 1
+    # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix rows of the four padding kinds, 0/1 suffix
+    # rows (twice: a row of one token), four additive paddings, ones, zeros
+    assert len(by_input[1]) == 18  # (and arithmetic-progression rows, time-major padding)
+    assert len(by_input[2]) == 28  # 4-D with square last dims: all but the cache's causal mask (more keys)
+    assert len(by_input[3]) == 26  # 2-D square: all but dim 1
     for lab, inputs in got:
         assert inputs[2] is ids, "integer inputs stay as drawn"
         changed = [i for i in (0, 1, 3) if inputs[i] is not (seq, img, ids, mask)[i]]
@@ -224,7 +224,8 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
         elif "zero rows at the end" in lab:
             steps = (y == 0).all(-1).reshape(-1, y.shape[-2])  # (sequences, T): a step all zero
             assert bool((steps[:, 1:].int() >= steps[:, :-1].int()).all()), "zero steps only at the end"
-            assert bool((steps.sum(-1) == y.shape[-2] // 2).any()) and bool((steps.sum(-1) == 0).any())
+            # the shortest sequence drawn in 1 .. half the steps: at least half of it padding
+            assert bool((steps.sum(-1) >= y.shape[-2] // 2).any()) and bool((steps.sum(-1) == 0).any())
             assert torch.equal(y[~(y == 0).all(-1)], img[~(y == 0).all(-1)]), "the real steps as drawn"
         elif "time-major" in lab:
             cols = y.movedim(0, -1).reshape(-1, y.shape[0])
@@ -234,9 +235,14 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             r = r if "prefix" in lab else r.flip(-1)
             assert bool((r[:, 0] == 1).all()) and bool((r[:, 1:] <= r[:, :-1]).all()), "1...1 0...0 rows"
             lengths = r.sum(-1)
-            assert bool((lengths == t).any()) and bool((lengths < t).any()), "one row whole, one padded"
+            assert bool((lengths < t).any()), "one row padded"
+            assert bool((lengths == t).any()) != ("fixed length" in lab), ("one row whole, but for a fixed length", lab)
             if "one token" in lab:
                 assert bool((lengths == 1).any()), lab
+            elif "below half" in lab:  # padded to a fixed length, or sorted longest first (red team s34)
+                assert 1 <= int(lengths.min()) < (t + 1) // 2, (lab, lengths)
+                if "sorted" in lab:
+                    assert bool((lengths[:-1] >= lengths[1:]).all()), (lab, lengths)
             else:  # as a real batch: every row at least half the width (red team 38 p4: every row two tokens or more)
                 assert bool((lengths >= (t + 1) // 2).all()), (lab, lengths)
         elif "additive padding" in lab:
@@ -280,7 +286,7 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y == (1.0 if "ones" in lab else 0.0)).all())
         else:
             assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
-    assert len(STRUCTURES) == 27
+    assert len(STRUCTURES) == 29
     # more keys than queries (red team 41 p1): query i sees keys 0 .. S - T + i, finfo.min beyond
     cache = [inp for lab, inp, _ in probes((torch.randn(2, 1, 3, 5),), seed=1) if "KV cache" in lab]
     assert len(cache) == 1
@@ -290,6 +296,32 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     assert set(m[m != 0].unique().tolist()) == {torch.finfo(m.dtype).min}
     again = [inputs for _, inputs, _ in probes((seq, img, ids, mask), seed=5)]
     assert torch.equal(again[0][0], got[0][1][0]), "a run's seed draws the same probes"
+
+
+@pytest.mark.parametrize("mask_dtype", [torch.float32, torch.int64])
+def test_every_property_of_a_batchs_lengths_is_shown_both_ways_by_the_padding_probes(mask_dtype):
+    """Red team s34: kernels wrong only where no row of the mask is whole (``padding="max_length"``), where the
+    shortest row holds 2 .. half the width, or where the rows are sorted longest first passed, since every padding
+    probe drew one whole row, every row at least half the width (or one row of one token) and its rows in drawn
+    order.  Each such property of the lengths is shown both ways by the 0/1 right-padding probes, whatever the
+    seed (benchmarks/redteam/s34)."""
+    from pytest_kernelopt.gates.structure_probes import mask_probes, probes
+
+    t = 16
+    for seed in range(5):
+        emb, mask = torch.randn(8, t, 4), (torch.rand(8, t) > 0.3).to(mask_dtype)
+        made = probes((emb, mask), seed) if mask.is_floating_point() else mask_probes((emb, mask), seed)
+        lengths = [inputs[1].sum(-1) for lab, inputs, why in made
+                   if not why and "0/1 prefix rows (right padding)" in lab and inputs[1] is not mask]
+        shown = {
+            "a row whole": [bool((n == t).any()) for n in lengths],
+            "every row at least half the width": [bool((n >= t // 2).all()) for n in lengths],
+            "a row of one token": [bool((n == 1).any()) for n in lengths],
+            "sorted longest first": [bool((n[:-1] >= n[1:]).all()) and int(n.max()) > int(n.min()) for n in lengths],
+        }
+        for prop, ways in shown.items():
+            assert any(ways) and not all(ways), (seed, prop, lengths)
+        assert any(2 <= int(n.min()) < t // 2 for n in lengths), (seed, lengths)
 
 
 def _small_on_host(draw):
@@ -379,9 +411,9 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
     assert "2 structure probe(s) could not run" in note, note
     assert "a structure our code cannot make could not be made (RuntimeError: no such structure here)" in note, note
     assert "all zeros (an additive mask with no padding): the baseline raised ValueError too" in note, note
-    # 2-D, not square: 16 structures apply (see the probes' own test), the cache's causal mask (16 keys over 4
-    # rows), and ours; two of the eighteen could not run
-    assert numbers["structure_probes_compared"] == 16, numbers
+    # 2-D, not square: 18 structures apply (see the probes' own test), the cache's causal mask (16 keys over 4
+    # rows), and ours; two of the twenty could not run
+    assert numbers["structure_probes_compared"] == 18, numbers
     # a candidate that raises where the baseline does not is charged with it (here: the first call on the
     # all-zeros input, the candidate's, raises; the baseline's call after it does not)
     zero_calls = []

@@ -94,35 +94,53 @@ def _smoothing(eps: float | None) -> Callable[[Any, Any], None]:
     return make
 
 
-def _lengths(n: int, width: int, gen: Any, device: Any, short: bool = False) -> Any:
-    """Lengths for ``n`` rows of ``width``, drawn on ``device``, a quarter of them whole; of two rows or more, one
-    whole (a batch padded to its longest sequence) and one padded (else the probe would be no padding at all).  As
-    real batches are, all between half the width and the width (a kernel wrong only while every row holds two
-    tokens or more was verified on the draws of 1..width that left one row of one token, one time in five);
-    ``short``: 1..width, and the padded row one token (a kernel wrong only beside a very short row)."""
+#: the batches a padding probe draws (:func:`_lengths`), each a way real batches are padded: every property of the
+#: lengths that real batches take both ways is shown both ways by some kind -- a row whole or none, rows in drawn
+#: order or sorted longest first, every row at least half the width or the shortest below it, a row of one token
+#: or none -- with the values drawn
+PADDING = {
+    "half": "",  # padded to the longest row: every row at least half the width, a quarter and one more whole
+    "short": " with a row of one token",  # and one row of a single token, the others 1..width
+    "fixed": " padded to a fixed length (no row whole, the shortest below half the width)",  # padding="max_length"
+    "sorted": " sorted longest first (the shortest below half the width)",  # pack_padded_sequence, length buckets
+}
+
+
+def _lengths(n: int, width: int, gen: Any, device: Any, kind: str = "half") -> Any:
+    """Lengths (n, 1) of ``n`` rows of ``width``, drawn on ``device``, as batches of the :data:`PADDING` ``kind``
+    have them; of two rows or more, one padded, and (but for "fixed") one whole.  "half": every row between half
+    the width and the width (a kernel wrong only while every row holds two tokens or more meets it); "short": the
+    padded row one token; "fixed" and "sorted": the padded row the shortest, drawn in 2 .. half the width."""
     import torch
 
-    lo = 1 if short else max(1, (width + 1) // 2)
+    half = max(1, (width + 1) // 2)
+    below = int(torch.randint(2, half, (), generator=gen)) if half > 2 else 1  # a shortest row below half the width
+    lo = {"half": half, "short": 1}.get(kind, below)
+    hi = width - 1 if kind == "fixed" and width >= 2 else width
     dgen = device_generator(gen, device)
-    lengths = torch.randint(lo, width + 1, (n, 1), generator=dgen, device=device)
-    lengths[torch.rand(n, generator=dgen, device=device) < 0.25] = width
-    if n >= 2:
+    lengths = torch.randint(lo, hi + 1, (n, 1), generator=dgen, device=device)
+    if kind != "fixed":
+        lengths[torch.rand(n, generator=dgen, device=device) < 0.25] = width
+    if n >= 2 and width >= 2:
         whole = int(torch.randint(0, n, (), generator=gen))
         padded = (whole + 1 + int(torch.randint(0, n - 1, (), generator=gen))) % n  # another row
-        lengths[whole] = width
-        if short:
-            lengths[padded] = 1
+        if kind != "fixed":
+            lengths[whole] = width
+        if kind == "half":
+            lengths[padded] = lengths[padded].clamp(max=width - 1)
         else:
-            lengths[padded].clamp_(max=width - 1)
+            lengths[padded] = 1 if kind == "short" else below
+    if kind == "sorted":
+        lengths = lengths.sort(dim=0, descending=True).values
     return lengths
 
 
-def _kept(rows: Any, gen: Any, short: bool = False) -> Any:
+def _kept(rows: Any, gen: Any, kind: str = "half") -> Any:
     """Where right-padded ``rows`` hold real tokens (:func:`_lengths` of them a row), on their device."""
     import torch
 
     n, width = rows.shape
-    return torch.arange(width, device=rows.device).unsqueeze(0) < _lengths(n, width, gen, rows.device, short)
+    return torch.arange(width, device=rows.device).unsqueeze(0) < _lengths(n, width, gen, rows.device, kind)
 
 
 def _fill(y: Any, value: str | float) -> float:
@@ -135,12 +153,12 @@ def _fill(y: Any, value: str | float) -> float:
     return v if v == float("-inf") else max(v, lo)
 
 
-def _prefix(masked: str | float | None, short: bool = False) -> Callable[[Any, Any], None]:
+def _prefix(masked: str | float | None, kind: str = "half") -> Callable[[Any, Any], None]:
     """Right-padding rows: 1 then 0 (``masked`` None: a keep mask), or an additive mask, 0 then ``masked``;
     ``short``: one row of one token (:func:`_lengths`)."""
     def make(y: Any, gen: Any) -> None:
         rows = _rows(y)
-        keep = _kept(rows, gen, short)
+        keep = _kept(rows, gen, kind)
         if masked is None:
             rows.copy_(keep.to(rows.dtype))
         else:
@@ -148,11 +166,11 @@ def _prefix(masked: str | float | None, short: bool = False) -> Callable[[Any, A
     return make
 
 
-def _suffix(short: bool = False) -> Callable[[Any, Any], None]:
+def _suffix(kind: str = "half") -> Callable[[Any, Any], None]:
     """Left-padding rows: 0 then 1 (``padding_side="left"``, as decoder-only models batch prompts); ``short``: one
     row of one token."""
     def make(y: Any, gen: Any) -> None:
-        _prefix(None, short)(y, gen)
+        _prefix(None, kind)(y, gen)
         rows = _rows(y)
         rows.copy_(rows.flip(-1))
     return make
@@ -182,15 +200,15 @@ def _offset_causal(value: str | float) -> Callable[[Any, Any], None]:
 def _zero_suffix_rows(y: Any, gen: Any) -> None:
     """Each sequence of a ``(..., T, D)`` batch zero in its last time steps (right padding of embeddings from
     ``nn.Embedding(padding_idx=0)``, of an RNN's output after ``pad_packed_sequence``): lengths as
-    :func:`_lengths` draws them, the padded sequence half padding; the real steps as drawn
-    (benchmarks/redteam/rt41/p3, in tests/test_structured_seeds.py)."""
+    :func:`_lengths` draws them, the shortest sequence's drawn in 1 .. half the steps (a kernel cannot wait for
+    one length of it); the real steps as drawn (benchmarks/redteam/rt41/p3, in tests/test_structured_seeds.py)."""
     import torch
 
     seqs = y.view(-1, y.shape[-2], y.shape[-1])  # (a probe's copy is contiguous: a view, filled in place)
     n, t = seqs.shape[0], seqs.shape[1]
-    lengths = _lengths(n, t, gen, "cpu").view(-1)  # (a length a sequence: as many as the batch holds)
-    if n >= 2 and bool((lengths < t).any()):
-        lengths[int(lengths.argmin())] = (t + 1) // 2
+    lengths = _lengths(n, t, gen, "cpu").view(-1)  # (a length a sequence of the batch)
+    if n >= 2 and bool((lengths < t).any()):  # the shortest drawn in 1 .. half the steps
+        lengths[int(lengths.argmin())] = int(torch.randint(1, (t + 1) // 2 + 1, (), generator=gen))
     pad = torch.arange(t, device=seqs.device).unsqueeze(0) >= lengths.to(seqs.device).unsqueeze(1)
     seqs.masked_fill_(pad.unsqueeze(-1), 0.0)
 
@@ -350,10 +368,9 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
     (f"smoothed one-hot rows (label smoothing {SMOOTHING:g})", _last, _smoothing(SMOOTHING)),
     (f"smoothed one-hot rows (label smoothing drawn in [{DRAWN_SMOOTHING[0]:g}, {DRAWN_SMOOTHING[1]:g}])", _last,
      _smoothing(None)),
-    ("0/1 prefix rows (right padding)", _last, _prefix(None)),
+    *((f"0/1 prefix rows (right padding){said}", _last, _prefix(None, kind)) for kind, said in PADDING.items()),
     ("0/1 suffix rows (left padding)", _last, _suffix()),
-    ("0/1 prefix rows (right padding) with a row of one token", _last, _prefix(None, short=True)),
-    ("0/1 suffix rows (left padding) with a row of one token", _last, _suffix(short=True)),
+    ("0/1 suffix rows (left padding) with a row of one token", _last, _suffix("short")),
     ("0/1 prefix columns along dim 0 (time-major padding)", lambda y: y.dim() >= 2 and y.shape[0] >= 2, _time_major),
     *((f"additive padding rows (0, then {v if isinstance(v, str) else f'{v:g}'} on padding)", _last, _prefix(v))
       for v in ADDITIVE_MASKED),
@@ -381,10 +398,9 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
 #: values are all 0 or 1 (a tokenizer's int64 ``attention_mask``, SDPA's bool mask): only 0 and 1 are
 #: written, values the input already holds, so no index the module takes from it leaves its range
 MASK_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
-    ("0/1 prefix rows (right padding)", _last, _prefix(None)),
+    *((f"0/1 prefix rows (right padding){said}", _last, _prefix(None, kind)) for kind, said in PADDING.items()),
     ("0/1 suffix rows (left padding)", _last, _suffix()),
-    ("0/1 prefix rows (right padding) with a row of one token", _last, _prefix(None, short=True)),
-    ("0/1 suffix rows (left padding) with a row of one token", _last, _suffix(short=True)),
+    ("0/1 suffix rows (left padding) with a row of one token", _last, _suffix("short")),
     ("0/1 prefix columns along dim 0 (time-major padding)", lambda y: y.dim() >= 2 and y.shape[0] >= 2, _time_major),
     ("a lower-triangular (causal) mask", _square, _triangle(0.0)),
     ("all ones (no padding)", lambda y: y.numel() >= 2, _whole(1)),
