@@ -154,8 +154,8 @@ def _fill(y: Any, value: str | float) -> float:
 
 
 def _prefix(masked: str | float | None, kind: str = "half") -> Callable[[Any, Any], None]:
-    """Right-padding rows: 1 then 0 (``masked`` None: a keep mask), or an additive mask, 0 then ``masked``;
-    ``short``: one row of one token (:func:`_lengths`)."""
+    """Right-padding rows: 1 then 0 (``masked`` None: a keep mask), or an additive mask, 0 then ``masked``; their
+    lengths those of a :data:`PADDING` ``kind`` of batch (:func:`_lengths`)."""
     def make(y: Any, gen: Any) -> None:
         rows = _rows(y)
         keep = _kept(rows, gen, kind)
@@ -167,8 +167,8 @@ def _prefix(masked: str | float | None, kind: str = "half") -> Callable[[Any, An
 
 
 def _suffix(kind: str = "half") -> Callable[[Any, Any], None]:
-    """Left-padding rows: 0 then 1 (``padding_side="left"``, as decoder-only models batch prompts); ``short``: one
-    row of one token."""
+    """Left-padding rows: 0 then 1 (``padding_side="left"``, as decoder-only models batch prompts), their lengths
+    those of a :data:`PADDING` ``kind`` of batch."""
     def make(y: Any, gen: Any) -> None:
         _prefix(None, kind)(y, gen)
         rows = _rows(y)
