@@ -199,11 +199,11 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
     assert len(got) == sum(1 for _ in probes((seq, img, ids, mask), seed=5)), "every probe could be made"
     assert all(lab.startswith(PROBE) for lab in labels)
     by_input = {k: [lab for lab in labels if f"floating input {k} of 3 " in lab] for k in (1, 2, 3)}
-    # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix rows of the four padding kinds, 0/1 suffix
+    # 2-D, not square: one-hot, multi-hot, two smoothings, 0/1 prefix rows of the five padding kinds, 0/1 suffix
     # rows (twice: a row of one token), four additive paddings, ones, zeros
-    assert len(by_input[1]) == 18  # (and arithmetic-progression rows, time-major padding)
-    assert len(by_input[2]) == 28  # 4-D with square last dims: all but the cache's causal mask (more keys)
-    assert len(by_input[3]) == 26  # 2-D square: all but dim 1
+    assert len(by_input[1]) == 19  # (and arithmetic-progression rows, time-major padding)
+    assert len(by_input[2]) == 29  # 4-D with square last dims: all but the cache's causal mask (more keys)
+    assert len(by_input[3]) == 27  # 2-D square: all but dim 1
     for lab, inputs in got:
         assert inputs[2] is ids, "integer inputs stay as drawn"
         changed = [i for i in (0, 1, 3) if inputs[i] is not (seq, img, ids, mask)[i]]
@@ -237,12 +237,12 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             lengths = r.sum(-1)
             assert bool((lengths < t).any()), "one row padded"
             assert bool((lengths == t).any()) != ("fixed length" in lab), ("one row whole, but for a fixed length", lab)
+            if "sorted" in lab:
+                assert bool((lengths[:-1] >= lengths[1:]).all()), (lab, lengths)
             if "one token" in lab:
                 assert bool((lengths == 1).any()), lab
             elif "below half" in lab:  # padded to a fixed length, or sorted longest first (red team s34)
                 assert 1 <= int(lengths.min()) < (t + 1) // 2, (lab, lengths)
-                if "sorted" in lab:
-                    assert bool((lengths[:-1] >= lengths[1:]).all()), (lab, lengths)
             else:  # as a real batch: every row at least half the width (red team 38 p4: every row two tokens or more)
                 assert bool((lengths >= (t + 1) // 2).all()), (lab, lengths)
         elif "additive padding" in lab:
@@ -286,7 +286,7 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
             assert bool((y == (1.0 if "ones" in lab else 0.0)).all())
         else:
             assert "lower-triangular" in lab and torch.equal(y, torch.tril(torch.ones_like(y)))
-    assert len(STRUCTURES) == 29
+    assert len(STRUCTURES) == 30
     # more keys than queries (red team 41 p1): query i sees keys 0 .. S - T + i, finfo.min beyond
     cache = [inp for lab, inp, _ in probes((torch.randn(2, 1, 3, 5),), seed=1) if "KV cache" in lab]
     assert len(cache) == 1
@@ -299,12 +299,16 @@ def test_the_structure_probes_give_each_structure_to_each_floating_input_in_turn
 
 
 @pytest.mark.parametrize("mask_dtype", [torch.float32, torch.int64])
-def test_every_property_of_a_batchs_lengths_is_shown_both_ways_by_the_padding_probes(mask_dtype):
+def test_every_two_properties_of_a_batchs_lengths_are_shown_in_all_four_combinations_by_the_padding_probes(
+        mask_dtype):
     """Red team s34: kernels wrong only where no row of the mask is whole (``padding="max_length"``), where the
     shortest row holds 2 .. half the width, or where the rows are sorted longest first passed, since every padding
     probe drew one whole row, every row at least half the width (or one row of one token) and its rows in drawn
-    order.  Each such property of the lengths is shown both ways by the 0/1 right-padding probes, whatever the
-    seed (benchmarks/redteam/s34)."""
+    order.  Of these properties of the lengths, every two are shown in all four combinations by the 0/1
+    right-padding probes, whatever the seed, and the shortest row below half the width holds two tokens or more in
+    one of them (benchmarks/redteam/s34)."""
+    import itertools
+
     from pytest_kernelopt.gates.structure_probes import mask_probes, probes
 
     t = 16
@@ -313,14 +317,11 @@ def test_every_property_of_a_batchs_lengths_is_shown_both_ways_by_the_padding_pr
         made = probes((emb, mask), seed) if mask.is_floating_point() else mask_probes((emb, mask), seed)
         lengths = [inputs[1].sum(-1) for lab, inputs, why in made
                    if not why and "0/1 prefix rows (right padding)" in lab and inputs[1] is not mask]
-        shown = {
-            "a row whole": [bool((n == t).any()) for n in lengths],
-            "every row at least half the width": [bool((n >= t // 2).all()) for n in lengths],
-            "a row of one token": [bool((n == 1).any()) for n in lengths],
-            "sorted longest first": [bool((n[:-1] >= n[1:]).all()) and int(n.max()) > int(n.min()) for n in lengths],
-        }
-        for prop, ways in shown.items():
-            assert any(ways) and not all(ways), (seed, prop, lengths)
+        shown = [(bool((n == t).any()), bool((n[:-1] >= n[1:]).all()) and int(n.max()) > int(n.min()),
+                  int(n.min()) < t // 2) for n in lengths]
+        for i, j in itertools.combinations(range(3), 2):
+            assert {(p[i], p[j]) for p in shown} == {(a, b) for a in (True, False) for b in (True, False)}, \
+                (seed, i, j, lengths)
         assert any(2 <= int(n.min()) < t // 2 for n in lengths), (seed, lengths)
 
 
@@ -411,9 +412,9 @@ def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_a
     assert "2 structure probe(s) could not run" in note, note
     assert "a structure our code cannot make could not be made (RuntimeError: no such structure here)" in note, note
     assert "all zeros (an additive mask with no padding): the baseline raised ValueError too" in note, note
-    # 2-D, not square: 18 structures apply (see the probes' own test), the cache's causal mask (16 keys over 4
-    # rows), and ours; two of the twenty could not run
-    assert numbers["structure_probes_compared"] == 18, numbers
+    # 2-D, not square: 19 structures apply (see the probes' own test), the cache's causal mask (16 keys over 4
+    # rows), and ours; two of the twenty-one could not run
+    assert numbers["structure_probes_compared"] == 19, numbers
     # a candidate that raises where the baseline does not is charged with it (here: the first call on the
     # all-zeros input, the candidate's, raises; the baseline's call after it does not)
     zero_calls = []

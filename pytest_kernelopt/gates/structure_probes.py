@@ -94,43 +94,45 @@ def _smoothing(eps: float | None) -> Callable[[Any, Any], None]:
     return make
 
 
-#: the batches a padding probe draws (:func:`_lengths`), each a way real batches are padded: every property of the
-#: lengths that real batches take both ways is shown both ways by some kind -- a row whole or none, rows in drawn
-#: order or sorted longest first, every row at least half the width or the shortest below it, a row of one token
-#: or none -- with the values drawn
+#: the batches a padding probe draws (:func:`_lengths`), each a way real batches are padded, by (a row whole,
+#: sorted longest first, the shortest row below half the width): every two of these properties are shown in all
+#: four combinations by the kinds (a covering array of them), and a row of one token besides, the values drawn
 PADDING = {
-    "half": "",  # padded to the longest row: every row at least half the width, a quarter and one more whole
-    "short": " with a row of one token",  # and one row of a single token, the others 1..width
-    "fixed": " padded to a fixed length (no row whole, the shortest below half the width)",  # padding="max_length"
-    "sorted": " sorted longest first (the shortest below half the width)",  # pack_padded_sequence, length buckets
+    "half": ("", (True, False, False)),  # padded to the longest row: every row at least half the width
+    "short": (" with a row of one token", (True, False, True)),  # the others 1..width
+    "fixed": (" padded to a fixed length (no row whole, the shortest below half the width)",
+              (False, False, True)),  # padding="max_length"
+    "fixed sorted": (" sorted longest first, padded to a fixed length (no row whole)",
+                     (False, True, False)),  # length buckets
+    "sorted": (" sorted longest first (the shortest below half the width)",
+               (True, True, True)),  # pack_padded_sequence
 }
 
 
 def _lengths(n: int, width: int, gen: Any, device: Any, kind: str = "half") -> Any:
     """Lengths (n, 1) of ``n`` rows of ``width``, drawn on ``device``, as batches of the :data:`PADDING` ``kind``
-    have them; of two rows or more, one padded, and (but for "fixed") one whole.  "half": every row between half
-    the width and the width (a kernel wrong only while every row holds two tokens or more meets it); "short": the
-    padded row one token; "fixed" and "sorted": the padded row the shortest, drawn in 2 .. half the width."""
+    have them: of two rows or more, one padded, one whole (or, for a kind of no whole row, every row shorter than
+    the width), rows in drawn order or sorted longest first; every row between half the width and the width (a
+    kernel wrong only while every row holds two tokens or more meets it), or the padded row the shortest, one
+    token ("short") or drawn in 2 .. half the width."""
     import torch
 
+    whole, ordered, below_half = PADDING[kind][1]
     half = max(1, (width + 1) // 2)
-    below = int(torch.randint(2, half, (), generator=gen)) if half > 2 else 1  # a shortest row below half the width
-    lo = {"half": half, "short": 1}.get(kind, below)
-    hi = width - 1 if kind == "fixed" and width >= 2 else width
+    shortest = 1 if kind == "short" else int(torch.randint(2, half, (), generator=gen)) if half > 2 else 1
+    lo = shortest if below_half else half
+    hi = width if whole or width < 2 else width - 1
     dgen = device_generator(gen, device)
     lengths = torch.randint(lo, hi + 1, (n, 1), generator=dgen, device=device)
-    if kind != "fixed":
+    if whole:
         lengths[torch.rand(n, generator=dgen, device=device) < 0.25] = width
     if n >= 2 and width >= 2:
-        whole = int(torch.randint(0, n, (), generator=gen))
-        padded = (whole + 1 + int(torch.randint(0, n - 1, (), generator=gen))) % n  # another row
-        if kind != "fixed":
-            lengths[whole] = width
-        if kind == "half":
-            lengths[padded] = lengths[padded].clamp(max=width - 1)
-        else:
-            lengths[padded] = 1 if kind == "short" else below
-    if kind == "sorted":
+        first = int(torch.randint(0, n, (), generator=gen))
+        padded = (first + 1 + int(torch.randint(0, n - 1, (), generator=gen))) % n  # another row
+        if whole:
+            lengths[first] = width
+        lengths[padded] = shortest if below_half else lengths[padded].clamp(max=width - 1)
+    if ordered:
         lengths = lengths.sort(dim=0, descending=True).values
     return lengths
 
@@ -368,7 +370,7 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
     (f"smoothed one-hot rows (label smoothing {SMOOTHING:g})", _last, _smoothing(SMOOTHING)),
     (f"smoothed one-hot rows (label smoothing drawn in [{DRAWN_SMOOTHING[0]:g}, {DRAWN_SMOOTHING[1]:g}])", _last,
      _smoothing(None)),
-    *((f"0/1 prefix rows (right padding){said}", _last, _prefix(None, kind)) for kind, said in PADDING.items()),
+    *((f"0/1 prefix rows (right padding){said}", _last, _prefix(None, kind)) for kind, (said, _) in PADDING.items()),
     ("0/1 suffix rows (left padding)", _last, _suffix()),
     ("0/1 suffix rows (left padding) with a row of one token", _last, _suffix("short")),
     ("0/1 prefix columns along dim 0 (time-major padding)", lambda y: y.dim() >= 2 and y.shape[0] >= 2, _time_major),
@@ -398,7 +400,7 @@ STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]],
 #: values are all 0 or 1 (a tokenizer's int64 ``attention_mask``, SDPA's bool mask): only 0 and 1 are
 #: written, values the input already holds, so no index the module takes from it leaves its range
 MASK_STRUCTURES: tuple[tuple[str, Callable[[Any], bool], Callable[[Any, Any], None]], ...] = (
-    *((f"0/1 prefix rows (right padding){said}", _last, _prefix(None, kind)) for kind, said in PADDING.items()),
+    *((f"0/1 prefix rows (right padding){said}", _last, _prefix(None, kind)) for kind, (said, _) in PADDING.items()),
     ("0/1 suffix rows (left padding)", _last, _suffix()),
     ("0/1 suffix rows (left padding) with a row of one token", _last, _suffix("short")),
     ("0/1 prefix columns along dim 0 (time-major padding)", lambda y: y.dim() >= 2 and y.shape[0] >= 2, _time_major),
