@@ -813,8 +813,9 @@ def joint_probes(inputs: tuple, seed: int) -> Iterator[tuple[str, tuple | None, 
     for i in floating:
         for j in floating:
             if i != j and _thresholds_rows(inputs[i], inputs[j]):
-                n += 1
-                yield _top_k(inputs, seed, i, j, name[i], name[j], n)
+                for top in (True, False):  # the threshold the row's largest value, and one with a larger beside it
+                    n += 1
+                    yield _top_k(inputs, seed, i, j, name[i], name[j], n, top)
 
 
 def _thresholds_rows(x: Any, t: Any) -> bool:
@@ -823,17 +824,19 @@ def _thresholds_rows(x: Any, t: Any) -> bool:
     return _last(x) and tuple(t.shape) == tuple(x.shape[:-1]) + (1,)
 
 
-def _top_k(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, n: int) -> tuple[str, tuple | None, str]:
-    """Input ``j`` made the k-th largest value of each row of input ``i`` as drawn, k drawn in 1..width (a top-k
-    filter's threshold, HF's ``TopKLogitsWarper``: the threshold equals one element of its row)."""
+def _top_k(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, n: int,
+           top: bool) -> tuple[str, tuple | None, str]:
+    """Input ``j`` made the k-th largest value of each row of input ``i`` as drawn (a top-k filter's threshold, HF's
+    ``TopKLogitsWarper``: the threshold equals one element of its row): ``top``, k = 1 (the row's largest value,
+    greedy decoding), else k drawn in 2..width (a larger value beside the threshold)."""
     import torch
 
-    label = (f"{PROBE}{b} the k-th largest value of each row of {a} (a top-k threshold, k drawn), the others as "
-             "drawn")
+    label = (f"{PROBE}{b} the k-th largest value of each row of {a} (a top-k threshold, "
+             + ("k = 1" if top else "k drawn in 2..width") + "), the others as drawn")
     gen = torch.Generator().manual_seed((seed * 2003 + 97 * i + 13 * j + n) % (1 << 62))
     try:
         x, t = inputs[i].detach(), inputs[j]
-        k = int(torch.randint(1, x.shape[-1] + 1, (), generator=gen))
+        k = 1 if top else int(torch.randint(2, x.shape[-1] + 1, (), generator=gen))
         kth = x.topk(k, dim=-1).values[..., -1:].to(t.dtype)
         made = list(inputs)
         made[j] = kth.reshape(t.shape).contiguous().requires_grad_(t.requires_grad)
