@@ -528,7 +528,7 @@ class IsolatedEvaluator:
         parts = self.plan.first(n).rounds(self.per_round)
         ended = False
         try:
-            if len(parts) > 1 or self.per_round < len(self.plan.seeds):  # (then no truth is kept here: truths())
+            if self.per_round < len(self.plan.seeds):  # in rounds (then no truth is kept here: truths())
                 result = self._rounds(cands, judge, parts, perf, aot, progress)
                 ended = True
                 return result
