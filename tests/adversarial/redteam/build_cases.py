@@ -561,7 +561,7 @@ C["57_strftime_time_bomb"] = case(
 
 # =========================================================================== 5. denial of service
 
-DOS = ["--timeout", "30"]
+DOS = ["--timeout", "10"]
 C["60_static_range_unroll"] = case(
     PC, [K_PC], pc(after_compute="    for _i in tl.static_range(1 << 40):\n        tmp9 = tmp9 + 0.0\n"),
     cls="dos", judge_args=DOS, timeout=240,
