@@ -337,11 +337,11 @@ def test_every_structure_probe_is_made_where_its_input_is(monkeypatch):
     """A probe of a multi-GiB input builds its masks, grids and draws on the input's device, never a grid of its
     size on the host (at 1.6G positions a host grid took seconds a probe).  On the meta device, inputs of 2^36
     positions: a host tensor of their size cannot be allocated here, so every probe is made only if none is built."""
-    from pytest_kernelopt.gates import seed_values, structure_probes
+    from pytest_kernelopt.gates import seed_values, structure_probes, structure_values
 
     # (a meta tensor has no generator of its own: the probe's host generator draws shape-only tensors there)
     cpu_gen = lambda gen, device: torch.Generator().manual_seed(int(torch.randint(0, 1 << 62, (1,), generator=gen)))  # noqa: E731
-    monkeypatch.setattr(structure_probes, "device_generator", cpu_gen)
+    monkeypatch.setattr(structure_values, "device_generator", cpu_gen)
     monkeypatch.setattr(seed_values, "device_generator", cpu_gen)
     for name in ("rand", "randn", "randint", "randperm"):  # a draw on the host of more than a value a row fails
         monkeypatch.setattr(torch, name, _small_on_host(getattr(torch, name)))
