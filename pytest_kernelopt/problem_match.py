@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from .backends import prepare
-from .cache import CacheKey
+from .cache_keys import CacheKey
 from .config import COMPILE_MODES, Settings
 from .isolate import IsolatedEvaluator
 from .problems import ProblemSpec

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_kernelopt.cache import (SCHEMA_VERSION, CacheError, CacheKey, CacheWarning, Environment, KernelCache,
-                                    current_environment)
+from pytest_kernelopt.cache import CacheError, CacheWarning, KernelCache
+from pytest_kernelopt.cache_keys import SCHEMA_VERSION, CacheKey, Environment, current_environment
 from pytest_kernelopt.candidate import Candidate, LaunchSpec
 from pytest_kernelopt.errors import KernelOptError
 from pytest_kernelopt.gates.results import CascadeResult, GateResult
@@ -84,7 +84,8 @@ def test_round_trip_in_fresh_process_fusion_and_baseline_kept(tmp_path):
 
     out = run_py(f"""
         import json, sys
-        from pytest_kernelopt.cache import CacheKey, KernelCache
+        from pytest_kernelopt.cache import KernelCache
+        from pytest_kernelopt.cache_keys import CacheKey
         cache = KernelCache({str(tmp_path / 'kc')!r}, strict=True)
         e = cache.lookup(CacheKey.from_json({json.dumps(key.to_json())}))
         c = e.candidate()
@@ -135,7 +136,8 @@ def test_cached_kernel_applies_in_fresh_process(tmp_path):
         from pytest_kernelopt.backends import prepare
         prepare("cpu")
         import torch
-        from pytest_kernelopt.cache import CacheKey, KernelCache
+        from pytest_kernelopt.cache import KernelCache
+        from pytest_kernelopt.cache_keys import CacheKey
         from pytest_kernelopt.capture import capture
         from pytest_kernelopt.substitute import apply_permanently
         fn = lambda x: torch.relu(x * 2 + 1).sum(-1)
@@ -179,7 +181,7 @@ def test_any_key_mismatch_is_a_quiet_miss(tmp_path):
 def test_key_is_salted_with_schema_version(monkeypatch):
     key = CacheKey(("a" * 64,), ((2, 3),), ("float32",), "cpu")
     before = key.digest
-    monkeypatch.setattr("pytest_kernelopt.cache.SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setattr("pytest_kernelopt.cache_keys.SCHEMA_VERSION", SCHEMA_VERSION + 1)
     assert key.digest != before
     assert CacheKey.from_json(key.to_json()) == key
 
@@ -479,7 +481,8 @@ def test_constructing_and_reading_the_cache_does_not_import_torch(tmp_path):
     key, _, _ = store_one(cache)
     out = run_py(f"""
         import sys
-        from pytest_kernelopt.cache import CacheKey, KernelCache
+        from pytest_kernelopt.cache import KernelCache
+        from pytest_kernelopt.cache_keys import CacheKey
         c = KernelCache({str(cache.root)!r})
         e = c.lookup(CacheKey.from_json({key.to_json()!r}))
         e.candidate(); list(c.entries())
@@ -489,7 +492,7 @@ def test_constructing_and_reading_the_cache_does_not_import_torch(tmp_path):
 
 
 def test_the_compile_mode_is_part_of_the_key_and_the_default_keeps_old_digests():
-    from pytest_kernelopt.cache import CacheKey
+    from pytest_kernelopt.cache_keys import CacheKey
 
     old = CacheKey(("a" * 64,), ((4, 8),), ("float32",), "sm90")
     assert "compile_mode" not in old.to_json()  # entries written before the field keep their digests

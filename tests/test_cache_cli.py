@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_kernelopt.cache import CacheKey, Environment, KernelCache
+from pytest_kernelopt.cache import KernelCache
+from pytest_kernelopt.cache_keys import CacheKey, Environment
 from pytest_kernelopt.candidate import Candidate
 from pytest_kernelopt.cli_cache import add_cache_parser, main, run_cache
 from pytest_kernelopt.gates.results import CascadeResult, GateResult

@@ -11,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from pytest_kernelopt.cache import KernelCache, current_environment
+from pytest_kernelopt.cache import KernelCache
+from pytest_kernelopt.cache_keys import current_environment
 from pytest_kernelopt.sharding import assign
 
 KERNELOPT = str(Path(sys.executable).parent / "kernelopt")
 HELPERS = '''
 import zlib
-from pytest_kernelopt.cache import CacheKey, KernelCache
+from pytest_kernelopt.cache import KernelCache
+from pytest_kernelopt.cache_keys import CacheKey
 from pytest_kernelopt.candidate import Candidate
 from pytest_kernelopt.gates.results import CascadeResult, GateResult
 from pytest_kernelopt.graph import TritonKernel
@@ -56,7 +58,8 @@ def test_xdist_workers_writing_one_cache_at_once_lose_and_corrupt_nothing(tmp_pa
         import os, warnings
         import pytest
         from helpers import store
-        from pytest_kernelopt.cache import Environment, KernelCache
+        from pytest_kernelopt.cache import KernelCache
+        from pytest_kernelopt.cache_keys import Environment
 
         ENV = Environment("2.13.0+cpu", "3.7.1", None, None, None, "cpu")
         ROOT = {str(root)!r}

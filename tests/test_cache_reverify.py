@@ -11,7 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from pytest_kernelopt.cache import KernelCache, current_environment  # noqa: E402
+from pytest_kernelopt.cache import KernelCache  # noqa: E402
+from pytest_kernelopt.cache_keys import current_environment  # noqa: E402
 from pytest_kernelopt.candidate import Candidate  # noqa: E402
 from pytest_kernelopt.capture import capture  # noqa: E402
 from pytest_kernelopt.gates.results import CascadeResult, GateResult  # noqa: E402

@@ -206,7 +206,7 @@ def test_trust_is_per_cache_key_and_problem(tmp_path, backend, monkeypatch):
     """Red team 15: one body-only kernel under two cache keys (32 x 64 and 64 x 128 inputs), correct at the first
     size only; judged in isolation for the first, it was served for the second after a one-seed re-check.  A
     verdict now holds for the key and the problem it was reached for."""
-    from pytest_kernelopt.cache import CacheKey, current_environment
+    from pytest_kernelopt.cache_keys import CacheKey, current_environment
     from pytest_kernelopt.trust import is_trusted, mark_trusted, trust_context
 
     monkeypatch.setenv("KERNELOPT_TRUST_DIR", str(tmp_path / "trust"))
@@ -439,7 +439,7 @@ def test_an_entry_accepted_at_a_lower_bar_is_timed_again_and_below_this_runs_bar
 
 def _on_h200(now):
     """This environment's torch and triton on an H200: another GPU of the same kind (keys say cuda:sm90)."""
-    from pytest_kernelopt.cache import Environment
+    from pytest_kernelopt.cache_keys import Environment
 
     return Environment(now.torch, now.triton, "13.0", "NVIDIA H200", "9.0", "cuda:sm90")
 
@@ -452,7 +452,7 @@ def test_an_entry_recorded_on_another_gpu_that_is_slower_here_is_not_applied_and
     failed the problem ("cached kernel ... performance gate failed") instead of running the baseline and
     searching the kernel for this GPU.  A stale entry that is wrong here is still a regression."""
     import pytest_kernelopt.workflow.run as run_mod
-    from pytest_kernelopt.cache import current_environment
+    from pytest_kernelopt.cache_keys import current_environment
     from pytest_kernelopt.workflow import cache_precheck
 
     x = torch.randn(4, 32, device=backend.device)
@@ -506,7 +506,7 @@ def test_a_kept_decision_taken_on_another_gpu_is_searched_again_by_an_optimize_r
     """Keys name the GPU's kind (cuda:sm90): an H100 is served the H200's decisions.  A config that lost on one
     card may win on the other (session 24: max-autotune's picks differ between them), so an optimize run
     searches a decision kept on another environment again; a verify run serves it."""
-    from pytest_kernelopt.cache import current_environment
+    from pytest_kernelopt.cache_keys import current_environment
     from pytest_kernelopt.workflow import search_again
 
     _, settings, _, entry = _kept_run(tmp_path, backend, proposer="tuner", model=None, min_speedup=1.02,

@@ -103,7 +103,8 @@ def _store_entry(problem, tmp_path, source: str) -> Path:
     """An accepted cache entry for the problem's kernel whose kernel.py is ``source`` (hash recomputed)."""
     import dataclasses
 
-    from pytest_kernelopt.cache import KernelCache, current_environment
+    from pytest_kernelopt.cache import KernelCache
+    from pytest_kernelopt.cache_keys import current_environment
     from pytest_kernelopt.candidate import Candidate
     from pytest_kernelopt.gates.results import CascadeResult, GateResult
     from pytest_kernelopt.problems import input_signature

@@ -204,7 +204,8 @@ def judge_batches(request: pytest.FixtureRequest, cli_batch_dir: Path) -> dict[s
 def _store_entry(case: dict[str, Any], problem_file: Path, cache_dir: Path) -> str:
     """Write the candidate as an accepted entry for this environment, the way a malicious commit would."""
     from pytest_kernelopt.backends import select_backend
-    from pytest_kernelopt.cache import KernelCache, current_environment
+    from pytest_kernelopt.cache import KernelCache
+    from pytest_kernelopt.cache_keys import current_environment
     from pytest_kernelopt.candidate import Candidate
     from pytest_kernelopt.capture import capture
     from pytest_kernelopt.gates.results import CascadeResult, GateResult

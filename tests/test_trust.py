@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_kernelopt import trust
-from pytest_kernelopt.cache import CacheKey, Environment
+from pytest_kernelopt.cache_keys import CacheKey, Environment
 from pytest_kernelopt.candidate import Candidate
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,12 +6,12 @@ position and rank.  A kernel that reads a whole input to test it for a structure
 probes give each structure to every input it fits, whatever its position:
 
 * floating inputs (:data:`STRUCTURES`): one-hot rows along the last dimension and along dim 1, multi-hot rows,
-  smoothed one-hot rows (0.1 and a factor drawn from :data:`.structure_values.DRAWN_SMOOTHING`), 0/1 prefix and suffix rows
-  (right and left padding), padding along dim 0 (time-major masks), additive padding at -inf, finfo.min, -1e9
-  and -10000, all ones and all zeros (an unpadded batch), arithmetic-progression rows, and on square last
-  dimensions causal masks (0/-inf, 0/finfo.min with padding merged in, 0/1 lower-triangular, over more keys
-  than queries), a sliding-window band, packed documents' block-diagonal mask and ALiBi biases; and on inputs of
-  three dims or more, zero rows at the end of each sequence (right-padded embeddings);
+  smoothed one-hot rows (0.1 and a factor drawn from :data:`.structure_values.DRAWN_SMOOTHING`), 0/1 prefix and
+  suffix rows (right and left padding), padding along dim 0 (time-major masks), additive padding at -inf,
+  finfo.min, -1e9 and -10000, all ones and all zeros (an unpadded batch), arithmetic-progression rows, and on
+  square last dimensions causal masks (0/-inf, 0/finfo.min with padding merged in, 0/1 lower-triangular, over more
+  keys than queries), a sliding-window band, packed documents' block-diagonal mask and ALiBi biases; and on inputs
+  of three dims or more, zero rows at the end of each sequence (right-padded embeddings);
 * bool and 0/1 integer masks (:func:`mask_probes`: a tokenizer's int64 ``attention_mask``, a bool key mask,
   ``token_type_ids``);
 * other integer inputs (:func:`integer_probes`): positions, permutations, sorted lengths, the constants the
@@ -21,9 +21,9 @@ probes give each structure to every input it fits, whatever its position:
   over its rows in another; a causal, sliding-window or ALiBi square mask beside a key-padding mask; an ALiBi
   bias and a causal mask kept apart beside key padding.
 
-How each structure is written into an input is :mod:`.structure_values`; this module says which structures
-apply to which inputs, and runs them.  Other conjunctions of structures are not probed.  Guarded by tests/test_structured_seeds.py (each probe family,
-and the repros in benchmarks/redteam/ that a probe refuses).
+How each structure is written into an input is :mod:`.structure_values`; this module says which structures apply to
+which inputs, and runs them.  Other conjunctions of structures are not probed.  Guarded by
+tests/test_structured_seeds.py (each probe family, and the repros in benchmarks/redteam/ that a probe refuses).
 
 Here, after the first seed's calls, every floating input is given each structure of
 :data:`STRUCTURES` in turn, the other inputs as the plain seed draws them (the problem's own ``get_inputs()``),

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Sequence
 import torch
 
 from ..backends import Backend
-from ..cache import CacheKey, device_kind
+from ..cache_keys import CacheKey, device_kind
 
 if TYPE_CHECKING:
     from ..graph import KernelGraph

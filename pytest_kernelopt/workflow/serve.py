@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from ..cache import current_environment
+from ..cache_keys import current_environment
 from ..config import Settings
 from ..gates.cascade import static_gate_result
 from ..gates.provenance import FREE_FORM, classify
@@ -22,7 +22,8 @@ from .keys import cache_key
 from .proposer import search_conditions
 
 if TYPE_CHECKING:
-    from ..cache import CacheEntry, CacheKey, Environment, KernelCache
+    from ..cache import CacheEntry, KernelCache
+    from ..cache_keys import CacheKey, Environment
     from ..candidate import Candidate
     from ..gates.results import CascadeResult
     from ..graph import KernelGraph
