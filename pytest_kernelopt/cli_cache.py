@@ -24,7 +24,8 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from .cache import CacheEntry, CacheError, KernelCache, ScanResult, entry_files
+from .cache import KernelCache
+from .cache_entry import CacheEntry, CacheError, ScanResult, entry_files
 from .cache_keys import Environment, current_environment
 from .entry_checks import DEFAULT_TIMEOUT, EntryJudge, NotJudged, allowlist_check_entry, compile_check_entry
 from .printable import escape

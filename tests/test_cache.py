@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_kernelopt.cache import CacheError, CacheWarning, KernelCache
+from pytest_kernelopt.cache import KernelCache
+from pytest_kernelopt.cache_entry import CacheError, CacheWarning
 from pytest_kernelopt.cache_keys import SCHEMA_VERSION, CacheKey, Environment, current_environment
 from pytest_kernelopt.candidate import Candidate, LaunchSpec
 from pytest_kernelopt.errors import KernelOptError

@@ -345,7 +345,7 @@ def test_a_kept_decision_is_served_as_it_is_in_verify_mode_and_without_a_searchi
 def test_a_kept_entry_records_how_it_was_searched_and_a_malformed_record_reads_as_the_old_default(tmp_path, backend):
     import json
 
-    from pytest_kernelopt.cache import ENTRY_JSON, LEGACY_SEARCHED
+    from pytest_kernelopt.cache_entry import ENTRY_JSON, LEGACY_SEARCHED
     from pytest_kernelopt.workflow import search_conditions
 
     cond = search_conditions(Settings(min_speedup=1.005), "tuner")

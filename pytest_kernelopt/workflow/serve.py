@@ -22,7 +22,8 @@ from .keys import cache_key
 from .proposer import search_conditions
 
 if TYPE_CHECKING:
-    from ..cache import CacheEntry, KernelCache
+    from ..cache import KernelCache
+    from ..cache_entry import CacheEntry
     from ..cache_keys import CacheKey, Environment
     from ..candidate import Candidate
     from ..gates.results import CascadeResult
