@@ -17,11 +17,11 @@ Why it is built this way:
   directory that lookups ignore and ``prune`` removes.
 * Nothing read from disk is trusted: the key is recomputed from the recorded
   key fields, every ``.py`` file is re-hashed against the hash recorded for
-  it, and the schema version is checked.  Anything off is a
+  it, and the schema version is checked (:mod:`.cache_entry`).  Anything off is a
   :class:`CacheWarning` and a miss (or a :class:`CacheError` in strict mode),
   so a damaged cache costs speed, never correctness.
 * Importing this module and constructing :class:`KernelCache` never imports
-  torch; only :func:`current_environment` does.
+  torch; only :func:`.cache_keys.current_environment` does.
 """
 
 from __future__ import annotations
