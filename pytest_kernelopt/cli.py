@@ -9,6 +9,7 @@ need them, after the backend's ``prepare()`` (Triton reads its environment on im
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
@@ -119,6 +120,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
                     for name, kernel in graph.kernels.items():
                         (out / f"{name}.py").write_text(kernel.source)
                 print(f"kernel sources written to {out}/")
+        except BrokenPipeError:
+            raise  # the reader went away: not this problem's failure
         except (Exception, SystemExit) as e:  # one bad file does not stop the others
             print(f"\n== {path}\nERROR: {type(e).__name__}: {e}")
             status = 1
@@ -173,6 +176,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 speed = f"{out.speedup:.3f}x" if out.measured else "not measured (no GPU)"
                 print(f"    done in {out.seconds:.1f}s: {len(out.accepted)} accepted, {kept} kept or verified; "
                       f"module speedup {speed}", flush=True)
+            except BrokenPipeError:
+                raise  # the reader went away: not this problem's failure
             except (Exception, SystemExit) as e:
                 failed.append({"problem": str(path), "error": f"{type(e).__name__}: {e}"})
                 print(f"    ERROR: {type(e).__name__}: {e}", flush=True)
@@ -362,6 +367,20 @@ def _check_cache_dir(args: argparse.Namespace, cache_dir: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``kernelopt`` command.  Output piped into a reader that stops early (``kernelopt cache list | head``)
+    ends the command quietly, as other command-line tools do: exit 141 (128 + SIGPIPE, as a shell reports it), no
+    traceback (tests/test_cache_cli.py::test_output_into_a_pipe_closed_early_ends_quietly)."""
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # here, not at the interpreter's exit, where a closed pipe is an unhandled error
+        return code
+    except BrokenPipeError:
+        # the interpreter flushes stdout once more at exit: point it at /dev/null first
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command in ("capture", "bench", "judge"):

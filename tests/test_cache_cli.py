@@ -418,3 +418,18 @@ def test_entry_text_reaches_the_terminal_escaped(tmp_path, capsys):
     assert "\\x1b]0;title\\x07" in outputs[1]  # show --source: the header's controls escaped, its lines kept
     assert "@triton.jit\n" in outputs[1]
     assert "verify: 1 entries: 1 ok, 0 stale" in outputs[2]
+
+
+def test_output_into_a_pipe_closed_early_ends_quietly(tmp_path):
+    """``kernelopt cache list | head -1``: the reader closes the pipe before the command writes.  The command ends
+    with 141 (128 + SIGPIPE) and no traceback, where it printed a BrokenPipeError's (and ``capture`` counted it
+    as a failed problem)."""
+    cache = KernelCache(tmp_path / "kc")
+    for i in range(3):
+        store(cache, f"triton_poi_fused_{i}")
+    proc = subprocess.Popen([sys.executable, "-m", "pytest_kernelopt.cli", "cache", "list", "--cache-dir",
+                             str(tmp_path / "kc")], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    proc.stdout.close()  # before the command has imported anything, let alone written
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 141, err
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
