@@ -137,11 +137,12 @@ class KernelCache:
     # ---- reading
 
     def _bad(self, path: Path, reason: str) -> None:
-        msg = (f"kernelopt cache: ignoring entry {path}: {reason}. Run `kernelopt cache verify` to inspect "
-               "and `kernelopt cache prune` to remove it; the kernel is re-optimized as if uncached.")
+        fix = "Run `kernelopt cache verify` to inspect it and `kernelopt cache prune` to remove it."
         if self.strict:
-            raise CacheError(msg)
-        warnings.warn(msg, CacheWarning, stacklevel=3)
+            raise CacheError(f"kernelopt cache: entry {path} is unusable: {reason} (a strict cache makes an "
+                             f"unusable entry an error). {fix}")
+        warnings.warn(f"kernelopt cache: ignoring entry {path}: {reason}; its kernel runs as if it had no entry "
+                      f"(a run that searches searches it again). {fix}", CacheWarning, stacklevel=3)
 
     def _try_load(self, path: Path, digest: str) -> tuple[CacheEntry | None, str | None]:
         try:

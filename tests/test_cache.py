@@ -354,14 +354,17 @@ def test_bad_entry_is_a_warning_and_a_miss_or_an_error_when_strict(tmp_path, dam
     damage_fn, message = DAMAGE[damage]
     damage_fn(entry.path)
 
-    with pytest.warns(CacheWarning, match=message):
+    with pytest.warns(CacheWarning, match=message) as seen:
         assert cache.lookup(key) is None
+    # what happens is said as it happens: ignored and run as if absent; in strict mode an error, never "ignoring"
+    assert "ignoring entry" in str(seen[0].message) and "as if it had no entry" in str(seen[0].message)
     with pytest.warns(CacheWarning, match=message):
         assert [e.digest for e in cache.entries()] == [other_key.digest]  # the good entry still loads
     strict = KernelCache(cache.root, strict=True)
     with pytest.raises(CacheError, match=message) as info:
         strict.lookup(key)
     assert isinstance(info.value, KernelOptError)
+    assert "is unusable" in str(info.value) and "ignoring" not in str(info.value), info.value
     assert strict.lookup(other_key).candidate() == other_cand
     (bad,) = [s for s in cache.scan() if s.problem]
     assert bad.digest == key.digest and message in bad.problem
