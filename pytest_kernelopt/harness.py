@@ -176,6 +176,8 @@ class Harness:
         self.prepare()
         _quiet_torch_trace_log()
         backend = select_backend(settings.backend)
+        # the summary names the backend chosen, also where the test fails before it has a result
+        self.backend_description = self.backend_description or backend.description
         if settings.perf and not backend.measures_time and settings.perf_unmeasured == "fail":
             # before anything is compiled: the test's verdict cannot be what was asked of it
             raise PerfUnmeasuredError(

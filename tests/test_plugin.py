@@ -192,6 +192,8 @@ def test_perf_where_nothing_can_be_measured_fails_when_asked_to(pytester, backen
             "performance cannot be measured here (CPU: *); perf_unmeasured=fail makes that a failure (warn only warns)")
     result.stdout.fnmatch_lines(["*_ test_perf _*", said, "*_ kernelopt problem tiny.py _*", said])
     assert "Traceback" not in result.stdout.str()
+    # the summary names the backend chosen, not the setting's "auto", though no test produced a result
+    result.stdout.fnmatch_lines(["backend: CPU: Inductor Triton code run by the Triton interpreter*; mode: verify"])
 
 
 def test_the_cuda_backend_without_a_gpu_says_so_without_frames(pytester, backend, monkeypatch):
