@@ -10,7 +10,8 @@ tests/test_plugin.py::test_a_kernels_junit_property_tells_measured_from_not_meas
   written once the session's results are all in (those of xdist workers too).
 * A property's value says the decision, where the kernel came from, and its speedup with the interval where it was
   measured; a kept baseline gives the nearest candidate's, and one that nothing measured says ``not measured``
-  (with ``no GPU`` where there is none), so "measured and kept" never reads as "not measured".
+  (with ``no GPU`` where there is none), so "measured and kept" never reads as "not measured".  A kernel the
+  cache had no entry for and no search decided (verify mode) says so (:data:`UNCACHED`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from __future__ import annotations
 from typing import Any, Callable
 
 PER_TEST_FAMILIES = ("xunit1", "legacy")
+#: the value for a kernel with no cache entry that no search decided
+UNCACHED = "no cache entry (ran as Inductor compiled it)"
 
 
 def per_test_properties(config: Any) -> bool:
@@ -47,9 +50,12 @@ def kernel_value(k: Any, backend: str) -> str:
 
 
 def test_properties(record: Any) -> list[tuple[str, str]]:
-    """One test's properties: its backend and mode, then each kernel's decision."""
+    """One test's properties: its backend and mode, then each kernel's decision, and each kernel the cache had no
+    entry for and no search decided (verify mode: it ran as Inductor compiled it)."""
+    decided = {k.kernel for k in record.kernels}
     return [("kernelopt_backend", record.backend), ("kernelopt_mode", record.mode)] + [
-        (f"kernelopt:{k.kernel}", kernel_value(k, record.backend)) for k in record.kernels]
+        (f"kernelopt:{k.kernel}", kernel_value(k, record.backend)) for k in record.kernels] + [
+        (f"kernelopt:{name}", UNCACHED) for name in getattr(record, "uncached", ()) if name not in decided]
 
 
 def add_suite_properties(config: Any, results: list[tuple[str, Any]],

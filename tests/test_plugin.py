@@ -331,6 +331,10 @@ def test_verify_mode_with_ini_marker_report_and_junit(pytester):
     junit = (pytester.path / "out" / "j.xml").read_text()
     assert '<property name="kernelopt_mode:test_mod.py::test_softmax" value="verify" />' in junit
     assert "<testcase" in junit and "<properties>" not in junit.split("<testcase", 1)[1]
+    # the kernel with no cache entry has its property too, saying so
+    (uncached,) = report["tests"][0]["uncached"]
+    assert (f'<property name="kernelopt:test_mod.py::test_softmax:{uncached}" '
+            'value="no cache entry (ran as Inductor compiled it)" />') in junit, junit
 
 
 def test_problem_collector_reports_broken_files_alone(pytester):
