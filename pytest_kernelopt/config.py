@@ -354,13 +354,20 @@ def parse_overrides(overrides: Mapping[str, Any] | None, source: str = "option")
 
 
 def check_extras(settings: Settings) -> None:
-    """Settings that need an optional dependency that is not installed: a SettingError naming the extra, before
-    anything runs (``proposer=agents`` in optimize mode needs openai: ``pytest-kernelopt[llm]``)."""
+    """Settings that cannot run as given, before anything runs: ``proposer=agents`` in optimize mode needs openai
+    (``pytest-kernelopt[llm]``: a SettingError naming the extra) and, where an agent that cannot run fails the run
+    (``llm_error=fail``), a model (the ``model`` setting, ``KERNELOPT_MODEL`` or ``OPENAI_MODEL``)."""
     if settings.mode == "optimize" and settings.proposer == "agents":
         try:
             check("openai", "proposer=agents (the LLM agents)")
         except MissingExtraError as e:
             raise SettingError(str(e)) from None
+        if settings.llm_error == "fail" and not (settings.model or os.environ.get("KERNELOPT_MODEL")
+                                                 or os.environ.get("OPENAI_MODEL")):
+            raise SettingError("proposer=agents needs an LLM model: set the model setting (pytest: --kernelopt-model "
+                               "NAME or the ini key kernelopt_model; kernelopt bench: --model NAME) or the "
+                               "environment variable KERNELOPT_MODEL or OPENAI_MODEL (llm_error=warn runs on "
+                               "without the agents instead)")
 
 
 def options_table() -> str:

@@ -107,3 +107,27 @@ def test_kernelopt_bench_with_the_agents_names_the_extra(tmp_path):
     proc = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "pip install 'pytest-kernelopt[llm]'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_agents_without_a_model_are_a_usage_error_before_anything_runs(monkeypatch, capsys):
+    """``kernelopt bench --proposer agents`` with no model named printed its header, captured the problem and
+    started a worker, and only then failed: now a usage error (exit 2) before anything runs.  With
+    ``llm_error=warn`` (an agent that cannot run lets the run go on) it is no error."""
+    from pytest_kernelopt.cli import main
+    from pytest_kernelopt.config import SettingError, Settings, check_extras
+
+    pytest.importorskip("openai")
+    for name in ("KERNELOPT_MODEL", "OPENAI_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(SystemExit) as exited:
+        main(["bench", "no_such_problem.py", "--proposer", "agents"])
+    assert exited.value.code == 2
+    assert "proposer=agents needs an LLM model" in capsys.readouterr().err
+    agents = Settings(mode="optimize", proposer="agents")
+    check_extras(Settings(mode="optimize", proposer="agents", llm_error="warn"))
+    check_extras(Settings(mode="optimize", proposer="agents", model="m"))
+    monkeypatch.setenv("OPENAI_MODEL", "m")
+    check_extras(agents)
+    monkeypatch.delenv("OPENAI_MODEL")
+    with pytest.raises(SettingError, match="KERNELOPT_MODEL or OPENAI_MODEL"):
+        check_extras(agents)
