@@ -325,10 +325,12 @@ def label(source: str, name: str) -> str:
     """How an error names setting ``name`` given through ``source``."""
     if source == "ini key":
         return f"ini key kernelopt_{name}"
-    if source == "command-line option":
-        return FIELDS[name].option if name in FIELDS else f"--kernelopt-{name.replace('_', '-')}"
+    aliases = FIELDS[name].aliases if name in FIELDS else ()
+    if source == "command-line option":  # an alias's value lands on the same field: both names, either was typed
+        flag = FIELDS[name].option if name in FIELDS else f"--kernelopt-{name.replace('_', '-')}"
+        return flag + "".join(f" (or --kernelopt-{a})" for a in aliases)
     if source == "kernelopt option":  # the `kernelopt` command's flags
-        return f"--{name.replace('_', '-')}"
+        return f"--{name.replace('_', '-')}" + "".join(f" (or --{a})" for a in aliases)
     return f"{source} {name}"
 
 

@@ -117,6 +117,7 @@ def test_an_invalid_option_is_a_usage_error_naming_it(pytester, option, value, a
     result = pytester.runpytest("-p", "no:cacheprovider", f"{option}={value}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert f"{value!r} is not allowed; expected {allowed}" in result.stderr.str()
+    assert option in result.stderr.str()  # the name typed, where it is an alias too (--kernelopt-budget)
 
 
 MARKED = '''
@@ -171,7 +172,7 @@ def test_a_relative_cache_dir_is_taken_from_the_rootdir_not_the_cwd(pytester, mo
 
 @pytest.mark.parametrize("argv, message", [
     (["bench", "x.py", "--seeds", "three"], "--seeds: 'three' is not allowed; expected an integer >= 1"),
-    (["bench", "x.py", "--budget", "-1"], "--problem-time-budget: '-1' is not allowed"),
+    (["bench", "x.py", "--budget", "-1"], "--problem-time-budget (or --budget): '-1' is not allowed"),
     (["bench", "x.py", "--proposer", "gpt"], "--proposer: 'gpt' is not allowed; expected one of auto, agents"),
     (["capture", "x.py", "--backend", "gpu"], "--backend: 'gpu' is not allowed; expected one of auto, cuda, cpu"),
     (["judge", "p.py", "c.py", "--min-speedup", "0"], "--min-speedup: '0' is not allowed; expected a number > 0"),
