@@ -84,6 +84,7 @@ def main(out_path: Path, paths: list[Path]) -> None:
                         "received_gib": round((ev.received_bytes - got) / 2**30, 3),
                         "frames_gib": {k: round((v - kept[k]) / 2**30, 2) for k, v in ev.frames_kept.items()},
                         "check_seconds": numbers.get("check_seconds"),
+                        "probe_seconds": numbers.get("structure_probe_seconds"),
                         "rounds": len(numbers.get("rounds") or [numbers.get("seed_list")]),
                         "judged_where": str(numbers.get("judged_where", "here"))[:120],
                         "perf_samples": perf.numbers.get("samples") if perf is not None else None,

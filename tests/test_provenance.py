@@ -134,6 +134,13 @@ def test_each_class_is_collected_with_the_checks_it_needs(session, kernel):
         needed = {c for c in provenance.COLLECTED if provenance.runs(c, cls)} - {"read_only_guard"}
         assert made == needed, (cls, made)
         assert numbers["determinism_checked"] is (cls == provenance.FREE_FORM)
+        # where the probes' seconds went, for free-form code (the class that runs them) only
+        spent = numbers.get("structure_probe_seconds")
+        assert (spent is not None) is (cls == provenance.FREE_FORM), (cls, spent)
+        if spent is not None:
+            parts = spent["making"] + spent["candidate_calls"] + spent["baseline_calls_and_comparisons"]
+            assert 0 < parts <= numbers["check_seconds"]["structure_probes"] + 1e-3, (spent, numbers["check_seconds"])
+            assert 0 < len(spent["slowest"]) <= 5 and max(spent["slowest"].values()) <= parts + 1e-3, spent
     assert provenance.skipped(provenance.FREE_FORM) == []
     # Inductor's source byte for byte under no config of its own is not certified, but has no code to probe
     res = session.evaluate(Candidate((name,), graph.kernels[name].source, origin="a/a"), perf=False)

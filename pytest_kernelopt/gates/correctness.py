@@ -188,6 +188,8 @@ class CorrectnessGate:
                    "structure_probes_compared": sum(str(k).startswith(PROBE) for k, _, _ in carried_pairs)}
         if getattr(rec, "carried_note", ""):
             numbers["loop_note"] = rec.carried_note
+        if getattr(rec, "probe_seconds", None):
+            numbers["structure_probe_seconds"] = rec.probe_seconds
         if getattr(rec, "carried_sampled", 0):
             numbers["pairs_sampled"] = (f"{rec.carried_sampled} of the {len(carried_pairs)} pairs of calls past "
                                         f"{trial_records.CARRIED_TOTAL_BYTES >> 20} MiB kept were judged on a keyed "

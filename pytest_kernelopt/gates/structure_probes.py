@@ -41,6 +41,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import time
 from typing import Any, Callable, Iterator
 
 from . import calls
@@ -51,6 +52,9 @@ from .trial_records import PROBE
 
 #: every probe on (single, mask, ignore-index and joint); a test of another gate turns them off
 ENABLED = True
+#: the slowest probes a candidate's record names with their seconds (:attr:`.trial_records.CandidateRecord.
+#: probe_seconds`, the correctness gate's ``structure_probe_seconds``)
+PROBES_SHOWN = 5
 def _last(y: Any) -> bool:
     return y.dim() >= 2 and y.shape[-1] >= 2
 
@@ -460,12 +464,18 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
     drawn = session.inputs(plain)
     compared = compared_values(k.source for g in session.captured.graphs for k in g.kernels.values())
     bound = index_bound(session.captured.graphs)
+    spent = {"making": 0.0, "candidate_calls": 0.0, "baseline_calls_and_comparisons": 0.0}
+    each: dict[str, float] = {}
+    made_from = time.perf_counter()
     for label, inputs, why in itertools.chain(probes(drawn, plain), mask_probes(drawn, plain),
                                               integer_probes(drawn, plain, compared, bound),
                                               joint_probes(drawn, plain)):
+        t0 = time.perf_counter()
+        spent["making"] += t0 - made_from
         short = label[len(PROBE):].replace(", the others as drawn", "")
         if inputs is None:
             not_run.append(f"{short} {why}")
+            made_from = time.perf_counter()
             continue
         session.state.start(target_for(session, plain))
         before = copies(session.state.items)
@@ -478,8 +488,10 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
             failed = calls.baseline_raises(session, swap, fn, plain, inputs, before)
             if failed:  # the module cannot run this probe: not the candidate's doing
                 not_run.append(f"{short}: the baseline raised {failed} too")
+                made_from = time.perf_counter()
                 continue
             raise
+        t1 = time.perf_counter()
         try:
             calls.beside_baseline(session, swap, fn, plain, inputs, before, cand, rec,
                                   label + " against the baseline's call on the same inputs", sample)
@@ -488,6 +500,12 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
                 raise
             not_run.append(f"{short}: the baseline raised {type(e).__name__}")
         del before, cand
+        made_from = time.perf_counter()
+        spent["candidate_calls"] += t1 - t0
+        spent["baseline_calls_and_comparisons"] += made_from - t1
+        each[short] = round(each.get(short, 0.0) + made_from - t0, 4)
+    rec.probe_seconds = {**{k: round(v, 4) for k, v in spent.items()},
+                         "slowest": dict(sorted(each.items(), key=lambda kv: -kv[1])[:PROBES_SHOWN])}
     if not_run:
         rec.carried_note = "; ".join(filter(None, [
             rec.carried_note, f"{len(not_run)} structure probe(s) could not run, so were not judged: "

@@ -106,6 +106,9 @@ class CandidateRecord:
     #: class needs), and the seconds each took
     checks_run: list[str] = field(default_factory=list)
     check_seconds: dict[str, float] = field(default_factory=dict)
+    #: where the structure probes' seconds went: making the inputs, the candidate's calls, the baseline's calls with
+    #: the comparison, and each probe's whole (:func:`.structure_probes.probe_calls`)
+    probe_seconds: dict[str, Any] = field(default_factory=dict)
 
 
 #: how :attr:`CandidateRecord.state_changed` names a pointer the replaced kernel only reads and the candidate wrote
