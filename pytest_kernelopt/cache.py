@@ -88,6 +88,7 @@ class KernelCache:
         self.root = Path(root)
         self.strict = strict
         self.lock_timeout = lock_timeout
+        self.ignored: list[str] = []  # the unusable entries this object warned about and ignored, with why
 
     def __repr__(self) -> str:
         return f"KernelCache({str(self.root)!r}, strict={self.strict})"
@@ -141,6 +142,7 @@ class KernelCache:
         if self.strict:
             raise CacheError(f"kernelopt cache: entry {path} is unusable: {reason} (a strict cache makes an "
                              f"unusable entry an error). {fix}")
+        self.ignored.append(f"{path}: {reason}")
         warnings.warn(f"kernelopt cache: ignoring entry {path}: {reason}; its kernel runs as if it had no entry "
                       f"(a run that searches searches it again). {fix}", CacheWarning, stacklevel=3)
 

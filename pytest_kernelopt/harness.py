@@ -305,6 +305,12 @@ class Harness:
         lines = [table(rows, header)] if rows else []
         lines.append(f"backend: {self.backend_description or self.settings.backend}; mode: {self.settings.mode}")
         lines += _uncovered_hint(uncovered, sum(len(r.untunable) for _, r in self.results), self.settings.mode)
+        ignored = sorted({e for _, r in self.results for e in r.ignored_entries})
+        if ignored:  # counted under "no cache entry" above: their kernels ran as if they had none
+            lines.append(f"{len(ignored)} cache entr{'y' if len(ignored) == 1 else 'ies'} could not be used and "
+                         f"{'was' if len(ignored) == 1 else 'were'} ignored (counted as no cache entry): "
+                         + "; ".join(ignored[:3]) + (" ..." if len(ignored) > 3 else "")
+                         + "; `kernelopt cache verify` shows why, `kernelopt cache prune` removes them")
         empty = [nodeid for nodeid, r in self.results if r.triton_kernels == 0]
         if empty:
             lines.append(f"{len(empty)} test(s) have no Triton kernel to check or optimize (Inductor compiled "

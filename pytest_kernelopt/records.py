@@ -73,6 +73,7 @@ class RunRecord:
     uncached: list[str] = field(default_factory=list)
     uncached_runs: list[str] = field(default_factory=list)
     untunable: list[str] = field(default_factory=list)  # uncached kernels the offline tuner has no config for
+    ignored_entries: list[str] = field(default_factory=list)  # unusable cache entries ignored (path: why)
     proposer_errors: list[str] = field(default_factory=list)  # why the chosen proposer could not run (LLM errors)
     settings: dict[str, Any] | None = None  # the test's own settings (marker and fixture keywords applied)
 

@@ -459,6 +459,15 @@ def test_cached_kernel_is_reverified_and_applied(pytester, backend):
     row = next(ln for ln in result.stdout.lines if ln.startswith("test_mod.py::test_softmax"))
     assert row.split()[1:6] == ["1", "0", "0", "1", "0"], row  # kernels, optimized, kept, from cache, no entry
     assert "have no cache entry" not in result.stdout.str()
+    # the entry made unusable: its kernel runs as if it had none, and the summary says an entry was ignored
+    (entry_json,) = (pytester.path / "kc").glob("v*/*/*/entry.json")
+    entry_json.write_text("{not json")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-s", "--kernelopt-cache-dir=kc")
+    result.assert_outcomes(passed=1)
+    row = next(ln for ln in result.stdout.lines if ln.startswith("test_mod.py::test_softmax") and len(ln.split()) > 5)
+    assert row.split()[1:6] == ["1", "0", "0", "0", "1"], row
+    result.stdout.fnmatch_lines(["1 cache entry could not be used and was ignored (counted as no cache entry): "
+                                 f"*{entry_json.parent.name}: entry.json is not valid JSON*kernelopt cache verify*"])
 
 
 def test_cached_kernel_that_fails_a_gate_fails_the_test_with_numbers(pytester, backend):

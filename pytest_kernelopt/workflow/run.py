@@ -75,9 +75,12 @@ def run_kernelopt(evaluator: Evaluator, settings: Settings, backend: Backend, *,
     if settings.perf:
         perf, found = perf_check(evaluator, settings, decisions.applied)
         decisions.regressions += found
-    return decisions.run_record(evaluator.graphs, name=name, backend=backend.name, mode=settings.mode,
-                                seconds=time.perf_counter() - t0, proposer=proposer, outcome=outcome, perf=perf,
-                                use_cache=use_cache)
+    record = decisions.run_record(evaluator.graphs, name=name, backend=backend.name, mode=settings.mode,
+                                  seconds=time.perf_counter() - t0, proposer=proposer, outcome=outcome, perf=perf,
+                                  use_cache=use_cache)
+    if cache is not None:
+        record.ignored_entries = list(dict.fromkeys(cache.ignored))
+    return record
 
 
 def cache_precheck(evaluator: Evaluator, settings: Settings, backend: Backend, *, proposer: str, name: str,
