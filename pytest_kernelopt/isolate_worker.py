@@ -141,6 +141,7 @@ def _truths(conn: Any, send: Send, session: EvaluationSession, payload: Any) -> 
     with _sent_from_device():
         rec = collect_truths(session, plan, emit=lambda seed, run, error: send(
             TRUTH, {"seed": seed, "run": run, "error": error}))
+    release_device_memory()  # the truths the parent copied: their memory back, for its copies and the next runs
     send(RESULT, rec)
 
 
@@ -157,6 +158,7 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
         with _sent_from_device():
             truths = collect_truths(session, plan, emit=lambda seed, run, error: send(
                 TRUTH, {"seed": seed, "run": run, "error": error}))
+        release_device_memory()  # the truths the parent copied: their memory back before the baseline runs
     # this process's own baseline, recorded and sent before the candidate is loaded: Inductor autotunes each
     # process anew, so a baseline from another process can differ from this one in kernels nobody replaced.
     # Every run is its own message, sent as soon as it is recorded: one seed's tensors at a time here.  A worker

@@ -354,6 +354,49 @@ def test_the_float64_truth_runs_on_the_device_whenever_it_fits(monkeypatch):
     assert where == "skipped" and why.startswith("float64 check skipped: would need about 48.0 GiB"), why
 
 
+def test_no_truth_is_held_past_its_seed_and_a_failed_attempt_is_let_go_before_the_host_tries(monkeypatch):
+    """Each seed's float64 truth is computed with the device's room: no name of the collection still holds the last
+    seed's truth while the next is computed, and where the device ran out of memory, what the failed attempt held
+    (its frames, through the exception's traceback) is let go before the host's attempt, and the device memory
+    given back between them.  (The truths are stand-ins: what is alive when is under test.)"""
+    import gc
+    import types
+    import weakref
+
+    from pytest_kernelopt.gates import trials
+
+    class Held:  # a truth's or a failed attempt's device memory
+        pass
+
+    made: list = []
+    alive_when_called: list = []
+    released: list = []
+
+    def truth_on(session, seed, where):
+        gc.collect()
+        alive_when_called.append((seed, where, [r() is not None for r in made]))
+        held = Held()  # what this attempt holds on the device until it returns or its frames go
+        made.append(weakref.ref(held))
+        if seed == 2 and where == "cuda":
+            raise torch.OutOfMemoryError("CUDA out of memory (a stand-in)")
+        return [held], {}, []
+
+    monkeypatch.setattr(trials, "place", lambda session: ("cuda", "fits"))
+    monkeypatch.setattr(trials, "truth_on", truth_on)
+    monkeypatch.setattr(trials, "release_device_memory", lambda: released.append(len(alive_when_called)))
+    kept: dict = {}
+    rec = trials.collect_truths(types.SimpleNamespace(), types.SimpleNamespace(seeds=(1, 2, 3)),
+                                emit=lambda seed, run, error: kept.setdefault(seed, error))
+    assert [(sd, w) for sd, w, _ in alive_when_called] == [(1, "cuda"), (2, "cuda"), (2, "cpu"), (3, "cpu")]
+    # when seed 2 starts, seed 1's truth (emitted, and let go by the receiver) is gone; when the host's attempt at
+    # seed 2 starts, the device's failed attempt is gone too, and the device memory was given back in between
+    assert alive_when_called[1][2] == [False], alive_when_called
+    assert alive_when_called[2][2] == [False, False], alive_when_called
+    assert released == [2], released
+    assert rec.truth_memory["where"] == "cpu" and "ran out of memory" in rec.truth_memory["reason"]
+    assert kept == {1: "", 2: "", 3: ""}, kept
+
+
 def test_a_problem_files_example_inputs_are_let_go_and_drawn_again_alike(backend, tmp_path):
     """The session lets a problem file's example inputs go once the module is compiled (on the H200 a 2 GiB
     input was a third copy carried through every phase); asked for later, they are drawn again, the same."""
@@ -458,7 +501,7 @@ def test_the_isolated_judge_takes_its_statistics_on_the_gpu_only_for_the_cuda_ba
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     monkeypatch.setattr(torch.cuda, "init", lambda: calls.append(1))
     if env is None:
-        monkeypatch.delenv("KERNELOPT_JUDGE_ON_GPU", raising=False)
+        monkeypatch.delenv("KERNELOPT_JUDGE_ON_GPU")
     else:
         monkeypatch.setenv("KERNELOPT_JUDGE_ON_GPU", env)
     ev = object.__new__(IsolatedEvaluator)

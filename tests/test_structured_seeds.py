@@ -379,6 +379,36 @@ def test_an_honest_kernel_of_a_float16_module_is_verified_through_every_probe(ba
     assert res.gate("correctness").numbers["structure_probes_compared"] >= 10
 
 
+def test_no_two_probes_copies_of_an_input_are_alive_at_once(backend, monkeypatch):
+    """A probe's full-size copy of an input is let go before the next probe makes its own: at a 6 GiB input two
+    alive at once are 6 GiB more than the probes need.  Each made copy is tracked here, and when a probe is made no
+    earlier probe's copy may still be alive."""
+    import gc
+    import weakref
+
+    from pytest_kernelopt.gates import structure_probes
+    from pytest_kernelopt.problems import problem_from_objects
+
+    made: list = []
+    alive_at_make: list = []
+
+    def tracked(y, gen):
+        gc.collect()
+        alive_at_make.append(sum(r() is not None for r in made))
+        made.append(weakref.ref(y))
+        y.mul_(0.5)
+
+    monkeypatch.setattr(structure_probes, "STRUCTURES", tuple(
+        (f"a tracked copy {i}", lambda y: True, tracked) for i in range(3)))
+    x = torch.randn(4, 16, device=backend.device)
+    session = EvaluationSession(problem_from_objects(torch.nn.Softmax(-1), (x,), "sm"),
+                                Settings(mode="optimize", seeds=2), backend)
+    ((name, kernel),) = [(n, k) for g in session.captured.graphs for n, k in g.kernels.items()]
+    res = session.evaluate(Candidate((name,), kernel.source + "\n# a proposer's copy of the kernel\n"), perf=False)
+    assert res.decision == "verified", res.reason
+    assert alive_at_make == [0, 0, 0], alive_at_make
+
+
 def test_a_probe_that_cannot_be_made_or_that_the_module_itself_refuses_is_said_and_not_charged(
         backend, cpu_interpreter, monkeypatch):
     """A probe is ours: one that cannot be made in an input, or that the module itself raises on (a mask it

@@ -477,6 +477,8 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
             not_run.append(f"{short} {why}")
             made_from = time.perf_counter()
             continue
+        # (every name holding this probe's inputs is let go before the next probe is made: two full-size copies of
+        # an input are never alive at once)
         session.state.start(target_for(session, plain))
         before = copies(session.state.items)
         sample = calls.pair_sample(rec)
@@ -488,6 +490,7 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
             failed = calls.baseline_raises(session, swap, fn, plain, inputs, before)
             if failed:  # the module cannot run this probe: not the candidate's doing
                 not_run.append(f"{short}: the baseline raised {failed} too")
+                del inputs, before
                 made_from = time.perf_counter()
                 continue
             raise
@@ -499,7 +502,7 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
             if calls.device_fault(e):
                 raise
             not_run.append(f"{short}: the baseline raised {type(e).__name__}")
-        del before, cand
+        del before, cand, inputs
         made_from = time.perf_counter()
         spent["candidate_calls"] += t1 - t0
         spent["baseline_calls_and_comparisons"] += made_from - t1

@@ -27,7 +27,7 @@ from . import provenance as prov
 from .baseline_loop import baseline_states, jittered
 from .candidate_loop import candidate_stream
 from .compare import flatten, same_values
-from .digests import digest, records_on_device
+from .digests import digest, records_on_device, release_device_memory
 from .fp64_place import noise_levels, place, split_noise, truth_on
 from .gate_session import GateSession, target_for
 from .module_state import copies, put
@@ -207,19 +207,16 @@ def collect_truths(session: GateSession, plan: SeedPlan,
     for seed in plan.seeds:
         run, error = None, why
         if where != "skipped":
-            try:
-                outputs, grads, noise = truth_on(session, seed, where)
-                run = _truth_run(outputs, grads, noise)
-            except Exception as e:  # noqa: BLE001 -- recorded; the float64 gate says it could not run
-                error = f"{type(e).__name__}: {str(e)[:300]}"
-                if where != "cpu" and _out_of_memory(e):
-                    where = "cpu"  # the device ran out: the host next, for this seed and the rest
-                    rec.truth_memory.update(where="cpu", reason=f"the device ran out of memory ({str(e)[:120]})")
-                    try:
-                        outputs, grads, noise = truth_on(session, seed, where)
-                        run = _truth_run(outputs, grads, noise)
-                    except Exception as e2:  # noqa: BLE001
-                        error = f"{type(e2).__name__}: {str(e2)[:300]}"
+            # (no name here holds a seed's truth past its run: the next seed's truth is computed with the device's
+            # room, not beside the last one's)
+            run, error, oom = _one_truth(session, seed, where)
+            if oom and where != "cpu":
+                where = "cpu"  # the device ran out: the host next, for this seed and the rest
+                rec.truth_memory.update(where="cpu", reason=f"the device ran out of memory ({error[:120]})")
+                # out of the except block that caught it: the failed attempt's frames (its float64 tensors on the
+                # device) are gone, and their memory goes back before the host's attempt
+                release_device_memory()
+                run, error, _ = _one_truth(session, seed, where)
         if emit is not None:
             emit(seed, run, "" if run is not None else error)
         else:
@@ -230,6 +227,15 @@ def collect_truths(session: GateSession, plan: SeedPlan,
     rec.truth_memory["device_peak_bytes"] = device_peak()
     rec.seconds["truths"] = round(time.perf_counter() - t0, 4)
     return rec
+
+
+def _one_truth(session: GateSession, seed: int, where: str) -> tuple[Run | None, str, bool]:
+    """``seed``'s float64 truth on ``where``: (its run, "", False), or (None, the error, whether the device ran out
+    of memory)."""
+    try:
+        return _truth_run(*truth_on(session, seed, where)), "", False
+    except Exception as e:  # noqa: BLE001 -- recorded; the float64 gate says it could not run
+        return None, f"{type(e).__name__}: {str(e)[:300]}", _out_of_memory(e)
 
 
 def collect_candidate(session: GateSession, swap: Any, plan: SeedPlan,
