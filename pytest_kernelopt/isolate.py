@@ -440,7 +440,7 @@ class IsolatedEvaluator:
         rec = self._truths_of(first, got, errors)
         run = got.get(first[0])
         held = self._fit(_nbytes(run), _level_bytes(run)) if run is not None else len(self.plan.seeds)
-        if held > 1:
+        if 1 < held == len(self.plan.seeds):  # (in rounds, each round's worker records its own: none asked here)
             rec = self._truths_of(self.plan.seeds[1:held], got, errors)
         if held < len(self.plan.seeds):
             # judged in rounds: each round's worker records its round's truths (_rounds), and the room these would

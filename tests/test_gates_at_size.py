@@ -271,6 +271,11 @@ def test_the_isolated_judge_judges_every_seed_in_rounds_its_memory_budget_allows
     from pytest_kernelopt.problems import ProblemSpec
 
     from_rounds: list[int] = []  # the seeds whose truth a round's worker sent
+    asked_clean: list[list[int]] = []  # the seeds whose truth the clean worker was asked for
+    truths_of = IsolatedEvaluator._truths_of
+    monkeypatch.setattr(IsolatedEvaluator, "_truths_of",
+                        lambda ev, seeds, got, errors: (asked_clean.append(list(seeds)),
+                                                        truths_of(ev, seeds, got, errors))[1])
     on_truth = isolate._Trial.on_truth
     monkeypatch.setitem(isolate._Trial.HANDLERS, isolate.TRUTH,
                         lambda trial, v: (from_rounds.append(v["seed"]), on_truth(trial, v))[1])
@@ -307,6 +312,7 @@ def test_the_isolated_judge_judges_every_seed_in_rounds_its_memory_budget_allows
                                                                          for i in (0, 2, 4)], corr.numbers
         assert fp64.numbers["records"].startswith("every seed judged, in rounds of 2 of the 5 correctness seeds")
         assert not ev.truths().truths  # the one that sized the rounds, let go
+        assert asked_clean == [[ev.plan.seeds[0]]], "only the sizing truth from the clean worker: rounds make theirs"
         res = ev.evaluate(Candidate((name,), kernel.source + "\n# free-form\n", origin="test"), perf=False, seeds=2)
         assert res.decision == "verified" and res.gate("fp64").numbers["truth_seeds"] == list(ev.plan.seeds[:2]), \
             "a plan of one round's seeds: its truths from that round's worker"
