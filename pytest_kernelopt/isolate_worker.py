@@ -152,7 +152,7 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
     session.drop_records()  # what a judgement here kept on the device: the candidate's runs need the room
     plan = session.plan.trimmed(payload.get("seeds"), payload.get("timing_sets"))
     if payload.get("round"):  # a round of the plan (the judge's memory holds no more seeds' records at once)
-        plan = session.plan.only(payload["round"], timing=bool(payload.get("timing_sets")))
+        plan = session.plan.only(payload["round"], timing_sets=int(payload.get("timing_sets") or 0))
     truths = None
     if payload.get("truths"):  # the round's float64 truths too, before any candidate is loaded here
         with _sent_from_device():

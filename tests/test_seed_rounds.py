@@ -35,6 +35,12 @@ def test_a_round_of_a_plan_keeps_each_seeds_role_and_the_last_round_the_timing_s
     singles = plan.rounds(1)
     assert [r.seeds for r in singles] == [(sd,) for sd in plan.seeds]
     assert singles[4].special(plan.seeds[4]) and singles[1].index(plan.seeds[1]) in CANDIDATE_FILLS
+    # a worker's own plan keeps every timing set (it was made before the judge trimmed them to what its memory
+    # holds): the round it is sent runs on the judge's count of them, not on its own
+    assert len(plan.timing) > 1
+    judges = plan.trimmed(None, 1).rounds(4)
+    assert [len(r.timing) for r in judges] == [0, 1]
+    assert plan.only(judges[-1].seeds, timing_sets=len(judges[-1].timing)).timing == plan.timing[:1]
 
 
 class Affine(torch.nn.Module):

@@ -192,18 +192,20 @@ class SeedPlan:
         if k >= len(self.seeds):
             return [self]
         parts = [self.seeds[i:i + k] for i in range(0, len(self.seeds), k)]
-        return [self.only(part, timing=i == len(parts) - 1) for i, part in enumerate(parts)]
+        return [self.only(part, timing_sets=len(self.timing) if i == len(parts) - 1 else 0)
+                for i, part in enumerate(parts)]
 
-    def only(self, seeds: Any, timing: bool = False) -> "SeedPlan":
+    def only(self, seeds: Any, timing_sets: int = 0) -> "SeedPlan":
         """A round of this plan: ``seeds`` (some of its correctness seeds, in its order), each keeping its role,
-        with the timing input sets or none."""
+        with the first ``timing_sets`` of its timing input sets (the judge's count: a worker's own plan was made
+        before the judge trimmed the sets to what its memory holds)."""
         whole = self.of or self
         part = tuple(sd for sd in whole.seeds if sd in set(seeds))
         if len(part) != len(set(seeds)):
             raise ValueError(f"seeds {sorted(set(seeds) - set(part))} are not this plan's")
         scale = dict(zip(whole.seeds, whole.scales))
-        return SeedPlan(self.base, part, tuple(scale[sd] for sd in part), whole.timing if timing else (), self.drawn,
-                        self.digest_key, whole)
+        return SeedPlan(self.base, part, tuple(scale[sd] for sd in part), whole.timing[:max(0, int(timing_sets))],
+                        self.drawn, self.digest_key, whole)
 
     def to_json(self) -> dict[str, Any]:
         return {"base": self.base, "seeds": list(self.seeds), "scales": list(self.scales),
