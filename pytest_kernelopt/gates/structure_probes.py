@@ -443,7 +443,8 @@ def _top_k(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, n: int,
     try:
         x, t = inputs[i].detach(), inputs[j]
         k = 1 if top else int(torch.randint(2, x.shape[-1] + 1, (), generator=gen))
-        kth = x.topk(k, dim=-1).values[..., -1:].to(t.dtype)
+        # (k = 1: the row's largest value without top-k's k values and indices a row)
+        kth = (x.amax(-1, keepdim=True) if k == 1 else x.topk(k, dim=-1).values[..., -1:]).to(t.dtype)
         made = list(inputs)
         made[j] = kth.reshape(t.shape).contiguous().requires_grad_(t.requires_grad)
     except Exception as e:  # noqa: BLE001 -- ours, as in probes()

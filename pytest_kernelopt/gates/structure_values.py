@@ -102,12 +102,15 @@ def _lengths(n: int, width: int, gen: Any, device: Any, kind: str = "half") -> A
     return lengths
 
 
-def _kept(rows: Any, gen: Any, kind: str = "half") -> Any:
-    """Where right-padded ``rows`` hold real tokens (:func:`_lengths` of them a row), on their device."""
+def _kept(rows: Any, gen: Any, kind: str = "half", left: bool = False) -> Any:
+    """Where padded ``rows`` hold real tokens (:func:`_lengths` of them a row), on their device: their first
+    positions (right padding), or with ``left`` their last."""
     import torch
 
     n, width = rows.shape
-    return torch.arange(width, device=rows.device).unsqueeze(0) < _lengths(n, width, gen, rows.device, kind)
+    j = torch.arange(width, device=rows.device).unsqueeze(0)
+    lengths = _lengths(n, width, gen, rows.device, kind)
+    return j >= width - lengths if left else j < lengths
 
 
 def _fill(y: Any, value: str | float) -> float:
@@ -127,9 +130,9 @@ def prefix(masked: str | float | None, kind: str = "half") -> Callable[[Any, Any
         rows = _rows(y)
         keep = _kept(rows, gen, kind)
         if masked is None:
-            rows.copy_(keep.to(rows.dtype))
+            rows.copy_(keep)  # (cast as copied: no full-size temporary of the input's dtype)
         else:
-            rows.zero_().masked_fill_(~keep, _fill(y, masked))
+            rows.zero_().masked_fill_(keep.logical_not_(), _fill(y, masked))
     return make
 
 
@@ -137,18 +140,20 @@ def suffix(kind: str = "half") -> Callable[[Any, Any], None]:
     """Left-padding rows: 0 then 1 (``padding_side="left"``, as decoder-only models batch prompts), their lengths
     those of a :data:`PADDING` ``kind`` of batch."""
     def make(y: Any, gen: Any) -> None:
-        prefix(None, kind)(y, gen)
         rows = _rows(y)
-        rows.copy_(rows.flip(-1))
+        rows.copy_(_kept(rows, gen, kind, left=True))
     return make
 
 
 def time_major(y: Any, gen: Any) -> None:
     """0/1 padding along dim 0 (a time-major ``(T, B, ...)`` mask, ``batch_first=False``): each column 1 for its
-    first tokens, then 0."""
-    cols = y.movedim(0, -1).contiguous()
-    prefix(None)(cols, gen)
-    y.copy_(cols.movedim(-1, 0))
+    first tokens, then 0; the mask made in ``y``'s own layout (no transposed copy of the input)."""
+    import torch
+
+    t = y.shape[0]
+    cols = y.view(t, -1)  # (a probe's copy is contiguous: T rows of the columns)
+    lengths = _lengths(cols.shape[1], t, gen, y.device).view(1, -1)
+    cols.copy_(torch.arange(t, device=y.device).view(t, 1) < lengths)
 
 
 def offset_causal(value: str | float) -> Callable[[Any, Any], None]:
@@ -334,7 +339,7 @@ def with_value(value: int, where: str) -> Callable[[Any, Any], None]:
             for block in _row_blocks(rows):
                 block.masked_fill_(torch.rand(block.shape, generator=dgen, device=rows.device) < 0.5, value)
         else:
-            rows.masked_fill_(~_kept(rows, gen), value)
+            rows.masked_fill_(_kept(rows, gen).logical_not_(), value)
     return make
 
 
