@@ -13,6 +13,7 @@ kept once in benchmarks/redteam/ (its README table says what each does)."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -345,13 +346,17 @@ def test_every_structure_probe_is_made_where_its_input_is(monkeypatch):
     monkeypatch.setattr(seed_values, "device_generator", cpu_gen)
     for name in ("rand", "randn", "randint", "randperm"):  # a draw on the host of more than a value a row fails
         monkeypatch.setattr(torch, name, _small_on_host(getattr(torch, name)))
-    square, wide, seqs = (torch.empty(s, device="meta") for s in ((1 << 18, 1 << 18), (1 << 12, 1 << 24),
-                                                                   (4, 1 << 16, 1 << 18)))
+    square, wide, seqs, small = (torch.empty(s, device="meta") for s in (
+        (1 << 18, 1 << 18), (1 << 12, 1 << 24), (4, 1 << 16, 1 << 18), (1 << 26, 4, 4)))
     made = 0
-    for label, inputs, why in structure_probes.probes((square, wide, seqs), seed=5):
+    t0 = time.perf_counter()
+    for label, inputs, why in structure_probes.probes((square, wide, seqs, small), seed=5):
         assert inputs is not None, f"{label}: {why}"
         made += 1
-    assert made >= 60  # every structure that applies to a square, a wide and a (B, T, D) input
+    assert made >= 80  # every structure that applies to a square, a wide, a (B, T, D) and a batch of 4 x 4 input
+    # many small matrices (2^26 of 4 x 4) are no loop of a draw or a fill a matrix: a loop of 2^26 steps on the
+    # host takes minutes, this whole test seconds
+    assert time.perf_counter() - t0 < 120
 
 
 def test_an_honest_kernel_of_a_float16_module_is_verified_through_every_probe(backend, cpu_interpreter):

@@ -327,11 +327,16 @@ def one_hot_(y: Any, gen: Any, dim: Any) -> None:
     import torch
 
 
-    if dim == 1 and y.dim() >= 3:  # item by item along dim 0: (C, *spatial) blocks, one-hot along C
-        for item in y:
-            cols = torch.randint(0, item.shape[0], (1, *item.shape[1:]), generator=gen).to(item.device)
-            item.zero_()
-            item.scatter_(0, cols, 1.0)
+    # the indices (a position each of the other dimensions) drawn where the input is, a block at a time
+    dgen = device_generator(gen, y.device)
+    if dim == 1 and y.dim() >= 3:  # (N, C, *spatial): one-hot along C, a block of items at a time
+        per = max(1, int(chunked.CHUNK) // max(1, y[0].numel()))
+        for lo in range(0, y.shape[0], per):
+            items = y[lo:lo + per]
+            cols = torch.randint(0, items.shape[1], (items.shape[0], 1, *items.shape[2:]), generator=dgen,
+                                 device=items.device)
+            items.zero_()
+            items.scatter_(1, cols, 1.0)
         return
     rows = y.view(-1, y.shape[-1])
     n, width = rows.shape
@@ -340,7 +345,7 @@ def one_hot_(y: Any, gen: Any, dim: Any) -> None:
     mgen = device_generator(gen, rows.device) if dim == "multi" else None
     for lo in range(0, n, step):
         block = rows[lo:min(n, lo + step)]
-        cols = torch.randint(0, width, (block.shape[0], 1), generator=gen).to(block.device)
+        cols = torch.randint(0, width, (block.shape[0], 1), generator=dgen, device=block.device)
         if mgen is not None:  # and each other column 1.0 with probability MULTI_HOT / width
             block.copy_(torch.rand(block.shape, generator=mgen, device=block.device).lt_(MULTI_HOT / width))
         else:

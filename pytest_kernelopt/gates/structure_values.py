@@ -54,7 +54,8 @@ def smoothed(eps: float | None) -> Callable[[Any, Any], None]:
                                               * torch.rand((), generator=gen))
         rows = _rows(y)
         width = rows.shape[1]
-        cols = torch_randint(width, (rows.shape[0], 1), gen, rows.device)
+        cols = torch.randint(0, width, (rows.shape[0], 1), generator=device_generator(gen, rows.device),
+                             device=rows.device)
         rows.fill_(e / width).scatter_(1, cols, 1.0 - e + e / width)
     return make
 
@@ -178,10 +179,13 @@ def zero_suffix_rows(y: Any, gen: Any) -> None:
 
     seqs = y.view(-1, y.shape[-2], y.shape[-1])  # (a probe's copy is contiguous: a view, filled in place)
     n, t = seqs.shape[0], seqs.shape[1]
-    lengths = _lengths(n, t, gen, "cpu").view(-1)  # (a length a sequence of the batch)
-    if n >= 2 and bool((lengths < t).any()):  # the shortest drawn in 1 .. half the steps
-        lengths[int(lengths.argmin())] = int(torch.randint(1, (t + 1) // 2 + 1, (), generator=gen))
-    pad = torch.arange(t, device=seqs.device).unsqueeze(0) >= lengths.to(seqs.device).unsqueeze(1)
+    lengths = _lengths(n, t, gen, seqs.device).view(-1)  # (a length a sequence of the batch, where it is)
+    if n >= 2:  # the shortest, where padded, drawn in 1 .. half the steps (on the device: no sync, no host copy)
+        short = torch.randint(1, (t + 1) // 2 + 1, (1,), generator=gen).to(seqs.device)
+        at = lengths.argmin().view(1)
+        was = lengths.index_select(0, at)
+        lengths.index_copy_(0, at, torch.where(was < t, short, was))
+    pad = torch.arange(t, device=seqs.device).unsqueeze(0) >= lengths.unsqueeze(1)
     seqs.masked_fill_(pad.unsqueeze(-1), 0.0)
 
 
@@ -207,13 +211,6 @@ def triangle(value_above: str | float, padded: str = "") -> Callable[[Any, Any],
     return make
 
 
-def _offsets(t: int, device: Any) -> Any:
-    """``i - j`` for query row i and key column j of a T x T mask, on ``device``."""
-    import torch
-
-    return torch.arange(t, device=device).unsqueeze(1) - torch.arange(t, device=device).unsqueeze(0)
-
-
 def band(value: str | float) -> Callable[[Any, Any], None]:
     """A sliding-window causal mask (Mistral, Gemma-2, Longformer): 0 where 0 <= i - j < w for a drawn window
     2 <= w < T, ``value`` elsewhere."""
@@ -222,41 +219,42 @@ def band(value: str | float) -> Callable[[Any, Any], None]:
 
         t = y.shape[-1]
         w = int(torch.randint(2, t, (), generator=gen))
-        d = _offsets(t, y.device)
-        y.zero_().masked_fill_(((d < 0) | (d >= w)).expand_as(y), _fill(y, value))
+        ones = torch.ones(t, t, dtype=torch.bool, device=y.device)  # (bool grids: no T x T of integers)
+        outside = ones.triu(1).logical_or_(ones.tril_(-w))  # j > i, or i - j >= w
+        y.zero_().masked_fill_(outside.expand_as(y), _fill(y, value))
     return make
 
 
 def documents(value: str | float) -> Callable[[Any, Any], None]:
     """Packed documents: causal within each of a drawn split of the T positions into blocks of two or more (a
     block-diagonal causal mask, as xformers' BlockDiagonalCausalMask materialised), ``value`` elsewhere; each
-    matrix its own split."""
+    matrix its own split, all drawn at once (a batch of many small matrices is no loop of draws)."""
     def make(y: Any, gen: Any) -> None:
         import torch
 
         t = y.shape[-1]
-        mats = y.numel() // (t * t)
-        doc = torch.zeros(mats, t, dtype=torch.long)  # each position's document, per matrix
-        for m in range(mats):
-            start, k = 0, 0
-            while start < t:
-                n = int(torch.randint(2, max(3, t // 2 + 1), (), generator=gen))
-                if t - (start + n) < 2:  # no document of one token
-                    n = t - start
-                doc[m, start:start + n] = k
-                start, k = start + n, k + 1
-        doc = doc.to(y.device)
-        keep = (doc.unsqueeze(2) == doc.unsqueeze(1)) & (_offsets(t, y.device) >= 0)
-        y.zero_().masked_fill_(~keep.reshape(y.shape), _fill(y, value))
+        mats = y.view(-1, t, t)
+        dgen = device_generator(gen, y.device)
+        # each matrix's documents, lengths in 2 .. T/2 drawn in a row; the one whose end leaves fewer than two
+        # positions takes the rest (no document of one token)
+        most = t // 2 + 1
+        lengths = torch.randint(2, max(3, most), (mats.shape[0], most), generator=dgen, device=y.device)
+        ends = lengths.cumsum(1)
+        ends.masked_fill_(ends > t - 2, t)
+        doc = torch.searchsorted(ends, torch.arange(t, device=y.device).expand(mats.shape[0], t).contiguous(),
+                                 right=True)  # each position's document: the ends at or before it
+        causal = torch.ones(t, t, dtype=torch.bool, device=y.device).tril_()
+        for lo in range(0, mats.shape[0], max(1, int(chunked.CHUNK) // (t * t))):  # a block of matrices at a time
+            d = doc[lo:lo + max(1, int(chunked.CHUNK) // (t * t))]
+            keep = (d.unsqueeze(2) == d.unsqueeze(1)).logical_and_(causal)
+            mats[lo:lo + d.shape[0]].zero_().masked_fill_(keep.logical_not_(), _fill(y, value))
     return make
 
 
 def alibi(y: Any, gen: Any) -> None:
     """An ALiBi bias (BLOOM, MPT): -slope_h * (i - j) on and below the diagonal, -inf above; the matrices in turn
     take the geometric slopes 2^(-8 h / H) of H = 8 heads."""
-    above = _offsets(y.shape[-1], y.device) < 0
-    for mat, bias in _alibi_bias(y):
-        mat.copy_((bias + 0.0).masked_fill_(above, float("-inf")))
+    _alibi_fill(y, causal=True)
 
 
 def _slopes(n: int) -> Any:
@@ -266,16 +264,25 @@ def _slopes(n: int) -> Any:
     return 2.0 ** (-8.0 * (torch.arange(n, dtype=torch.float64) % 8 + 1) / 8)
 
 
-def _alibi_bias(y: Any) -> Iterator[tuple[Any, Any]]:
-    """(matrix, -slope_h * (i - j) for it) for each T x T matrix of the contiguous ``y``, the matrices in turn taking
-    :func:`_slopes` (float64, on ``y``'s device; its diagonal -0.0)."""
+def _alibi_fill(y: Any, causal: bool) -> None:
+    """``-slope_h * (i - j)`` (float64, its diagonal -0.0) over each T x T matrix of the contiguous ``y``, the
+    matrices in turn taking :func:`_slopes`, a block of rows at a time (one large matrix or many small ones: no
+    T x T grid of integers or float64 values); with ``causal``, -inf above the diagonal (and +0.0 on it)."""
     import torch
 
     t = y.shape[-1]
-    mats = y.view(-1, t, t)
-    d = _offsets(t, y.device).to(torch.float64)
-    for mat, slope in zip(mats, _slopes(mats.shape[0]).tolist()):
-        yield mat, -slope * d
+    rows = y.view(-1, t)
+    slopes = _slopes(rows.shape[0] // t).to(y.device)
+    j = torch.arange(t, dtype=torch.float64, device=y.device).view(1, -1)
+    lo = 0
+    for block in _row_blocks(rows):
+        r = torch.arange(lo, lo + block.shape[0], device=y.device)
+        d = (r % t).to(torch.float64).view(-1, 1) - j
+        bias = -slopes[r // t].view(-1, 1) * d
+        if causal:
+            bias = (bias + 0.0).masked_fill_(d < 0, float("-inf"))
+        block.copy_(bias)
+        lo += block.shape[0]
 
 
 def alibi_rows(form: str) -> Callable[[Any, Any], None]:
@@ -294,8 +301,7 @@ def alibi_rows(form: str) -> Callable[[Any, Any], None]:
                 block.copy_(slopes[lo:lo + block.shape[0]].view(-1, 1) * j)
                 lo += block.shape[0]
             return
-        for mat, bias in _alibi_bias(y):
-            mat.copy_(bias)
+        _alibi_fill(y, causal=False)
     return make
 
 
@@ -305,23 +311,17 @@ def segments(y: Any, gen: Any) -> None:
 
     rows = _rows(y)
     n, width = rows.shape
-    a = torch.randint(1, width, (n, 1), generator=gen)  # the first segment, at least one token
-    b = (a + 1 + (torch.rand(n, 1, generator=gen) * (width - a)).long()).clamp(max=width)  # the second's end
+    dgen = device_generator(gen, rows.device)
+    a = torch.randint(1, width, (n, 1), generator=dgen, device=rows.device)  # the first segment, one token or more
+    b = (a + 1 + (torch.rand(n, 1, generator=dgen, device=rows.device) * (width - a)).long()).clamp(max=width)
     j = torch.arange(width, device=rows.device).unsqueeze(0)
-    a, b = a.to(rows.device), b.to(rows.device)
-    rows.copy_((j >= a) & (j < b))
+    rows.copy_((j >= a) & (j < b))  # (b: the second segment's end)
 
 
 def constant(value: float) -> Callable[[Any, Any], None]:
     def make(y: Any, gen: Any) -> None:
         y.fill_(value)
     return make
-
-
-def torch_randint(high: int, shape: tuple, gen: Any, device: Any) -> Any:
-    import torch
-
-    return torch.randint(0, high, shape, generator=gen).to(device)
 
 
 def with_value(value: int, where: str) -> Callable[[Any, Any], None]:
