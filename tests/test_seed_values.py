@@ -268,8 +268,24 @@ def _floating(x) -> bool:
 def _one_hot_reference(drawn, plan, seed):
     """(Session 22) the floating inputs after the first one-hot, over what the other steps made: along the last
     dimension on the integer seed, along dim 1 (three or more dimensions) on the ReLU seed; (session 23) the first
-    of two or more on the float16 seed."""
+    of two or more on the float16 seed.  Each one-hot input's indices come from a generator seeded from the seed's
+    own (drawn where the input is: ``seed_values.device_generator``), then the multi-hot mask's from another."""
     gen = torch.Generator().manual_seed(seed + 161803)
+
+    def seeded():
+        return torch.Generator().manual_seed(int(torch.randint(0, 1 << 62, (1,), generator=gen)))
+
+    def along_dim1(d):
+        g = seeded()
+        cols = torch.randint(0, d.shape[1], (d.shape[0], 1, *d.shape[2:]), generator=g)
+        return torch.zeros_like(d).scatter_(1, cols, 1.0)
+
+    def along_last(d):
+        g = seeded()
+        rows = d.reshape(-1, d.shape[-1])
+        cols = torch.randint(0, rows.shape[1], (rows.shape[0], 1), generator=g)
+        return torch.zeros_like(rows).scatter_(1, cols, 1.0).reshape(d.shape)
+
     out, index = list(drawn), 0
     count = sum(_floating(d) for d in drawn)
     for i, d in enumerate(drawn):
@@ -278,30 +294,18 @@ def _one_hot_reference(drawn, plan, seed):
         if index == 0 and plan.half_rounded(seed) and count >= 2 and d.dim() >= 2 and d.numel():
             # (session 23) the first of two or more one-hot: along dim 1 with four or more dims, else the last
             if d.dim() >= 4 and d.shape[1] >= 2:
-                items = []
-                for item in d:
-                    cols = torch.randint(0, item.shape[0], (1, *item.shape[1:]), generator=gen)
-                    items.append(torch.zeros_like(item).scatter_(0, cols, 1.0))
-                out[i] = torch.stack(items)
+                out[i] = along_dim1(d)
             elif d.dim() < 4 and d.shape[-1] >= 2:
-                rows = d.reshape(-1, d.shape[-1])
-                cols = torch.randint(0, rows.shape[1], (rows.shape[0], 1), generator=gen)
-                out[i] = torch.zeros_like(rows).scatter_(1, cols, 1.0).reshape(d.shape)
+                out[i] = along_last(d)
         if index >= 1 and d.dim() >= 2 and d.numel():
             if plan.integral(seed) and d.shape[-1] >= 2:
-                rows = d.reshape(-1, d.shape[-1])
-                cols = torch.randint(0, rows.shape[1], (rows.shape[0], 1), generator=gen)
-                out[i] = torch.zeros_like(rows).scatter_(1, cols, 1.0).reshape(d.shape)
+                out[i] = along_last(d)
             elif plan.nonnegative(seed) and d.dim() >= 3 and d.shape[1] >= 2:
-                items = []
-                for item in d:
-                    cols = torch.randint(0, item.shape[0], (1, *item.shape[1:]), generator=gen)
-                    items.append(torch.zeros_like(item).scatter_(0, cols, 1.0))
-                out[i] = torch.stack(items)
+                out[i] = along_dim1(d)
             elif plan.nonnegative(seed) and d.shape[-1] >= 2:  # multi-hot rows
                 rows = d.reshape(-1, d.shape[-1])
-                mgen = torch.Generator().manual_seed(int(torch.randint(0, 1 << 62, (1,), generator=gen)))
-                cols = torch.randint(0, rows.shape[1], (rows.shape[0], 1), generator=gen)
+                g, mgen = seeded(), seeded()
+                cols = torch.randint(0, rows.shape[1], (rows.shape[0], 1), generator=g)
                 hot = torch.rand(rows.shape, generator=mgen).lt_(3.0 / rows.shape[1]).to(rows.dtype)
                 out[i] = hot.scatter_(1, cols, 1.0).reshape(d.shape)
         index += 1

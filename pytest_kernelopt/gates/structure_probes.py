@@ -149,6 +149,7 @@ def _one_at_a_time(inputs: tuple, which: list[int], structures: Callable[[Any], 
                 with torch.no_grad():
                     make(y, gen)
             except Exception as e:  # noqa: BLE001 -- our probe's failure, not the candidate's
+                y = None  # (let go before the next probe makes its copy)
                 yield label, None, f"could not be made ({type(e).__name__}: {str(e)[:200]})"
                 continue
             if y.is_floating_point():
@@ -452,6 +453,20 @@ def _top_k(inputs: tuple, seed: int, i: int, j: int, a: str, b: str, n: int,
     return label, tuple(made), ""
 
 
+def _device_clock(inputs: tuple) -> Callable[[], float]:
+    """A clock for the probes' parts: where an input is on a GPU, it waits for the work queued there first (two
+    waits a probe), so a maker's kernels are not counted as the candidate's call."""
+    import torch
+
+    if not any(isinstance(x, torch.Tensor) and x.is_cuda for x in inputs):
+        return time.perf_counter
+
+    def clock() -> float:
+        torch.cuda.synchronize()
+        return time.perf_counter()
+    return clock
+
+
 def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     """Each probe of the plain seed's inputs (:func:`probes`): the candidate's call and the baseline's from the
     state as found, appended to ``rec.carried``.  A probe the module itself cannot run (the baseline raises on it,
@@ -465,18 +480,19 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
     drawn = session.inputs(plain)
     compared = compared_values(k.source for g in session.captured.graphs for k in g.kernels.values())
     bound = index_bound(session.captured.graphs)
+    clock = _device_clock(drawn)
     spent = {"making": 0.0, "candidate_calls": 0.0, "baseline_calls_and_comparisons": 0.0}
     each: dict[str, float] = {}
-    made_from = time.perf_counter()
+    made_from = clock()
     for label, inputs, why in itertools.chain(probes(drawn, plain), mask_probes(drawn, plain),
                                               integer_probes(drawn, plain, compared, bound),
                                               joint_probes(drawn, plain)):
-        t0 = time.perf_counter()
+        t0 = clock()
         spent["making"] += t0 - made_from
         short = label[len(PROBE):].replace(", the others as drawn", "")
         if inputs is None:
             not_run.append(f"{short} {why}")
-            made_from = time.perf_counter()
+            made_from = clock()
             continue
         # (every name holding this probe's inputs is let go before the next probe is made: two full-size copies of
         # an input are never alive at once)
@@ -492,10 +508,10 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
             if failed:  # the module cannot run this probe: not the candidate's doing
                 not_run.append(f"{short}: the baseline raised {failed} too")
                 del inputs, before
-                made_from = time.perf_counter()
+                made_from = clock()
                 continue
             raise
-        t1 = time.perf_counter()
+        t1 = clock()
         try:
             calls.beside_baseline(session, swap, fn, plain, inputs, before, cand, rec,
                                   label + " against the baseline's call on the same inputs", sample)
@@ -504,7 +520,7 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
                 raise
             not_run.append(f"{short}: the baseline raised {type(e).__name__}")
         del before, cand, inputs
-        made_from = time.perf_counter()
+        made_from = clock()
         spent["candidate_calls"] += t1 - t0
         spent["baseline_calls_and_comparisons"] += made_from - t1
         each[short] = round(each.get(short, 0.0) + made_from - t0, 4)

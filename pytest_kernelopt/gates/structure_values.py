@@ -235,19 +235,19 @@ def documents(value: str | float) -> Callable[[Any, Any], None]:
         t = y.shape[-1]
         mats = y.view(-1, t, t)
         dgen = device_generator(gen, y.device)
-        # each matrix's documents, lengths in 2 .. T/2 drawn in a row; the one whose end leaves fewer than two
-        # positions takes the rest (no document of one token)
         most = t // 2 + 1
-        lengths = torch.randint(2, max(3, most), (mats.shape[0], most), generator=dgen, device=y.device)
-        ends = lengths.cumsum(1)
-        ends.masked_fill_(ends > t - 2, t)
-        doc = torch.searchsorted(ends, torch.arange(t, device=y.device).expand(mats.shape[0], t).contiguous(),
-                                 right=True)  # each position's document: the ends at or before it
         causal = torch.ones(t, t, dtype=torch.bool, device=y.device).tril_()
-        for lo in range(0, mats.shape[0], max(1, int(chunked.CHUNK) // (t * t))):  # a block of matrices at a time
-            d = doc[lo:lo + max(1, int(chunked.CHUNK) // (t * t))]
-            keep = (d.unsqueeze(2) == d.unsqueeze(1)).logical_and_(causal)
-            mats[lo:lo + d.shape[0]].zero_().masked_fill_(keep.logical_not_(), _fill(y, value))
+        step = max(1, int(chunked.CHUNK) // (t * max(t, most)))
+        for lo in range(0, mats.shape[0], step):  # a block of matrices at a time, their splits drawn with it
+            block = mats[lo:lo + step]
+            # each matrix's documents, lengths in 2 .. T/2 drawn in a row; the one whose end leaves fewer than two
+            # positions takes the rest (no document of one token)
+            ends = torch.randint(2, max(3, most), (block.shape[0], most), generator=dgen, device=y.device).cumsum(1)
+            ends.masked_fill_(ends > t - 2, t)
+            doc = torch.searchsorted(ends, torch.arange(t, device=y.device).expand(block.shape[0], t).contiguous(),
+                                     right=True)  # each position's document: the ends at or before it
+            keep = (doc.unsqueeze(2) == doc.unsqueeze(1)).logical_and_(causal)
+            block.zero_().masked_fill_(keep.logical_not_(), _fill(y, value))
     return make
 
 
@@ -272,13 +272,13 @@ def _alibi_fill(y: Any, causal: bool) -> None:
 
     t = y.shape[-1]
     rows = y.view(-1, t)
-    slopes = _slopes(rows.shape[0] // t).to(y.device)
+    slopes = _slopes(8).to(y.device)  # (the slopes repeat every 8 matrices)
     j = torch.arange(t, dtype=torch.float64, device=y.device).view(1, -1)
     lo = 0
     for block in _row_blocks(rows):
         r = torch.arange(lo, lo + block.shape[0], device=y.device)
         d = (r % t).to(torch.float64).view(-1, 1) - j
-        bias = -slopes[r // t].view(-1, 1) * d
+        bias = -slopes[(r // t) % 8].view(-1, 1) * d
         if causal:
             bias = (bias + 0.0).masked_fill_(d < 0, float("-inf"))
         block.copy_(bias)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import time
 from typing import Any, Callable
 
@@ -214,7 +215,8 @@ def collect_truths(session: GateSession, plan: SeedPlan,
                 where = "cpu"  # the device ran out: the host next, for this seed and the rest
                 rec.truth_memory.update(where="cpu", reason=f"the device ran out of memory ({error[:120]})")
                 # out of the except block that caught it: the failed attempt's frames (its float64 tensors on the
-                # device) are gone, and their memory goes back before the host's attempt
+                # device) are gone (a cycle among them collected too), and their memory goes back before the host's
+                gc.collect()
                 release_device_memory()
                 run, error, _ = _one_truth(session, seed, where)
         if emit is not None:
