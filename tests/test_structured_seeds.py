@@ -347,16 +347,16 @@ def test_every_structure_probe_is_made_where_its_input_is(monkeypatch):
     for name in ("rand", "randn", "randint", "randperm"):  # a draw on the host of more than a value a row fails
         monkeypatch.setattr(torch, name, _small_on_host(getattr(torch, name)))
     square, wide, seqs, small = (torch.empty(s, device="meta") for s in (
-        (1 << 18, 1 << 18), (1 << 12, 1 << 24), (4, 1 << 16, 1 << 18), (1 << 26, 4, 4)))
+        (1 << 18, 1 << 18), (1 << 12, 1 << 24), (4, 1 << 16, 1 << 18), (1 << 23, 4, 4)))
     made = 0
     t0 = time.perf_counter()
     for label, inputs, why in structure_probes.probes((square, wide, seqs, small), seed=5):
         assert inputs is not None, f"{label}: {why}"
         made += 1
     assert made >= 80  # every structure that applies to a square, a wide, a (B, T, D) and a batch of 4 x 4 input
-    # many small matrices (2^26 of 4 x 4) are no loop of a draw or a fill a matrix: a loop of 2^26 steps on the
+    # many small matrices (2^23 of 4 x 4) are no loop of a draw or a fill a matrix: a loop of 2^23 steps on the
     # host takes minutes, this whole test seconds
-    assert time.perf_counter() - t0 < 120
+    assert time.perf_counter() - t0 < 60
 
 
 def test_an_honest_kernel_of_a_float16_module_is_verified_through_every_probe(backend, cpu_interpreter):
