@@ -467,6 +467,33 @@ def _device_clock(inputs: tuple) -> Callable[[], float]:
     return clock
 
 
+def _judge_probe(session: GateSession, swap: Any, fn: Any, plain: int, rec: Any, label: str, inputs: tuple,
+                 clock: Callable[[], float]) -> tuple[str, float | None]:
+    """One probe: the candidate's call, then the baseline's beside it, appended to ``rec.carried``.  (Why it was
+    not judged, or "": the baseline raised too; when the candidate's call returned, or None where it raised.)"""
+    session.state.start(target_for(session, plain))
+    before = copies(session.state.items)
+    sample = calls.pair_sample(rec)
+    try:
+        cand = calls.run_call(session, fn, plain, carry=True, inputs=inputs, sample=sample)
+    except Exception as e:
+        if calls.device_fault(e):
+            raise
+        failed = calls.baseline_raises(session, swap, fn, plain, inputs, before)
+        if failed:  # the module cannot run this probe: not the candidate's doing
+            return f"the baseline raised {failed} too", None
+        raise
+    called = clock()
+    try:
+        calls.beside_baseline(session, swap, fn, plain, inputs, before, cand, rec,
+                              label + " against the baseline's call on the same inputs", sample)
+    except Exception as e:
+        if calls.device_fault(e):
+            raise
+        return f"the baseline raised {type(e).__name__}", called
+    return "", called
+
+
 def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -> None:
     """Each probe of the plain seed's inputs (:func:`probes`): the candidate's call and the baseline's from the
     state as found, appended to ``rec.carried``.  A probe the module itself cannot run (the baseline raises on it,
@@ -490,40 +517,21 @@ def probe_calls(session: GateSession, swap: Any, fn: Any, seed: int, rec: Any) -
         t0 = clock()
         spent["making"] += t0 - made_from
         short = label[len(PROBE):].replace(", the others as drawn", "")
+        called = None
         if inputs is None:
             not_run.append(f"{short} {why}")
-            made_from = clock()
-            continue
-        # (every name holding this probe's inputs is let go before the next probe is made: two full-size copies of
-        # an input are never alive at once)
-        session.state.start(target_for(session, plain))
-        before = copies(session.state.items)
-        sample = calls.pair_sample(rec)
-        try:
-            cand = calls.run_call(session, fn, plain, carry=True, inputs=inputs, sample=sample)
-        except Exception as e:
-            if calls.device_fault(e):
-                raise
-            failed = calls.baseline_raises(session, swap, fn, plain, inputs, before)
-            if failed:  # the module cannot run this probe: not the candidate's doing
-                not_run.append(f"{short}: the baseline raised {failed} too")
-                del inputs, before
-                made_from = clock()
-                continue
-            raise
-        t1 = clock()
-        try:
-            calls.beside_baseline(session, swap, fn, plain, inputs, before, cand, rec,
-                                  label + " against the baseline's call on the same inputs", sample)
-        except Exception as e:
-            if calls.device_fault(e):
-                raise
-            not_run.append(f"{short}: the baseline raised {type(e).__name__}")
-        del before, cand, inputs
+        else:
+            why, called = _judge_probe(session, swap, fn, plain, rec, label, inputs, clock)
+            if why:
+                not_run.append(f"{short}: {why}")
+        # this probe's inputs let go before the next probe is made: two full-size copies of an input are never
+        # alive at once
+        del inputs
         made_from = clock()
-        spent["candidate_calls"] += t1 - t0
-        spent["baseline_calls_and_comparisons"] += made_from - t1
-        each[short] = round(each.get(short, 0.0) + made_from - t0, 4)
+        if called is not None:
+            spent["candidate_calls"] += called - t0
+            spent["baseline_calls_and_comparisons"] += made_from - called
+            each[short] = round(each.get(short, 0.0) + made_from - t0, 4)
     rec.probe_seconds = {**{k: round(v, 4) for k, v in spent.items()},
                          "slowest": dict(sorted(each.items(), key=lambda kv: -kv[1])[:PROBES_SHOWN])}
     if not_run:
