@@ -355,6 +355,12 @@ def parse_overrides(overrides: Mapping[str, Any] | None, source: str = "option")
     return clean
 
 
+def named_model(explicit: str | None) -> str | None:
+    """The agents' model: ``explicit`` (the ``model`` setting), else ``KERNELOPT_MODEL``, else ``OPENAI_MODEL``;
+    None where none is named."""
+    return explicit or os.environ.get("KERNELOPT_MODEL") or os.environ.get("OPENAI_MODEL") or None
+
+
 def check_extras(settings: Settings) -> None:
     """Settings that cannot run as given, before anything runs: ``proposer=agents`` in optimize mode needs openai
     (``pytest-kernelopt[llm]``: a SettingError naming the extra) and, where an agent that cannot run fails the run
@@ -364,8 +370,7 @@ def check_extras(settings: Settings) -> None:
             check("openai", "proposer=agents (the LLM agents)")
         except MissingExtraError as e:
             raise SettingError(str(e)) from None
-        if settings.llm_error == "fail" and not (settings.model or os.environ.get("KERNELOPT_MODEL")
-                                                 or os.environ.get("OPENAI_MODEL")):
+        if settings.llm_error == "fail" and not named_model(settings.model):
             raise SettingError("proposer=agents needs an LLM model: set the model setting (pytest: --kernelopt-model "
                                "NAME or the ini key kernelopt_model; kernelopt bench: --model NAME) or the "
                                "environment variable KERNELOPT_MODEL or OPENAI_MODEL (llm_error=warn runs on "

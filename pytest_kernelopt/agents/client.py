@@ -26,6 +26,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol, Sequence, runtime_checkable
 
+from ..config import named_model
 from ..errors import KernelOptError
 from ..extras import require
 
@@ -109,7 +110,7 @@ class ChatModel(Protocol):
 
 def resolve_model(explicit: str | None = None) -> str:
     """The model name: ``explicit``, else ``KERNELOPT_MODEL``, else ``OPENAI_MODEL``."""
-    name = explicit or os.environ.get("KERNELOPT_MODEL") or os.environ.get("OPENAI_MODEL")
+    name = named_model(explicit)
     if not name:
         raise LLMConfigError("no LLM model configured for the kernelopt agents: set the model setting (pytest: "
                              "--kernelopt-model NAME or the ini key kernelopt_model; kernelopt bench: --model NAME) "
