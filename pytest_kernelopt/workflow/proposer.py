@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from ..agents import AgentOptimizer, LLMConfigError, model_from_settings, resolve_model
-from ..config import Settings
+from ..agents import AgentOptimizer, model_from_settings
+from ..config import Settings, named_model
 from ..extras import available, check
 from ..tuner import SEARCH_SPACE
 
@@ -65,7 +65,4 @@ def agent_factory_for(evaluator: Evaluator, settings: Settings, transcript_dir: 
 
 def _model(settings: Settings) -> str | None:
     """The model the agents would ask (the setting, else the environment's), or None where none is named."""
-    try:
-        return resolve_model(settings.model)
-    except LLMConfigError:
-        return None
+    return named_model(settings.model)
