@@ -14,6 +14,8 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator
 
+from . import digest_kernel
+
 #: set within :func:`records_on_device`
 _KEEP_ON_DEVICE = False
 
@@ -84,9 +86,10 @@ def digest(obj: Any, key: int = 0, exact: bool = False) -> Any:
     secret :attr:`.seed_plan.SeedPlan.digest_key`: never published, not derived from the seeds).  The mixer is a
     bijection, so any change of one element changes the hash; several changes cancel with a chance of about
     2**-64, and a kernel cannot aim at a cancellation: the terms are not linear in the bits and the key is not
-    in its reach.  The temporaries that held masks are zeroed before they return to the allocator.  A
-    multi-GiB input costs a few elementwise passes on the device, not a copy and a hash on the host (the host
-    hash took most of a 6 GiB softmax's time on the H200).  ``exact``: NaN payloads are hashed as they are
+    in its reach.  On a GPU the judge's Triton kernel (:mod:`.digest_kernel`) computes the same sum in one read
+    of the tensor; elsewhere (or where it cannot run) torch does, in chunks whose temporaries that held masks are
+    zeroed before they return to the allocator.  Either way it is computed where the tensor lives: no copy to
+    the host.  ``exact``: NaN payloads are hashed as they are
     (module state, which no honest kernel writes).
     """
     import torch
@@ -100,11 +103,17 @@ def digest(obj: Any, key: int = 0, exact: bool = False) -> Any:
         if flat.numel() == 0:
             return f"tensor:{head}:empty"
         ints = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[flat.element_size()]
+        canonical_nan = flat.is_floating_point() and not exact
+        if digest_kernel.usable(flat, canonical_nan):
+            try:
+                return f"tensor:{head}:{int(digest_kernel.launch(flat, ints, key, canonical_nan))}"
+            except Exception as exc:  # noqa: BLE001 -- the kernel could not build or launch: torch hashes
+                digest_kernel.disable(f"{type(exc).__name__}: {exc}")
         acc = torch.zeros((), dtype=torch.int64, device=flat.device)
         step = chunk_elements(flat.numel(), DIGEST_CHUNK)
         for lo in range(0, flat.numel(), step):
             part = flat[lo:lo + step]
-            if part.is_floating_point() and not exact:
+            if canonical_nan:
                 part = torch.where(torch.isnan(part), torch.full_like(part, float("nan")), part)
             z = position_hash(key, lo, part.numel(), flat.device)
             z.bitwise_xor_(part.contiguous().view(ints).to(torch.int64))
