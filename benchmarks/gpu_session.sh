@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
 # in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench screening
-# activity ffprofile modes modecost.
+# activity ffprofile modes modecost digest.
+#   activity  STACKS=SECONDS: sampled stacks of every process (benchmarks/sample_stacks.py), summed up in
+#             stack_summary.txt (benchmarks/stack_summary.py)
 #   modecost  verify mode (a copy of MODECOST_CACHE, default kernels_cache, an empty trust folder) against
 #             --kernelopt-mode=off over $PROBS (one or more paths), with workers forked from the forkserver and
 #             spawned (MODECOST_STARTS)
@@ -68,8 +70,12 @@ screening) echo "== the tuner's screening against the performance gate (A/A and 
   timeout ${T_SCREEN:-300} python3 benchmarks/screening_vs_gate.py $W/screening.json \
     ${SCREEN_PROBS:-examples/problems/conv_groupnorm.py} 2>&1 | grep -v Warning | tee -a $log ;;
 activity) echo "== where a gated candidate's time goes (benchmarks/gate_activity.py${ACT_TAG:+, $ACT_TAG}; KERNELOPT_DEVICE_FRAMES=${KERNELOPT_DEVICE_FRAMES:-1})" | tee -a $log
-  timeout ${T_ACT:-400} python3 benchmarks/gate_activity.py $W/activity${ACT_TAG:-}.json \
-    ${ACT_PROBS:-benchmarks/problems/cumprod.py} 2>&1 | grep -v Warning | tee -a $log ;;
+  timeout ${T_ACT:-400} ${STACKS:+python3 benchmarks/sample_stacks.py --every $STACKS --dir $W/stacks${ACT_TAG:-} --} \
+    python3 benchmarks/gate_activity.py $W/activity${ACT_TAG:-}.json \
+    ${ACT_PROBS:-benchmarks/problems/cumprod.py} 2>&1 | grep -v Warning | tee -a $log
+  if [ -n "${STACKS:-}" ]; then python3 benchmarks/stack_summary.py $W/stacks${ACT_TAG:-} > $W/stack_summary${ACT_TAG:-}.txt; fi ;;
+digest) echo "== one keyed digest of a large tensor: the Triton kernel against the torch path" | tee -a $log
+  timeout ${T_DIGEST:-60} python3 benchmarks/digest_cost.py $W/digest.json 2>&1 | tee -a $log ;;
 ffprofile) echo "== a free-form candidate's checks under cProfile (benchmarks/freeform_profile.py)" | tee -a $log
   timeout ${T_FF:-300} python3 benchmarks/freeform_profile.py $W/ffprofile.json \
     ${FF_PROBS:-benchmarks/problems/cumsum.py} > $W/ffprofile.log 2>&1
