@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import decade_kernel
 from .chunked import chunks, compute_device, piece, spans
 
 
@@ -93,7 +94,8 @@ def any_order():
 
 
 def decade_sums(t, *xs) -> dict[int, list[float]]:
-    """Per decade of ``|t|`` (``floor(log10 |t|)``; :data:`ZERO_DECADE` where ``t`` is zero), over the positions
+    """Per decade of ``|t|`` (``k`` where ``10^k <= |t| < 10^(k+1)``, the powers of ten as float64 numbers;
+    :data:`ZERO_DECADE` where ``t`` is zero), over the positions
     where ``t`` and every ``x`` are finite, in float64, a chunk at a time: ``[count, sum of (x - t)^2 for each x,
     sum of t^2]``, for the decades that hold any position."""
     with any_order():
@@ -110,9 +112,17 @@ def _decade_sums(t, *xs) -> dict[int, list[float]]:
 def decade_part(tc, *xcs):
     """:func:`decade_sums` of one chunk (aligned 1-D slices on one device), as a tensor of one column per bin, or
     None where no position is finite in all; callers sum the parts (:func:`add_decade_part`) under
-    :func:`any_order` and read them with :func:`decade_dict`."""
+    :func:`any_order` and read them with :func:`decade_dict`.  On a GPU the judge's Triton kernel sums it in one
+    pass (:mod:`.decade_kernel`), elsewhere torch does."""
     import torch
 
+    if decade_kernel.usable(tc, xcs):
+        try:
+            part = decade_kernel.launch(tc, xcs, DECADES)
+            if part is not None:
+                return part
+        except Exception as exc:  # noqa: BLE001 -- the kernel could not build or launch: torch sums
+            decade_kernel.disable(f"{type(exc).__name__}: {exc}")
     lo, hi = DECADES
     ok = torch.isfinite(tc)
     for xc in xcs:
@@ -121,7 +131,8 @@ def decade_part(tc, *xcs):
     if not td.numel():
         return None
     a = td.abs()
-    idx = torch.where(a > 0, torch.floor(torch.log10(a)).clamp_(lo, hi) - lo + 1, 0.0).long()
+    table = decade_kernel.powers_of_ten(DECADES, a.device)[1:hi - lo + 1]
+    idx = torch.where(a > 0, torch.bucketize(a, table, right=True) + 1, 0)
     weights = [torch.ones_like(td)] + [(xc[ok].double() - td) ** 2 for xc in xcs] + [td * td]
     return torch.stack([torch.bincount(idx, weights=w, minlength=hi - lo + 2) for w in weights])
 
