@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device call (one H200): run from the repository root with OUT set; wheels for openai (and its needs)
 # in .whl/ when carried.  STEPS picks what runs, in order: env tests demo overhead perf agents bench screening
-# activity ffprofile modes modecost digest.
+# activity ffprofile modes modecost kernels.
 #   activity  STACKS=SECONDS: sampled stacks of every process (benchmarks/sample_stacks.py), summed up in
 #             stack_summary.txt (benchmarks/stack_summary.py)
 #   modecost  verify mode (a copy of MODECOST_CACHE, default kernels_cache, an empty trust folder) against
@@ -74,8 +74,8 @@ activity) echo "== where a gated candidate's time goes (benchmarks/gate_activity
     python3 benchmarks/gate_activity.py $W/activity${ACT_TAG:-}.json \
     ${ACT_PROBS:-benchmarks/problems/cumprod.py} 2>&1 | grep -v Warning | tee -a $log
   if [ -n "${STACKS:-}" ]; then python3 benchmarks/stack_summary.py $W/stacks${ACT_TAG:-} > $W/stack_summary${ACT_TAG:-}.txt; fi ;;
-digest) echo "== one keyed digest of a large tensor: the Triton kernel against the torch path" | tee -a $log
-  timeout ${T_DIGEST:-60} python3 benchmarks/digest_cost.py $W/digest.json 2>&1 | tee -a $log ;;
+kernels) echo "== the judge's statistics over a large output: its Triton kernels against the torch paths" | tee -a $log
+  timeout ${T_KERNELS:-120} python3 benchmarks/kernel_cost.py $W/kernel_cost.json 2>&1 | tee -a $log ;;
 ffprofile) echo "== a free-form candidate's checks under cProfile (benchmarks/freeform_profile.py)" | tee -a $log
   timeout ${T_FF:-300} python3 benchmarks/freeform_profile.py $W/ffprofile.json \
     ${FF_PROBS:-benchmarks/problems/cumsum.py} > $W/ffprofile.log 2>&1

@@ -1,9 +1,10 @@
-"""What one keyed digest (gates/digests.py) of a large tensor costs on the GPU: the judge's Triton kernel against
-the torch path, and whether the two agree bit for bit.
+"""What the judge's own statistics over a large output cost on the GPU, its Triton kernels against the torch
+paths they replace: one keyed digest (gates/digests.py: the two digests must be the same) and one pass of
+per-decade sums of a float32 output against its float64 truth (gates/compare.py: the counts must be the same).
 
-    python benchmarks/digest_cost.py OUT.json [GiB ...]      (default 1 and 6: float32 tensors of that size)
+    python benchmarks/kernel_cost.py OUT.json [GiB ...]      (default 1 and 6: float32 outputs of that size)
 
-Each size: the median of 5 timed digests of each path (after one untimed), and the two digests.
+Each size: the median of 5 timed calls of each path (after one untimed).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import time
 
 import torch
 
-from pytest_kernelopt.gates import digest_kernel, digests
+from pytest_kernelopt.gates import compare, decade_kernel, digest_kernel, digests
 
 
 def _timed(fn, reps: int = 5) -> tuple[float, object]:
@@ -42,11 +43,25 @@ def main(out: str, sizes: list[float]) -> None:
         digest_kernel._failed[:] = ["torch path timed"]
         t_s, ref = _timed(lambda: digests.digest(t, key))
         digest_kernel._failed[:] = []
-        row = {"gib": gib, "elements": n, "kernel_s": round(k_s, 5), "torch_s": round(t_s, 5),
+        row = {"what": "digest", "gib": gib, "elements": n, "kernel_s": round(k_s, 5), "torch_s": round(t_s, 5),
                "ratio": round(t_s / k_s, 1), "same": k == ref, "device": torch.cuda.get_device_name()}
         print(json.dumps(row), flush=True)
         rows.append(row)
-        del t
+        truth = t.double()
+        t.add_(torch.randn_like(t).mul_(1e-4))
+        k_s, k = _timed(lambda: compare.decade_sums(truth, t), reps=3)
+        assert not decade_kernel.status(), decade_kernel.status()
+        decade_kernel._failed[:] = ["torch path timed"]
+        t_s, ref = _timed(lambda: compare.decade_sums(truth, t), reps=3)
+        decade_kernel._failed[:] = []
+        same = k.keys() == ref.keys() and all(k[d][0] == ref[d][0] for d in k)
+        close = all(abs(a - b) <= 1e-9 * abs(b) for d in k for a, b in zip(k[d], ref[d]))
+        row = {"what": "decade sums", "gib": gib, "elements": n, "kernel_s": round(k_s, 5), "torch_s": round(t_s, 5),
+               "ratio": round(t_s / k_s, 1), "same_counts": same, "sums_within_1e-9": close,
+               "device": torch.cuda.get_device_name()}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+        del t, truth
         torch.cuda.empty_cache()
     with open(out, "w") as f:
         json.dump(rows, f, indent=1)

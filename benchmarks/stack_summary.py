@@ -4,7 +4,7 @@ For every dump of every process, the main thread's innermost frames inside the p
 are counted, as the innermost one alone and as the innermost ``--depth`` of them joined; printed per process
 (its command line and dump count), most frequent first.  With ``--every 0.5`` a count of 10 is about 5 s.
 
-    python benchmarks/stack_summary.py STACKS_DIR [--depth 3] [--top 25]
+    python benchmarks/stack_summary.py STACKS_DIR [--depth 3] [--top 25] [--merge TEXT]
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ def _dumps(text: str) -> list[list[tuple[str, str]]]:
     for part in re.split(r"\n-- at [0-9.]+ s\n", text)[1:]:
         block = part.split("Current thread", 1)[-1].split("\n\nThread ", 1)[0]
         frames = [(m.group(1), m.group(3)) for line in block.splitlines() if (m := FRAME.match(line))]
-        out.append(frames)
+        if frames:  # (a process blocked where the signal's dump is not written leaves an empty one)
+            out.append(frames)
     return out
 
 
@@ -32,11 +33,14 @@ def main() -> None:
     ap.add_argument("dir", type=Path)
     ap.add_argument("--depth", type=int, default=3)
     ap.add_argument("--top", type=int, default=25)
+    ap.add_argument("--merge", default="", help="also sum the processes whose command line holds this text")
     a = ap.parse_args()
-    for path in sorted(a.dir.glob("*.txt")):
-        text = path.read_text(errors="replace")
-        head = text.splitlines()[0] if text else ""
-        dumps = _dumps(text)
+    texts = {p: p.read_text(errors="replace") for p in sorted(a.dir.glob("*.txt"))}
+    groups = [(t.splitlines()[0] if t else "", _dumps(t)) for t in texts.values()]
+    if a.merge:
+        merged = [d for t in texts.values() if a.merge in t.split("\n", 1)[0] for d in _dumps(t)]
+        groups.append((f"== every process whose command line holds {a.merge!r}", merged))
+    for head, dumps in groups:
         if not dumps:
             continue
         inner: collections.Counter = collections.Counter()
