@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import judge_kernels
+
 #: elements per program: the partial sums of a 64M-element output are 32K triples
 BLOCK = 2048
 
@@ -58,8 +60,8 @@ def usable(t: Any) -> bool:
     """Whether the kernel sums ``t`` (a floating tensor on a GPU of a dtype Triton loads) in this process."""
     import torch
 
-    return not _failed and t.device.type == "cuda" and t.dtype in (torch.float16, torch.bfloat16, torch.float32,
-                                                                  torch.float64)
+    return (not _failed and judge_kernels.enabled() and t.device.type == "cuda"
+            and t.dtype in (torch.float16, torch.bfloat16, torch.float32, torch.float64))
 
 
 def launch(t: Any) -> Any:

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import judge_kernels
+
 #: the decades (and the zero slot) a chunk may span for the kernel to sum it
 MAX_BINS = 64
 #: elements each program reads, in tiles of ``BLOCK``
@@ -97,7 +99,7 @@ def _build() -> Any:
 def usable(tc: Any, xcs: tuple) -> bool:
     """Whether the kernel sums this chunk (one or two ``x``, every tensor on a GPU, of a floating dtype it loads)
     in this process."""
-    return (not _failed and 1 <= len(xcs) <= 2 and all(
+    return (not _failed and judge_kernels.enabled() and 1 <= len(xcs) <= 2 and all(
         v.device.type == "cuda" and str(v.dtype).removeprefix("torch.") in _DTYPES for v in (tc, *xcs)))
 
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import judge_kernels
+
 #: elements per program
 BLOCK = 2048
 
@@ -64,7 +66,7 @@ def _build() -> Any:
 def usable(t: Any, canonical_nan: bool) -> bool:
     """Whether the kernel hashes ``t`` (a tensor on a GPU; with ``canonical_nan``, of a floating dtype whose NaNs
     it knows) in this process."""
-    return (not _failed and t.device.type == "cuda"
+    return (not _failed and judge_kernels.enabled() and t.device.type == "cuda"
             and (not canonical_nan or str(t.dtype).removeprefix("torch.") in _NAN_BITS))
 
 
