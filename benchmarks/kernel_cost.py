@@ -1,6 +1,7 @@
 """What the judge's own statistics over a large output cost on the GPU, its Triton kernels against the torch
 paths they replace: one keyed digest (gates/digests.py: the two digests must be the same) and one pass of
-per-decade sums of a float32 output against its float64 truth (gates/compare.py: the counts must be the same).
+per-decade sums of a float32 output against its float64 truth and one comparison of two float32 outputs
+(gates/compare.py: the counts must be the same).
 
     python benchmarks/kernel_cost.py OUT.json [GiB ...]      (default 1 and 6: float32 outputs of that size)
 
@@ -16,7 +17,7 @@ import time
 
 import torch
 
-from pytest_kernelopt.gates import compare, decade_kernel, digest_kernel, digests
+from pytest_kernelopt.gates import compare, decade_kernel, digest_kernel, digests, stats_kernel
 
 
 def _timed(fn, reps: int = 5) -> tuple[float, object]:
@@ -61,7 +62,19 @@ def main(out: str, sizes: list[float]) -> None:
                "device": torch.cuda.get_device_name()}
         print(json.dumps(row), flush=True)
         rows.append(row)
-        del t, truth
+        base = truth.float()
+        k_s, k = _timed(lambda: compare._float_stats(t, base, 1.3e-6, 1e-5), reps=3)
+        assert not stats_kernel.status(), stats_kernel.status()
+        stats_kernel._failed[:] = ["torch path timed"]
+        t_s, ref = _timed(lambda: compare._float_stats(t, base, 1.3e-6, 1e-5), reps=3)
+        stats_kernel._failed[:] = []
+        row = {"what": "outputs compared", "gib": gib, "elements": n, "kernel_s": round(k_s, 5),
+               "torch_s": round(t_s, 5), "ratio": round(t_s / k_s, 1),
+               "same_counts_and_maxima": [k[0][i] for i in (0, 1, 2, 3, 4, 7)] == [ref[0][i] for i in (0, 1, 2, 3, 4, 7)]
+               and k[1] == ref[1], "device": torch.cuda.get_device_name()}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+        del t, truth, base
         torch.cuda.empty_cache()
     with open(out, "w") as f:
         json.dump(rows, f, indent=1)
