@@ -87,3 +87,14 @@ def test_a_failing_kernel_falls_back_to_torch_for_the_process(backend, monkeypat
     assert "no kernel here" in digest_kernel.status()
     monkeypatch.setattr(digest_kernel, "_failed", ["forced"])
     assert got == digests.digest(t, 3)
+
+
+@pytest.mark.parametrize("key", [0, 1, 2**31 + 3])
+def test_keys_a_compiler_would_make_constants_are_hashed_by_the_kernel(backend, monkeypatch, key):
+    """Key 1 (an integer argument Triton would specialise into a constant) is hashed by the kernel too."""
+    monkeypatch.setattr(digest_kernel, "usable", lambda x, nan: not digest_kernel._failed)
+    monkeypatch.setattr(digest_kernel, "_failed", [])
+    t = _values(torch.float32, backend.device)
+    got = digests.digest(t, key)
+    assert not digest_kernel._failed
+    assert got == _torch_digest(t, key, False)

@@ -28,7 +28,9 @@ def _torch_stats(x, y, rtol, atol):
 def kernel_on_host(monkeypatch):
     """The kernel takes host tensors (on the CPU the backend has set TRITON_INTERPRET), and counts its launches."""
     monkeypatch.setattr(stats_kernel, "_failed", [])
-    monkeypatch.setattr(stats_kernel, "usable", lambda x, y, atol: not stats_kernel._failed and atol > 0)
+    real_usable = stats_kernel.usable
+    monkeypatch.setattr(stats_kernel, "usable", lambda x, y, atol: (
+        real_usable(x, y, atol) if x.is_cuda else not stats_kernel._failed and atol > 0))
     launched = []
     real = stats_kernel.launch
     monkeypatch.setattr(stats_kernel, "launch", lambda *a: launched.append(1) or real(*a))
@@ -73,3 +75,18 @@ def test_a_zero_absolute_tolerance_is_left_to_torch(backend, kernel_on_host):
     x, y = _pair(torch.float32, backend.device, False)
     assert compare._float_stats(x, y, 1e-4, 0.0) is not None
     assert kernel_on_host == []
+
+
+@pytest.mark.parametrize("dtype, tol, y0, x0", [
+    ("float64", 1e-7, 1.0, 1 + 2.00000001227e-7),          # beyond float64's tolerance by less than float32 rounds it
+    ("float32", 1e-4, 34.4766845703125, 34.48023223876953),  # exactly at the tolerance torch computes in float64
+])
+def test_the_tolerances_are_applied_in_float64(backend, kernel_on_host, dtype, tol, y0, x0):
+    """The count beyond tolerance at its edge is torch's: the kernel reads rtol and atol as float64 (a float
+    argument of a compiled kernel is rounded to float32; the interpreter does not round, so this shows on a GPU)."""
+    dt = getattr(torch, dtype)
+    x = torch.tensor([x0, 1.0], dtype=dt).to(backend.device)
+    y = torch.tensor([y0, 1.0], dtype=dt).to(backend.device)
+    ref, got = _torch_stats(x, y, tol, tol), compare._float_stats(x, y, tol, tol)
+    assert kernel_on_host == [1]
+    assert got[0][7] == ref[0][7]

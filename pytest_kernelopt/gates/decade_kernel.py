@@ -129,6 +129,7 @@ def launch(tc: Any, xcs: tuple, decades: tuple[int, int]) -> Any:
     programs = -(-n // SPAN)
     parts = torch.empty((programs, 4, nb), dtype=torch.float64, device=tc.device)
     x, y = xcs[0].contiguous(), xcs[-1].contiguous()
+    # (lo and top as floats reach the kernel as float32: both whole numbers far below 2**24, so exact)
     _kernel[(programs,)](tc.contiguous(), x, y, table, parts, n, float(lo), float(top), first,
                          NX=len(xcs), NB=nb, SPAN=SPAN, BLOCK=BLOCK, num_warps=4)
     sums = parts.sum(0)[[0, 1, *([2] if len(xcs) == 2 else []), 3]]

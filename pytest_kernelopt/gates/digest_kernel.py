@@ -37,7 +37,8 @@ def _build() -> Any:
     import triton
     import triton.language as tl
 
-    @triton.jit
+    # (an integer argument equal to 1 would be made a constant, which key.to() cannot take)
+    @triton.jit(do_not_specialize=["key"])
     def keyed_sums(bits_ptr, part_ptr, n, key, exp_mask, mant_mask, canon,
                    CANONICAL_NAN: tl.constexpr, BLOCK: tl.constexpr):
         pid = tl.program_id(0)

@@ -8,7 +8,8 @@ of their maxima.  The counts and maxima are the torch path's exactly, the sums u
 the candidate returns where the baseline's value is finite makes torch's maxima of the distance, of its relative
 form and of ``|x|`` NaN, and the sum of squared distances: the kernel counts such positions and makes those
 figures NaN where there is one.  Only
-for ``atol > 0`` (no distance divided by zero).
+for ``atol > 0`` (no distance divided by zero).  The tolerances reach the kernel as float64 in memory: a Python
+float argument would be rounded to float32 by Triton's launcher (a float64 difference at 1e-7 could pass).
 """
 
 from __future__ import annotations
@@ -32,8 +33,10 @@ def _build() -> Any:
     import triton.language as tl
 
     @triton.jit
-    def float_stats(x_ptr, y_ptr, part_ptr, n, rtol, atol, SPAN: tl.constexpr, BLOCK: tl.constexpr):
+    def float_stats(x_ptr, y_ptr, tol_ptr, part_ptr, n, SPAN: tl.constexpr, BLOCK: tl.constexpr):
         pid = tl.program_id(0)
+        rtol = tl.load(tol_ptr)  # float64 from memory: a float argument would be rounded to float32
+        atol = tl.load(tol_ptr + 1)
         base = pid.to(tl.int64) * SPAN
         c_xn = tl.zeros([BLOCK], dtype=tl.float64)
         c_yn = tl.zeros([BLOCK], dtype=tl.float64)
@@ -95,10 +98,11 @@ def _build() -> Any:
 
 
 def usable(x: Any, y: Any, atol: float) -> bool:
-    """Whether the kernel compares ``x`` and ``y`` (same-numel tensors on one GPU, of floating dtypes it loads, with
-    ``atol > 0``) in this process."""
+    """Whether the kernel compares ``x`` and ``y`` (contiguous same-numel tensors on one GPU, of floating dtypes it
+    loads, with ``atol > 0``) in this process: another layout is compared by torch a chunk at a time, with no
+    whole copy."""
     return (not _failed and judge_kernels.enabled() and atol > 0 and x.numel() == y.numel() > 0
-            and x.device.type == "cuda" and y.device == x.device
+            and x.device.type == "cuda" and y.device == x.device and x.is_contiguous() and y.is_contiguous()
             and all(str(v.dtype).removeprefix("torch.") in _DTYPES for v in (x, y)))
 
 
@@ -108,13 +112,14 @@ def launch(x: Any, y: Any, rtol: float, atol: float) -> tuple[list, list]:
     global _kernel
     import torch
 
-    xf, yf = x.detach().reshape(-1).contiguous(), y.detach().reshape(-1).contiguous()
+    xf, yf = x.detach().reshape(-1), y.detach().reshape(-1)
     n = xf.numel()
     programs = -(-n // SPAN)
     if _kernel is None:
         _kernel = _build()
     parts = torch.empty((programs, 13), dtype=torch.float64, device=xf.device)
-    _kernel[(programs,)](xf, yf, parts, n, float(rtol), float(atol), SPAN=SPAN, BLOCK=BLOCK, num_warps=8)
+    tol = torch.tensor([rtol, atol], dtype=torch.float64, device=xf.device)
+    _kernel[(programs,)](xf, yf, tol, parts, n, SPAN=SPAN, BLOCK=BLOCK, num_warps=8)
     got = torch.cat([parts[:, :9].sum(0), parts[:, 9:].amax(0)]).tolist()
     sums, nan_at_fin, maxes = got[:8], got[8], got[9:]
     if nan_at_fin:  # as torch's sums and maxima propagate it
