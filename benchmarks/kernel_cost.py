@@ -1,7 +1,7 @@
 """What the judge's own statistics over a large output cost on the GPU, its Triton kernels against the torch
 paths they replace: one keyed digest (gates/digests.py: the two digests must be the same) and one pass of
-per-decade sums of a float32 output against its float64 truth and one comparison of two float32 outputs
-(gates/compare.py: the counts must be the same).
+per-decade sums of a float32 output against its float64 truth, one comparison of two float32 outputs (gates/compare.py)
+and the bias check's error moments (gates/fp64.py): the counts must be the same.
 
     python benchmarks/kernel_cost.py OUT.json [GiB ...]      (default 1 and 6: float32 outputs of that size)
 
@@ -17,7 +17,7 @@ import time
 
 import torch
 
-from pytest_kernelopt.gates import compare, decade_kernel, digest_kernel, digests, stats_kernel
+from pytest_kernelopt.gates import compare, decade_kernel, digest_kernel, digests, fp64, moments_kernel, stats_kernel
 
 
 def _timed(fn, reps: int = 5) -> tuple[float, object]:
@@ -72,6 +72,17 @@ def main(out: str, sizes: list[float]) -> None:
                "torch_s": round(t_s, 5), "ratio": round(t_s / k_s, 1),
                "same_counts_and_maxima": [k[0][i] for i in (0, 1, 2, 3, 4, 7)] == [ref[0][i] for i in (0, 1, 2, 3, 4, 7)]
                and k[1] == ref[1], "device": torch.cuda.get_device_name()}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+        k_s, k = _timed(lambda: fp64._error_moments(t, base, truth), reps=3)
+        assert not moments_kernel.status(), moments_kernel.status()
+        moments_kernel._failed[:] = ["torch path timed"]
+        t_s, ref = _timed(lambda: fp64._error_moments(t, base, truth), reps=3)
+        moments_kernel._failed[:] = []
+        row = {"what": "error moments", "gib": gib, "elements": n, "kernel_s": round(k_s, 5),
+               "torch_s": round(t_s, 5), "ratio": round(t_s / k_s, 1),
+               "same_counts": k[0] == ref[0] and bool(torch.equal(k[4][0], ref[4][0])),
+               "means": [k[1][0], ref[1][0]], "m2": [k[1][1], ref[1][1]], "device": torch.cuda.get_device_name()}
         print(json.dumps(row), flush=True)
         rows.append(row)
         del t, truth, base

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterator
 
+from . import moments_kernel
 from .chunked import chunks
 from .compare import (
     ZERO_DECADE,
@@ -213,9 +214,15 @@ def _error_moments(cand: Any, base: Any, truth: Any) -> tuple[int, tuple, tuple,
     (count, (mean, sum of squared deviations) of ``cand - truth``, the same of ``base - truth``, mean |truth|,
     (finite count, sum of ``cand - truth``, sum of ``base - truth``) in each of :data:`BIAS_BATCHES` contiguous
     batches of the row-major order).  The chunks' moments are merged with Chan et al.'s pairwise formula (as
-    accurate as one pass of torch's)."""
+    accurate as one pass of torch's).  On a GPU the judge's Triton kernel takes them in one pass
+    (:mod:`.moments_kernel`)."""
     import torch
 
+    if moments_kernel.usable(cand, base, truth, BIAS_BATCHES):
+        try:
+            return moments_kernel.launch(cand, base, truth, BIAS_BATCHES)
+        except Exception as exc:  # noqa: BLE001 -- the kernel could not build or launch: torch computes
+            moments_kernel.disable(f"{type(exc).__name__}: {exc}")
     n, abs_sum, lo, total = 0, 0.0, 0, truth.numel()
     moments = [(0.0, 0.0), (0.0, 0.0)]
     batches = None
