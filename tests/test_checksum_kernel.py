@@ -8,17 +8,13 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from pytest_kernelopt.gates import checksum_kernel, timing  # noqa: E402
+from pytest_kernelopt.gates import checksum_kernel, judge_kernels, timing  # noqa: E402
 
 
 def _torch_sums(t):
     """timing.checksums' torch path, whatever the device."""
-    saved = list(checksum_kernel._failed)
-    checksum_kernel._failed[:] = ["forced torch path (test)"]
-    try:
+    with judge_kernels.torch_only():
         return timing.checksums((t,), {})[0]
-    finally:
-        checksum_kernel._failed[:] = saved
 
 
 def _kernel_sums(t, backend):
@@ -70,7 +66,7 @@ def test_a_permuted_output_changes_the_kernel_sum(backend):
 def test_a_failing_kernel_falls_back_to_torch_for_the_process(backend, monkeypatch):
     """Where the kernel cannot launch, checksums are still taken (by torch) and the reason is kept."""
     monkeypatch.setattr(checksum_kernel, "_failed", [])
-    monkeypatch.setattr(checksum_kernel, "usable", lambda t: not checksum_kernel._failed)
+    monkeypatch.setattr(checksum_kernel, "usable", lambda t: judge_kernels.enabled() and not checksum_kernel._failed)
 
     def broken(t):
         raise RuntimeError("no kernel here")

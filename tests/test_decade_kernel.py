@@ -10,16 +10,12 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from pytest_kernelopt.gates import compare, decade_kernel  # noqa: E402
+from pytest_kernelopt.gates import compare, decade_kernel, judge_kernels  # noqa: E402
 
 
 def _torch_part(tc, *xcs):
-    saved = list(decade_kernel._failed)
-    decade_kernel._failed[:] = ["forced torch path (test)"]
-    try:
+    with judge_kernels.torch_only():
         return compare.decade_part(tc, *xcs)
-    finally:
-        decade_kernel._failed[:] = saved
 
 
 @pytest.fixture
@@ -27,7 +23,7 @@ def kernel_on_host(monkeypatch):
     """The kernel takes host tensors (on the CPU the backend has set TRITON_INTERPRET); each launch appends whether
     the kernel summed the chunk (else it declined it to torch)."""
     monkeypatch.setattr(decade_kernel, "_failed", [])
-    monkeypatch.setattr(decade_kernel, "usable", lambda tc, xcs: not decade_kernel._failed and 1 <= len(xcs) <= 2)
+    monkeypatch.setattr(decade_kernel, "usable", lambda tc, xcs: judge_kernels.enabled() and not decade_kernel._failed and 1 <= len(xcs) <= 2)
     launched = []
     real = decade_kernel.launch
 

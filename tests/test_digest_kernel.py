@@ -8,18 +8,21 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from pytest_kernelopt.gates import digest_kernel, digests  # noqa: E402
+from pytest_kernelopt.gates import digest_kernel, digests, judge_kernels  # noqa: E402
 
 N = 3 * digest_kernel.BLOCK + 17  # several programs and a partial last block
 
 
 def _torch_digest(t, key, exact):
-    saved = list(digest_kernel._failed)
-    digest_kernel._failed[:] = ["forced torch path (test)"]
-    try:
+    with judge_kernels.torch_only():
         return digests.digest(t, key, exact)
-    finally:
-        digest_kernel._failed[:] = saved
+
+
+@pytest.fixture
+def kernel_on_host(monkeypatch):
+    """The kernel takes host tensors too (on the CPU the backend has set TRITON_INTERPRET)."""
+    monkeypatch.setattr(digest_kernel, "_failed", [])
+    monkeypatch.setattr(digest_kernel, "usable", lambda x, nan: judge_kernels.enabled() and not digest_kernel._failed)
 
 
 def _values(dtype, device):
@@ -44,25 +47,22 @@ def _values(dtype, device):
 @pytest.mark.parametrize("exact", [False, True])
 @pytest.mark.parametrize("dtype", ["float32", "float16", "bfloat16", "float64", "int8", "uint8", "int16", "int32",
                                    "int64", "bool"])
-def test_the_kernel_digest_is_the_torch_paths_bit_for_bit(backend, monkeypatch, dtype, exact):
-    """With the kernel taking host tensors (on the CPU the backend has set TRITON_INTERPRET), :func:`digest` gives
-    what the torch path gives, whatever the dtype, with NaN payloads made canonical or (``exact``) kept."""
+def test_the_kernel_digest_is_the_torch_paths_bit_for_bit(backend, kernel_on_host, monkeypatch, dtype, exact):
+    """:func:`digest` through the kernel gives what the torch path gives, whatever the dtype, with NaN payloads made
+    canonical or (``exact``) kept."""
     t = _values(getattr(torch, dtype), backend.device)
     key = (1 << 63) + 12345  # a key above int64's range, as the plan's secret may be
-    ref = _torch_digest(t, key, exact)
-    monkeypatch.setattr(digest_kernel, "usable", lambda x, nan: not digest_kernel._failed)
-    monkeypatch.setattr(digest_kernel, "_failed", [])
     calls = []
     real = digest_kernel.launch
     monkeypatch.setattr(digest_kernel, "launch", lambda *a: calls.append(1) or real(*a))
+    ref = _torch_digest(t, key, exact)
+    assert calls == []  # the reference is torch's
     assert digests.digest(t, key, exact) == ref
     assert calls == [1] and not digest_kernel._failed
 
 
-def test_payloads_count_only_where_exact(backend, monkeypatch):
+def test_payloads_count_only_where_exact(backend, kernel_on_host):
     """Another NaN payload changes the exact digest and not the other: the canonical form is in the kernel."""
-    monkeypatch.setattr(digest_kernel, "usable", lambda x, nan: not digest_kernel._failed)
-    monkeypatch.setattr(digest_kernel, "_failed", [])
     a = _values(torch.float32, backend.device)
     b = a.clone()
     b.view(torch.int32)[5] |= 2
@@ -73,10 +73,8 @@ def test_payloads_count_only_where_exact(backend, monkeypatch):
     assert digests.digest(a, 7) != digests.digest(c, 7)
 
 
-def test_a_failing_kernel_falls_back_to_torch_for_the_process(backend, monkeypatch):
+def test_a_failing_kernel_falls_back_to_torch_for_the_process(backend, kernel_on_host, monkeypatch):
     """Where the kernel cannot launch, the digest is still taken (by torch) and the reason is kept."""
-    monkeypatch.setattr(digest_kernel, "_failed", [])
-    monkeypatch.setattr(digest_kernel, "usable", lambda x, nan: not digest_kernel._failed)
 
     def broken(*a):
         raise RuntimeError("no kernel here")
@@ -90,10 +88,8 @@ def test_a_failing_kernel_falls_back_to_torch_for_the_process(backend, monkeypat
 
 
 @pytest.mark.parametrize("key", [0, 1, 2**31 + 3])
-def test_keys_a_compiler_would_make_constants_are_hashed_by_the_kernel(backend, monkeypatch, key):
+def test_keys_a_compiler_would_make_constants_are_hashed_by_the_kernel(backend, kernel_on_host, key):
     """Key 1 (an integer argument Triton would specialise into a constant) is hashed by the kernel too."""
-    monkeypatch.setattr(digest_kernel, "usable", lambda x, nan: not digest_kernel._failed)
-    monkeypatch.setattr(digest_kernel, "_failed", [])
     t = _values(torch.float32, backend.device)
     got = digests.digest(t, key)
     assert not digest_kernel._failed

@@ -8,19 +8,15 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from pytest_kernelopt.gates import fp64, moments_kernel  # noqa: E402
+from pytest_kernelopt.gates import fp64, judge_kernels, moments_kernel  # noqa: E402
 
 BATCHES = 4
 N = moments_kernel.SPAN * BATCHES + 12345  # programs whose spans cross a batch's edge, and a partial last one
 
 
 def _torch_moments(c, b, t):
-    saved = list(moments_kernel._failed)
-    moments_kernel._failed[:] = ["forced torch path (test)"]
-    try:
+    with judge_kernels.torch_only():
         return fp64._error_moments(c, b, t)
-    finally:
-        moments_kernel._failed[:] = saved
 
 
 @pytest.fixture
@@ -31,7 +27,7 @@ def small_batches(monkeypatch):
     monkeypatch.setattr(moments_kernel, "_failed", [])
     real_usable = moments_kernel.usable
     monkeypatch.setattr(moments_kernel, "usable", lambda c, b, t, k: (
-        real_usable(c, b, t, k) if t.is_cuda else not moments_kernel._failed and t.numel() >= moments_kernel.SPAN * k))
+        real_usable(c, b, t, k) if t.is_cuda else judge_kernels.enabled() and not moments_kernel._failed and t.numel() >= moments_kernel.SPAN * k))
     launched = []
     real = moments_kernel.launch
     monkeypatch.setattr(moments_kernel, "launch", lambda *a: launched.append(1) or real(*a))

@@ -10,18 +10,14 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from pytest_kernelopt.gates import compare, stats_kernel  # noqa: E402
+from pytest_kernelopt.gates import compare, judge_kernels, stats_kernel  # noqa: E402
 
 N = 2 * stats_kernel.SPAN + 999  # several programs and a partial last one
 
 
 def _torch_stats(x, y, rtol, atol):
-    saved = list(stats_kernel._failed)
-    stats_kernel._failed[:] = ["forced torch path (test)"]
-    try:
+    with judge_kernels.torch_only():
         return compare._float_stats(x, y, rtol, atol)
-    finally:
-        stats_kernel._failed[:] = saved
 
 
 @pytest.fixture
@@ -30,7 +26,7 @@ def kernel_on_host(monkeypatch):
     monkeypatch.setattr(stats_kernel, "_failed", [])
     real_usable = stats_kernel.usable
     monkeypatch.setattr(stats_kernel, "usable", lambda x, y, atol: (
-        real_usable(x, y, atol) if x.is_cuda else not stats_kernel._failed and atol > 0))
+        real_usable(x, y, atol) if x.is_cuda else judge_kernels.enabled() and not stats_kernel._failed and atol > 0))
     launched = []
     real = stats_kernel.launch
     monkeypatch.setattr(stats_kernel, "launch", lambda *a: launched.append(1) or real(*a))

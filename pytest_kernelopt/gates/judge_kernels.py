@@ -5,8 +5,24 @@ the order of addition)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from typing import Iterator
+
+_TORCH_ONLY = False  # set within :func:`torch_only`
 
 
 def enabled() -> bool:
-    return os.environ.get("KERNELOPT_JUDGE_KERNELS", "1") != "0"
+    return not _TORCH_ONLY and os.environ.get("KERNELOPT_JUDGE_KERNELS", "1") != "0"
+
+
+@contextlib.contextmanager
+def torch_only() -> Iterator[None]:
+    """Within the block, torch computes what the kernels would (the reference their tests and benchmarks compare
+    them with)."""
+    global _TORCH_ONLY
+    before, _TORCH_ONLY = _TORCH_ONLY, True
+    try:
+        yield
+    finally:
+        _TORCH_ONLY = before
