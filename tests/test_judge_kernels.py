@@ -19,3 +19,33 @@ def test_the_kernels_are_on_unless_the_environment_or_a_block_says_torch(monkeyp
     assert not judge_kernels.enabled()
     monkeypatch.setenv("KERNELOPT_JUDGE_KERNELS", "1")
     assert judge_kernels.enabled()
+
+
+def _sites():
+    import torch
+
+    from pytest_kernelopt.gates import compare, decade_kernel, digest_kernel, digests, fp64, moments_kernel, stats_kernel
+
+    t = torch.linspace(-3.0, 5.0, 1000, dtype=torch.float64)
+    x = t.float() + 1e-3
+    return [(digest_kernel, lambda: digests.digest(x, 5)),
+            (decade_kernel, lambda: compare.decade_dict(compare.decade_part(t, x))),
+            (stats_kernel, lambda: compare._float_stats(x, t.float(), 1e-4, 1e-5)),
+            (moments_kernel, lambda: fp64._error_moments(x, x * 1.0001, t)[:4])]
+
+
+def test_a_kernel_that_raises_is_set_aside_and_torch_gives_the_figure(monkeypatch):
+    """At every call site: the launch raises, the kernel is set aside for the process with the reason, and the
+    figure is torch's."""
+    for kernel, site in _sites():
+        with judge_kernels.torch_only():
+            expected = site()
+        monkeypatch.setattr(kernel, "_failed", [])
+        monkeypatch.setattr(kernel, "usable", lambda *a, k=kernel: not k._failed)
+
+        def broken(*a):
+            raise RuntimeError("no kernel here")
+
+        monkeypatch.setattr(kernel, "launch", broken)
+        assert site() == expected, kernel.__name__
+        assert "RuntimeError: no kernel here" in kernel.status(), kernel.__name__

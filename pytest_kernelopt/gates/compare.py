@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import decade_kernel, stats_kernel
+from . import decade_kernel, judge_kernels, stats_kernel
 from .chunked import chunks, compute_device, piece, spans
 
 
@@ -117,12 +117,9 @@ def decade_part(tc, *xcs):
     import torch
 
     if decade_kernel.usable(tc, xcs):
-        try:
-            part = decade_kernel.launch(tc, xcs, DECADES)
-            if part is not None:
-                return part
-        except Exception as exc:  # noqa: BLE001 -- the kernel could not build or launch: torch sums
-            decade_kernel.disable(f"{type(exc).__name__}: {exc}")
+        part = judge_kernels.attempt(decade_kernel, lambda: decade_kernel.launch(tc, xcs, DECADES))
+        if part is not None:  # (None: it could not run, or declined a chunk of too many decades)
+            return part
     lo, hi = DECADES
     ok = torch.isfinite(tc)
     for xc in xcs:
@@ -230,10 +227,9 @@ def _float_stats(x, y, rtol: float, atol: float) -> tuple[list, list]:
     import torch
 
     if stats_kernel.usable(x, y, atol):
-        try:
-            return stats_kernel.launch(x, y, rtol, atol)
-        except Exception as exc:  # noqa: BLE001 -- the kernel could not build or launch: torch compares
-            stats_kernel.disable(f"{type(exc).__name__}: {exc}")
+        got = judge_kernels.attempt(stats_kernel, lambda: stats_kernel.launch(x, y, rtol, atol))
+        if got is not None:
+            return got
     dev = compute_device(x, y)
     sums = torch.zeros(8, dtype=torch.float64, device=dev)
     maxes = torch.zeros(4, dtype=torch.float64, device=dev)

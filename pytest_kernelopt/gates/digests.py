@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterator
 
-from . import digest_kernel
+from . import digest_kernel, judge_kernels
 
 #: set within :func:`records_on_device`
 _KEEP_ON_DEVICE = False
@@ -105,10 +105,10 @@ def digest(obj: Any, key: int = 0, exact: bool = False) -> Any:
         ints = {1: torch.int8, 2: torch.int16, 4: torch.int32, 8: torch.int64}[flat.element_size()]
         canonical_nan = flat.is_floating_point() and not exact
         if digest_kernel.usable(flat, canonical_nan):
-            try:
-                return f"tensor:{head}:{int(digest_kernel.launch(flat, ints, key, canonical_nan))}"
-            except Exception as exc:  # noqa: BLE001 -- the kernel could not build or launch: torch hashes
-                digest_kernel.disable(f"{type(exc).__name__}: {exc}")
+            got = judge_kernels.attempt(
+                digest_kernel, lambda: int(digest_kernel.launch(flat, ints, key, canonical_nan)))
+            if got is not None:
+                return f"tensor:{head}:{got}"
         acc = torch.zeros((), dtype=torch.int64, device=flat.device)
         step = chunk_elements(flat.numel(), DIGEST_CHUNK)
         for lo in range(0, flat.numel(), step):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 from typing import Any, Iterator
 
-from . import moments_kernel
+from . import judge_kernels, moments_kernel
 from .chunked import chunks
 from .compare import (
     ZERO_DECADE,
@@ -219,10 +219,9 @@ def _error_moments(cand: Any, base: Any, truth: Any) -> tuple[int, tuple, tuple,
     import torch
 
     if moments_kernel.usable(cand, base, truth, BIAS_BATCHES):
-        try:
-            return moments_kernel.launch(cand, base, truth, BIAS_BATCHES)
-        except Exception as exc:  # noqa: BLE001 -- the kernel could not build or launch: torch computes
-            moments_kernel.disable(f"{type(exc).__name__}: {exc}")
+        got = judge_kernels.attempt(moments_kernel, lambda: moments_kernel.launch(cand, base, truth, BIAS_BATCHES))
+        if got is not None:
+            return got
     n, abs_sum, lo, total = 0, 0.0, 0, truth.numel()
     moments = [(0.0, 0.0), (0.0, 0.0)]
     batches = None

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Iterator
+from typing import Any, Callable, Iterator, TypeVar
+
+T = TypeVar("T")
 
 _TORCH_ONLY = False  # set within :func:`torch_only`
 
@@ -26,3 +28,13 @@ def torch_only() -> Iterator[None]:
         yield
     finally:
         _TORCH_ONLY = before
+
+
+def attempt(kernel: Any, run: Callable[[], T]) -> T | None:
+    """``run()``: a launch of ``kernel`` 's (one of the kernel modules) and what reads its result back; None where it
+    raised: the kernel is set aside for the process (``kernel.disable``) and the caller computes with torch."""
+    try:
+        return run()
+    except Exception as exc:  # noqa: BLE001 -- the kernel could not build or launch: torch computes instead
+        kernel.disable(f"{type(exc).__name__}: {exc}")
+        return None

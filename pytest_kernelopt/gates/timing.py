@@ -14,6 +14,7 @@ measured.  What the samples decide is :mod:`.perf`'s.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
@@ -21,7 +22,7 @@ from ..capture import backward_inputs
 from ..launch_space import own_candidate
 from ..substitute import KernelSwap
 from ..tensor_layout import poison
-from . import checksum_kernel
+from . import checksum_kernel, judge_kernels
 from .compare import flatten
 from .digests import chunk_elements, keep, position_hash
 from .gate_session import GateSession
@@ -162,6 +163,10 @@ def time_interleaved(variants: list[tuple[Callable[[], Any], Callable[[int], Any
     return times
 
 
+def _kernel_sums(t: Any) -> list:
+    return checksum_kernel.launch(t).tolist()
+
+
 def checksums(outputs: Any, weights: dict) -> list[tuple[float, float, int, int]]:
     """(weighted sum, weighted sum of magnitudes, NaN count, numel) of every floating output, in float64.
 
@@ -182,12 +187,11 @@ def checksums(outputs: Any, weights: dict) -> list[tuple[float, float, int, int]
     for t in flatten(outputs):
         if isinstance(t, torch.Tensor) and t.is_floating_point() and t.numel():
             if checksum_kernel.usable(t):
-                try:
-                    ws, wa, nans = checksum_kernel.launch(t).tolist()
+                got = judge_kernels.attempt(checksum_kernel, functools.partial(_kernel_sums, t))
+                if got is not None:
+                    ws, wa, nans = got
                     sums.append((ws, wa, int(nans), t.numel()))
                     continue
-                except Exception as exc:  # noqa: BLE001 - torch sums instead, for this whole process
-                    checksum_kernel.disable(f"{type(exc).__name__}: {exc}")
             flat = t.detach().reshape(-1)
             acc = torch.zeros(3, dtype=torch.float64, device=t.device)  # one host sync per output, not per chunk
             step = chunk_elements(flat.numel(), CHECKSUM_CHUNK)
