@@ -89,8 +89,7 @@ def digest(obj: Any, key: int = 0, exact: bool = False) -> Any:
     in its reach.  On a GPU the judge's Triton kernel (:mod:`.digest_kernel`) computes the same sum in one read
     of the tensor; elsewhere (or where it cannot run) torch does, in chunks whose temporaries that held masks are
     zeroed before they return to the allocator.  Either way it is computed where the tensor lives: no copy to
-    the host.  ``exact``: NaN payloads are hashed as they are
-    (module state, which no honest kernel writes).
+    the host.  ``exact``: NaN payloads are hashed as they are (module state, which no honest kernel writes).
     """
     import torch
 
