@@ -83,6 +83,7 @@ def main(out_path: Path, paths: list[Path]) -> None:
                         "workers_started": ev.workers_started - started,
                         "received_gib": round((ev.received_bytes - got) / 2**30, 3),
                         "frames_gib": {k: round((v - kept[k]) / 2**30, 2) for k, v in ev.frames_kept.items()},
+                        "host_frames_gib_held_free": getattr(ev, "host_frames", [])[-8:],
                         "check_seconds": numbers.get("check_seconds"),
                         "probe_seconds": numbers.get("structure_probe_seconds"),
                         "rounds": len(numbers.get("rounds") or [numbers.get("seed_list")]),

@@ -74,6 +74,7 @@ from .isolate_protocol import (
     STATIC,
     STOP,
     TIME,
+    TIMED_LAST,
     TIMING,
     TRIAL,
     TRUTH,
@@ -99,6 +100,7 @@ SPENT = ("worker_starts", "truths", "transfer", "judging")
 DEVICE_SHARE = 0.35
 DEVICE_RESERVE = 0.25
 DEVICE_RESERVE_MIN = 4 << 30
+HOST_FRAMES_NOTED = 16
 
 #: seconds a worker may take to import what every worker imports (torch, triton, this package), before the
 #: problem's own import, build and capture (``start_timeout``) start
@@ -199,6 +201,9 @@ class IsolatedEvaluator:
         self.received_bytes = 0  # bytes of the messages read from workers
         #: bytes of the device frames this process copied onto its GPU and into its host memory (:meth:`_on_device`)
         self.frames_kept: dict[str, int] = {"device": 0, "host": 0}
+        #: why frames went to the host: (GiB of the frame, GiB this process held on the device, GiB free there), the
+        #: last :data:`HOST_FRAMES_NOTED`
+        self.host_frames: list[tuple[float, float, float]] = []
         # the most one message may carry (its header and frames): what the judge may hold in records at all
         self.message_limit = max(record_budget() or 0, 1 << 30)
         #: whether workers hand the runs they record at once (the baseline's and the float64 truths, before any
@@ -605,6 +610,8 @@ class IsolatedEvaluator:
         trial = state["trial"]
         trial.part = None  # from here its messages are the timing's
         timed = passed and perf and self.measures_time
+        if timed:
+            trial.keep_for_timing()
         self._conn.send(TIME if timed else STOP)
         if not passed:
             return judge.done("rejected")
@@ -722,6 +729,10 @@ class IsolatedEvaluator:
         here = torch.cuda.memory_allocated() + nbytes <= DEVICE_SHARE * total and \
             free - nbytes >= max(DEVICE_RESERVE_MIN, DEVICE_RESERVE * total)
         self.frames_kept["device" if here else "host"] += nbytes
+        if not here:
+            held = torch.cuda.memory_allocated()
+            self.host_frames = [*self.host_frames, (round(nbytes / 2**30, 2), round(held / 2**30, 2),
+                                                    round(free / 2**30, 2))][-HOST_FRAMES_NOTED:]
         return here
 
     @contextlib.contextmanager
@@ -764,6 +775,7 @@ class _Trial:
         self.base_runs: dict[int, Any] = {}
         self.cand_runs: dict[int, Any] = {}
         self.cand_again: Any = None
+        self.timed_last: dict[int, Any] = {}  # this round of timing's last outputs that came on their own
         self.round_truths: dict[int, Any] = {}
         self.round_errors: dict[int, str] = {}
         self.baseline: BaselineRecord | None = None
@@ -865,6 +877,8 @@ class _Trial:
         with ev._spent("judging"):
             passed = self.judge.correct(self.baseline, rec, self.progress)
         timed = passed and self.perf and ev.measures_time
+        if timed:
+            self.keep_for_timing()
         ev._conn.send(TIME if timed else STOP)  # the worker waits for either (a clean one judges on after STOP)
         if not passed:
             return self.judge.done("rejected")
@@ -874,13 +888,35 @@ class _Trial:
             return self.judge.finish(self.baseline, rec, perf=self.perf, measures_time=ev.measures_time,
                                      backend_name=ev.backend_name)
 
+    def keep_for_timing(self) -> None:
+        """Once gates 2 and 3 passed, let go of every record gate 4 does not read: the candidate's runs, the float64
+        truths, and the baseline's runs but on the timing input sets (the timed calls' last outputs are compared
+        with those).  The timed outputs that come next then find the device room those held."""
+        baseline, rec = self.baseline, self.rec
+        assert baseline is not None and rec is not None
+        timing = set(baseline.plan.timing)
+        baseline.runs = {sd: run for sd, run in baseline.runs.items() if sd in timing}
+        baseline.truths, self.truths = {}, None
+        rec.runs, rec.again, rec.starts, rec.carried = {}, None, {}, []
+        self.base_runs, self.cand_runs, self.cand_again, self.round_truths = {}, {}, None, {}
+        release_device_memory()
+
+    def on_timed_last(self, value: Any) -> None:
+        if self.rec is None:
+            raise self.unexpected(TIMED_LAST)
+        self.timed_last[int(value[0])] = value[1]
+
     def on_timing(self, value: Any) -> CascadeResult | None:
-        """A round of timing merged; another round while the sequential gate is undecided, else gate 4."""
+        """A round of timing merged (with the last outputs that came on their own); another round while the
+        sequential gate is undecided, else gate 4."""
         rec, ev = self.rec, self.ev
         if rec is None:
             raise self.unexpected(TIMING)
         assert self.baseline is not None  # rec is set only after the baseline
-        merge_timing(rec, value["timing"], value["outs"])
+        outs = dict(value["outs"])
+        outs["last"] = {**(outs.get("last") or {}), **self.timed_last}
+        self.timed_last = {}
+        merge_timing(rec, value["timing"], outs)
         rec.device_peak_bytes = max(rec.device_peak_bytes, int(value.get("device_peak_bytes") or 0))
         more = next_round(ev.settings, rec)
         if more:  # the sequential gate: another round, of this many pairs
@@ -903,7 +939,7 @@ class _Trial:
     HANDLERS: dict[str, Callable[[_Trial, Any], CascadeResult | None]] = {
         PROGRESS: on_progress, TRUTH: on_truth, BASELINE_RUN: on_baseline_run, BASELINE: on_baseline, STATIC: on_static,
         LOAD_FAILED: on_load_failed, CAND_RUN: on_cand_run, CAND_AGAIN: on_cand_again, RUNS: on_runs,
-        TIMING: on_timing, CRASH: on_crash, RUN_ERROR: on_run_error,
+        TIMED_LAST: on_timed_last, TIMING: on_timing, CRASH: on_crash, RUN_ERROR: on_run_error,
     }
 
 

@@ -20,9 +20,10 @@ The exchange:
    ``baseline`` is false: the parent kept this worker's from an earlier trial), then :data:`STATIC`, then (or
    :data:`LOAD_FAILED`) :data:`CAND_RUN` per seed (with device frames, the first seed's followed by
    :data:`CAND_AGAIN`) and :data:`RUNS`; the parent judges gates 2 and 3 and answers
-   :data:`TIME` or :data:`STOP`; each round of timing is a :data:`TIMING` message, answered by ``(MORE, pairs)`` or
-   :data:`STOP`.  A worker whose trial was of a class that leaves it clean (:mod:`pytest_kernelopt.gates.provenance`)
-   then serves the parent's next request.
+   :data:`TIME` or :data:`STOP`; each round of timing is a :data:`TIMING` message (with device frames, preceded by
+   :data:`TIMED_LAST` per timing input set), answered by ``(MORE, pairs)`` or :data:`STOP`.  A worker whose trial
+   was of a class that leaves it clean (:mod:`pytest_kernelopt.gates.provenance`) then serves the parent's next
+   request.
 """
 
 from __future__ import annotations
@@ -83,6 +84,9 @@ CAND_RUN = "cand_run"
 CAND_AGAIN = "cand_again"
 #: the candidate's record (its runs came as :data:`CAND_RUN`)
 RUNS = "runs"
+#: ``(seed, outputs)``: the candidate's last output on a timing input set, sent as soon as its call returns where the
+#: parent takes device frames (else it comes within :data:`TIMING`'s ``outs``)
+TIMED_LAST = "timed_last"
 #: a round of timing: ``{"timing", "outs", "device_peak_bytes"}``
 TIMING = "timing"
 

@@ -46,6 +46,7 @@ from .isolate_protocol import (
     RUNS,
     STATIC,
     TIME,
+    TIMED_LAST,
     TIMING,
     TRIAL,
     TRUTH,
@@ -195,8 +196,11 @@ def _trial(conn: Any, send: Send, session: EvaluationSession, payload: dict) -> 
         return
     send(PROGRESS, "gate:performance")
     samples = None
+    # where the parent takes device frames, the candidate's last output on each timing set goes over as soon as its
+    # call returns (the parent copies it before the candidate runs again): no host copy, judged on the device
+    emit_last = ((lambda seed, out: send(TIMED_LAST, (seed, out))) if wire.device_frames_allowed() else None)
     while True:  # a round of timing, and more while the parent's sequential gate is undecided
-        timing, outs = collect_timing(session, swap, plan, samples)
+        timing, outs = collect_timing(session, swap, plan, samples, emit_last)
         send(TIMING, {"timing": timing, "outs": outs, "device_peak_bytes": device_peak()})
         reply = conn.recv()
         if not (isinstance(reply, tuple) and len(reply) == 2 and reply[0] == MORE):

@@ -19,7 +19,8 @@ def test_every_request_has_one_handler_in_the_worker():
 
 def test_every_message_of_a_trial_has_one_handler_in_the_parent():
     trial_kinds = {proto.PROGRESS, proto.TRUTH, proto.BASELINE_RUN, proto.BASELINE, proto.STATIC, proto.LOAD_FAILED,
-                   proto.CAND_RUN, proto.CAND_AGAIN, proto.RUNS, proto.TIMING, proto.CRASH, proto.RUN_ERROR}
+                   proto.CAND_RUN, proto.CAND_AGAIN, proto.RUNS, proto.TIMED_LAST, proto.TIMING, proto.CRASH,
+                   proto.RUN_ERROR}
     assert set(_Trial.HANDLERS) == trial_kinds
     assert len(set(vars(proto)[k] for k in vars(proto) if k.isupper() and k != "REQUESTS")) == \
         len([k for k in vars(proto) if k.isupper() and k != "REQUESTS"]), "every kind is its own string"
@@ -36,6 +37,7 @@ def _trial(messages):
     ([(proto.CAND_RUN, (1, None))], "unexpected message 'cand_run'"),  # a candidate's run before the baseline
     ([(proto.CAND_AGAIN, None)], "unexpected message 'cand_again'"),  # and its rerun
     ([(proto.TIMING, {})], "unexpected message 'timing'"),  # timing before the candidate's runs
+    ([(proto.TIMED_LAST, (1, None))], "unexpected message 'timed_last'"),  # and a timed output
     ([(proto.RUNS, None)], "the worker sent the candidate's runs before its own baseline"),
     ([(proto.PROGRESS, "gate:correctness"), ("gossip", None)], "unexpected message 'gossip'"),
     ([(proto.CRASH, "RuntimeError: boom")], "evaluation raised RuntimeError: boom"),
@@ -72,3 +74,80 @@ def test_a_clean_worker_that_cannot_judge_itself_leaves_the_judging_to_the_paren
     assert [m[0] for m in sent] == [proto.JUDGE] and ev.judge_here is False
     assert "out of memory" in ev.judge_here_note
     assert ev._judge_in_worker([cand], True, None, True, None, 0.0) is None and len(sent) == 1  # not asked again
+
+
+def test_the_last_outputs_that_came_on_their_own_are_merged_into_their_round_of_timing(monkeypatch):
+    """TIMED_LAST messages (device frames, one per timing set) join the TIMING message that follows them, and a
+    further round's replace them: the performance gate reads every set's last output either way."""
+    from pytest_kernelopt import isolate
+    from pytest_kernelopt.gates.trial_records import CandidateRecord
+
+    sent = []
+    rounds = iter([3, 0])  # the sequential gate asks for another round, then decides
+    monkeypatch.setattr(isolate, "next_round", lambda s, rec: next(rounds))
+    trial = _trial([])
+    trial.ev._conn = types.SimpleNamespace(send=sent.append)
+    trial.ev._spent = lambda what: __import__("contextlib").nullcontext()
+    trial.ev.measures_time, trial.ev.backend_name = True, "cuda"
+    finished = []
+    trial.judge = types.SimpleNamespace(finish=lambda *a, **k: finished.append(a[1]) or "verdict")
+    trial.baseline, trial.rec = object(), CandidateRecord()
+    timing = {"base": [1.0, 1.0], "cand": [1.0, 1.0], "launches": 2, "seconds": 0.1}
+    trial.on_timed_last((7, "first of set 7"))
+    trial.on_timed_last((8, "first of set 8"))
+    assert trial.on_timing({"timing": timing, "outs": {"last": {}, "sums": {}}}) is None
+    assert sent == [(isolate.MORE, 3)]
+    assert trial.rec.timed_outputs["last"] == {7: "first of set 7", 8: "first of set 8"}
+    trial.on_timed_last((7, "second of set 7"))
+    assert trial.on_timing({"timing": timing, "outs": {"last": {8: "from TIMING"}, "sums": {}}}) == "verdict"
+    assert trial.rec.timed_outputs["last"] == {7: "second of set 7", 8: "from TIMING"}
+    assert finished == [trial.rec] and sent[-1] == isolate.STOP
+
+
+def test_before_the_timing_the_judge_holds_only_what_the_performance_gate_reads():
+    """Once gates 2 and 3 passed, the candidate's runs, the float64 truths and the baseline's runs on the
+    correctness seeds are let go before the worker is told to time: the timed calls' last outputs need the room,
+    and the performance gate compares them with the baseline's runs on the timing sets alone."""
+    from pytest_kernelopt import isolate
+    from pytest_kernelopt.gates.seed_plan import SeedPlan
+    from pytest_kernelopt.gates.trial_records import BaselineRecord, CandidateRecord
+
+    sent = []
+    trial = _trial([])
+    held_when_sent = []
+
+    def send(msg):
+        held_when_sent.append((sorted(trial.baseline.runs), trial.baseline.truths, trial.rec.runs, trial.rec.again))
+        sent.append(msg)
+
+    trial.ev._conn = types.SimpleNamespace(send=send)
+    trial.ev._spent = lambda what: __import__("contextlib").nullcontext()
+    trial.ev.measures_time, trial.perf = True, True
+    trial.judge = types.SimpleNamespace(correct=lambda *a: True)
+    plan = SeedPlan(1, (11, 12), (1.0, 1.0), (21,), "os")
+    trial.baseline = BaselineRecord(plan, runs={11: "b11", 12: "b12", 21: "b21"}, truths={11: "t11", 12: "t12"})
+    trial.cand_runs, trial.cand_again = {11: "c11", 12: "c12"}, "again"
+    assert trial.on_runs(CandidateRecord()) is None
+    assert sent == [isolate.TIME]
+    assert held_when_sent == [([21], {}, {}, None)]
+    assert trial.cand_runs == {} and trial.cand_again is None
+
+
+def test_a_candidate_that_is_not_timed_keeps_its_records_for_the_verdict():
+    """Without timing (perf off) nothing is let go: the verdict is taken from the records as they are."""
+    from pytest_kernelopt import isolate
+    from pytest_kernelopt.gates.seed_plan import SeedPlan
+    from pytest_kernelopt.gates.trial_records import BaselineRecord, CandidateRecord
+
+    sent, finished = [], []
+    trial = _trial([])
+    trial.ev._conn = types.SimpleNamespace(send=sent.append)
+    trial.ev._spent = lambda what: __import__("contextlib").nullcontext()
+    trial.ev.measures_time, trial.ev.backend_name, trial.perf = True, "cuda", False
+    trial.judge = types.SimpleNamespace(correct=lambda *a: True,
+                                        finish=lambda b, r, **k: finished.append((sorted(b.runs), r.runs)) or "ok")
+    plan = SeedPlan(1, (11,), (1.0,), (21,), "os")
+    trial.baseline = BaselineRecord(plan, runs={11: "b11", 21: "b21"})
+    trial.cand_runs = {11: "c11"}
+    assert trial.on_runs(CandidateRecord()) == "ok"
+    assert sent == [isolate.STOP] and finished == [([11, 21], {11: "c11"})]

@@ -111,6 +111,43 @@ def test_only_the_final_call_per_input_set_is_copied_to_the_host(fake_cuda, monk
     assert sum(len(v) for v in outs["sums"]["cand"].values()) == 2 + 7, "every warmup and timed call is checked"
 
 
+def test_with_a_receiver_each_sets_last_output_goes_to_it_as_its_call_returns_and_no_host_copy_is_made(
+        fake_cuda, monkeypatch):
+    """Where the parent takes device frames, the candidate's last output on each set is handed over from the
+    ``after`` hook of its own call, before any further call (the worker then sends it as a device frame the
+    parent copies), whole, and not also copied to the host."""
+    copies = []
+    monkeypatch.setattr(timing, "keep", lambda obj: copies.append(obj) or obj)
+    calls = []
+
+    class Swap:
+        active = False
+
+        def on(self):
+            self.active = True
+
+        def off(self):
+            self.active = False
+
+    swap = Swap()
+    session = types.SimpleNamespace(settings=Settings(perf_samples=7, perf_warmup=2), inputs=lambda sd: (sd,))
+
+    def module_call(_session, inputs):
+        def call(i):
+            calls.append((swap.active, i))
+            return torch.full((3,), float(inputs[i][0]) + (0.5 if swap.active else 0.0))
+        return call
+
+    monkeypatch.setattr(timing, "module_call", module_call)
+    emitted = []
+    timing.measure_with_outputs(session, swap, (11, 12, 13),
+                                emit_last=lambda sd, out: emitted.append((sd, out.clone(), len(calls))))
+    assert sorted((sd, float(t[0])) for sd, t, _ in emitted) == [(11, 11.5), (12, 12.5), (13, 13.5)]
+    for sd, _, n in emitted:  # handed over before the next call: the last call so far is the candidate's on its set
+        assert calls[n - 1] == (True, (11, 12, 13).index(sd))
+    assert copies == []
+
+
 def test_the_speedup_is_the_median_of_the_pair_ratios():
     base = [1.0, 2.0, 3.0, 4.0, 5.0]
     cand = [0.5, 2.0, 3.0, 2.0, 5.0]  # pair ratios 2, 1, 1, 2, 1: median 1 (the ratio of medians would be 1.5)

@@ -242,16 +242,18 @@ def scrub(outputs: Any) -> None:
                 poison(t)
 
 
-def measure_with_outputs(session: GateSession, swap: Any, seeds: Sequence[int],
-                         samples: int | None = None) -> tuple[list[float], list[float], dict]:
+def measure_with_outputs(session: GateSession, swap: Any, seeds: Sequence[int], samples: int | None = None,
+                         emit_last: Callable[[int, Any], None] | None = None) -> tuple[list[float], list[float], dict]:
     """Baseline and candidate timed interleaved on the input sets of ``seeds``, ``samples`` pairs (default
     ``perf_samples``).
 
     Every timed call's outputs are checksummed (outside the timed region) and
     then scrubbed; the candidate's last output on each input set is kept on the
     host in full (copied from that call alone: a host copy of every call cost
-    seconds per candidate on large outputs).  Returns (baseline ms, candidate ms, {"last": {seed: outputs},
-    "sums": {"base"|"cand": {seed: [checksums of each call]}}}).
+    seconds per candidate on large outputs).  ``emit_last(seed, outputs)``, if given, receives that output where
+    it is instead, before the candidate runs again (a device frame the judge copies before it returns).  Returns
+    (baseline ms, candidate ms, {"last": {seed: outputs}, "sums": {"base"|"cand": {seed: [checksums of each
+    call]}}}).
     """
     s = session.settings
     inputs = [session.inputs(seed) for seed in seeds]
@@ -271,7 +273,10 @@ def measure_with_outputs(session: GateSession, swap: Any, seeds: Sequence[int],
         if who == "cand":
             seen[k] += 1
             if seen[k] >= calls[k]:
-                last[seeds[k]] = keep(out)
+                if emit_last is not None:
+                    emit_last(seeds[k], out)
+                else:
+                    last[seeds[k]] = keep(out)
         scrub(out)
 
     try:

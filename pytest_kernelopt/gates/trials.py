@@ -466,12 +466,13 @@ def _first_seed_checks(session: GateSession, swap: Any, fn: Any, seed: int, rec:
             probe_calls(session, swap, fn, seed, rec)
 
 
-def collect_timing(session: GateSession, swap: Any, plan: SeedPlan,
-                   samples: int | None = None) -> tuple[dict[str, Any], dict]:
+def collect_timing(session: GateSession, swap: Any, plan: SeedPlan, samples: int | None = None,
+                   emit_last: Callable[[int, Any], None] | None = None) -> tuple[dict[str, Any], dict]:
     """``samples`` pairs (default ``perf_samples``) of baseline and candidate timed interleaved on the plan's
     timing input sets (GPU only), with the checks' raw material: every timed call's output checksums and the
-    candidate's last output on each set, and the round's wall time."""
+    candidate's last output on each set (to ``emit_last(seed, outputs)`` where given, as soon as its call
+    returns: :func:`.timing.measure_with_outputs`), and the round's wall time."""
     launches, t0 = swap.launches, time.perf_counter()
-    base, cand, outs = measure_with_outputs(session, swap, plan.timing, samples)
+    base, cand, outs = measure_with_outputs(session, swap, plan.timing, samples, emit_last)
     return {"base": base, "cand": cand, "launches": swap.launches - launches,
             "seconds": time.perf_counter() - t0}, outs
