@@ -96,8 +96,12 @@ SPENT = ("worker_starts", "truths", "transfer", "judging")
 
 #: the most of the GPU's memory the judge holds in device frames it copied (the rest go to its host memory), and the
 #: share (at least DEVICE_RESERVE_MIN bytes) they leave free: a worker's runs, probes and timing need it, and a
-#: worker's baseline running out of memory is an error of the run
-DEVICE_SHARE = 0.35
+#: worker's baseline running out of memory is an error of the run.  The reserve is what keeps the workers' room; the
+#: share only keeps the judge from taking all that is free beyond it.  A frame sent to the host costs about a second
+#: a GiB (two host copies, and the judge's statistics then copy it back a chunk at a time): one seed's records of a
+#: 6 GiB output (its float64 truth, the baseline's and the candidate's runs, the candidate's rerun: 30 GiB) fit at 0.45
+#: of an 80 GiB device, not at 0.35
+DEVICE_SHARE = 0.45
 DEVICE_RESERVE = 0.25
 DEVICE_RESERVE_MIN = 4 << 30
 HOST_FRAMES_NOTED = 16

@@ -96,14 +96,23 @@ class LocalEvaluator:
                  aot: bool = True) -> CascadeResult:
         """The cascade in this process, under the isolated judge's time limit (the ``timeout`` setting,
         :mod:`pytest_kernelopt.time_limit`): a candidate that outruns it is rejected in the gate it was in.  The
-        baseline's own runs and float64 truths (the user's module, collected once a session) are collected first,
-        outside the limit, as the isolated judge bounds them apart (each seed's truth); where their records do not
+        baseline's own runs (the user's module, collected once a session), with every seed's float64 truth where the
+        candidate's class needs them all, are collected first, outside the limit, as the isolated judge bounds them
+        apart (each seed's truth); where their records do not
         fit at once, the cascade collects them round by round (:meth:`.gates.cascade.EvaluationSession.
         seeds_per_round`)."""
+        from .gates import provenance
+        from .gates.cascade import static_gate_result
+
         session = self.session
         plan = session.plan if seeds is None else session.plan.first(seeds)
-        if session.seeds_per_round(plan)[0] >= len(plan.seeds):
-            session.baseline_record(plan)
+        # the float64 truths up front only where the cascade will want every seed's (free-form code): Inductor's own
+        # arithmetic in another order gets them on the seeds that ask (Judge.truth_seeds), most often none
+        cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
+        statics = [static_gate_result(c, session.captured, None, aot=False) for c in cands]
+        every = all(g.passed for g in statics) and provenance.runs("fp64_every_seed", provenance.classify(statics))
+        if session.seeds_per_round(plan, truths=every)[0] >= len(plan.seeds):
+            session.baseline_record(plan, truths=every)
         stage = ["static"]
 
         def seen(msg: str) -> None:
@@ -116,7 +125,6 @@ class LocalEvaluator:
             with time_limit(limit):
                 return session.evaluate(candidate, seen, perf=perf, seeds=seeds, aot=aot)
         except TimeLimitExceeded:
-            cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
             return stopped_in(stage[0], f"timed out after {limit:g}s in the {stage[0]} gate (hang or runaway "
                               "kernel); stopped in this process", cands, time.perf_counter() - t0,
                               {"in_process": True, "timed_out": True})

@@ -180,6 +180,31 @@ def test_inductors_own_arithmetic_within_tolerance_is_judged_without_a_float64_t
     assert "truth_not_needed" not in res.gate("fp64").numbers
 
 
+def test_the_in_process_judge_computes_no_float64_truth_up_front_for_inductors_own_arithmetic(session, kernel,
+                                                                                               monkeypatch):
+    """The in-process evaluator (verify mode's first check of a cache entry, the optimize run's) collects the
+    baseline before the time limit starts: every seed's float64 truth with it only for a candidate whose class needs
+    them all (free-form code), none for a launch config within tolerance."""
+    from pytest_kernelopt.gates import trials
+    from pytest_kernelopt.optimize import LocalEvaluator
+
+    graph, name = kernel
+    config = _config(graph, name)
+    free = Candidate((name,), graph.kernels[name].source + "\n# edited\n", origin="test")
+    computed: list = []
+    real = trials.collect_truths
+    monkeypatch.setattr(trials, "collect_truths", lambda s, plan, *a, **k: computed.append(plan.seeds) or
+                        real(s, plan, *a, **k))
+    session.drop_records()
+    ev = LocalEvaluator(session)
+    res = ev.evaluate(config, perf=False)
+    assert res.decision == "verified", res.reason
+    assert computed == [] and res.gate("fp64").numbers["truth_seeds"] == []
+    res = ev.evaluate(free, perf=False)
+    assert res.decision == "verified", res.reason
+    assert computed == [session.plan.seeds]
+
+
 def test_a_record_without_a_check_its_class_needs_is_refused():
     cands = [Candidate(("k",), "src", origin="agents")]
     judge = Judge(Settings(), cands, 0.0)
