@@ -23,6 +23,7 @@ MAX_BINS = 64
 #: elements each program reads, in tiles of ``BLOCK``
 SPAN = 1 << 15
 BLOCK = 64
+WARPS = 4
 
 _kernel = None
 _tables: dict[tuple, Any] = {}  # powers of ten by (decades, device)
@@ -131,7 +132,7 @@ def launch(tc: Any, xcs: tuple, decades: tuple[int, int]) -> Any:
     x, y = xcs[0].contiguous(), xcs[-1].contiguous()
     # (lo and top as floats reach the kernel as float32: both whole numbers far below 2**24, so exact)
     _kernel[(programs,)](tc.contiguous(), x, y, table, parts, n, float(lo), float(top), first,
-                         NX=len(xcs), NB=nb, SPAN=SPAN, BLOCK=BLOCK, num_warps=4)
+                         NX=len(xcs), NB=nb, SPAN=SPAN, BLOCK=BLOCK, num_warps=WARPS)
     sums = parts.sum(0)[[0, 1, *([2] if len(xcs) == 2 else []), 3]]
     out = torch.zeros((sums.shape[0], top + 2), dtype=torch.float64, device=tc.device)
     out[:, 0] = sums[:, 0]
