@@ -18,6 +18,8 @@ pays for them.
 
     python benchmarks/gate_activity.py OUT.json benchmarks/problems/cumprod.py ...
     ACT_ONLY=free-form python benchmarks/gate_activity.py OUT.json ...    (those candidates alone, by label)
+    ACT_PROFILE=OUT.txt python benchmarks/gate_activity.py ...   (this process, the judge, under cProfile: its
+                                                                  functions by cumulative seconds into OUT.txt)
 
 On the CPU it runs (tiny problems, the interpreter; performance not measured): the figures then say nothing
 of a GPU's host.
@@ -97,7 +99,29 @@ def main(out_path: Path, paths: list[Path]) -> None:
         out_path.write_text(json.dumps(records, indent=1))
 
 
+def profiled(to: str) -> None:
+    """:func:`main` under cProfile (the judge's process only: the workers are processes of their own), the 60
+    functions of the package and of torch with the most cumulative seconds, and the 40 with the most own seconds,
+    into ``to``."""
+    import cProfile
+    import io
+    import pstats
+
+    prof = cProfile.Profile()
+    try:
+        prof.runcall(main, Path(sys.argv[1]), [Path(p) for p in sys.argv[2:]])
+    finally:
+        buf = io.StringIO()
+        stats = pstats.Stats(prof, stream=buf)
+        stats.sort_stats("cumulative").print_stats(r"pytest_kernelopt|torch", 60)
+        stats.sort_stats("tottime").print_stats(40)
+        Path(to).write_text(buf.getvalue())
+
+
 if __name__ == "__main__":
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    main(Path(sys.argv[1]), [Path(p) for p in sys.argv[2:]])
+    if os.environ.get("ACT_PROFILE"):
+        profiled(os.environ["ACT_PROFILE"])
+    else:
+        main(Path(sys.argv[1]), [Path(p) for p in sys.argv[2:]])
