@@ -524,6 +524,20 @@ def test_stale_outputs_in_timed_calls_fail_the_performance_gate():
     assert "weighted output sum" in result.reason
 
 
+def test_a_timed_set_whose_last_output_cannot_be_compared_fails_the_performance_gate():
+    """Rule: every timed input set's last output is compared in full with the baseline's run on that set; where the
+    judge holds either one not, the gate fails rather than passing the check over."""
+    base, rec = _records(fast=0.5)
+    dropped = base.plan.timing[-1]
+    del rec.timed_outputs["last"][dropped]
+    result = _judge(base, rec)
+    assert result.status == "fail" and f"input set {dropped}: its last timed output did not reach" in result.reason
+    base, rec = _records(fast=0.5)
+    del base.runs[dropped]
+    result = _judge(base, rec)
+    assert result.status == "fail" and "holds no baseline run" in result.reason, result.reason
+
+
 def test_a_speedup_beyond_the_roofline_is_a_failure_not_a_flag():
     base, rec = _records(fast=1e-6)
     result = _judge(base, rec)

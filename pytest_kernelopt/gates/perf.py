@@ -223,7 +223,9 @@ class PerfGate:
     @staticmethod
     def _timed_outputs_wrong(s: Any, baseline: Any, rec: Any, correctness: GateResult | None) -> str:
         """What is wrong with the timed calls' outputs ('' when nothing): checksums of every call against the
-        baseline's on the same input set, and the last call on each set in full against the clean baseline."""
+        baseline's on the same input set, and the last call on each set in full against the clean baseline; a set
+        whose last output or baseline run the judge does not hold fails (a check that could not be made is not
+        passed)."""
         outs = rec.timed_outputs or {}
         sums = outs.get("sums") or {}
         rtol, atol = s.tolerance(baseline.dtype_name)
@@ -242,10 +244,14 @@ class PerfGate:
                     # elementwise |c - b| <= slack + rtol |b| bounds the weighted sums' difference (weights < 1.5)
                     if abs(cs - bs) > rtol * babs + 1.5 * numel * slack:
                         return f"input set {seed}, call {n}: weighted output sum {cs:.6g}, baseline {bs:.6g}"
-        for seed, out in (outs.get("last") or {}).items():
+        last = outs.get("last") or {}
+        unseen = [sd for sd, calls in (sums.get("cand") or {}).items() if calls and sd not in last]
+        if unseen:  # every timed set's last output is compared in full: one that did not come is not passed over
+            return f"input set {unseen[0]}: its last timed output did not reach the judge"
+        for seed, out in last.items():
             ref_run = baseline.runs.get(seed)
             if ref_run is None:
-                continue
+                return f"input set {seed}: the judge holds no baseline run on it to compare its last timed output with"
             cmp = compare_outputs(out, ref_run.outputs, s.tolerance, tiny_factor=s.tiny_output_factor,
                                   tiny_rel_tol=s.tiny_rel_tol)
             beyond_ok = correctness is not None and not correctness.numbers.get("within_tolerance", True)
