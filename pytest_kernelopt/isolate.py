@@ -546,6 +546,7 @@ class IsolatedEvaluator:
             kept = self._worker_baseline if self._worker_baseline is not None and \
                 self._worker_baseline[0] == (self.workers_started, plan) else None
             self._clean = not own
+            trial.baseline_reused = not own  # kept below for the clean worker's next trial
             if kept is not None:
                 trial.base_runs = kept[1].runs
                 trial.on_baseline(dataclasses.replace(kept[1], seconds={}))  # (its runs' time was spent before)
@@ -784,6 +785,9 @@ class _Trial:
         self.round_errors: dict[int, str] = {}
         self.baseline: BaselineRecord | None = None
         self.rec: CandidateRecord | None = None
+        #: the evaluator keeps this trial's baseline for the clean worker's next trial (:meth:`keep_for_timing`
+        #: leaves its runs whole then)
+        self.baseline_reused = False
 
     def run(self) -> CascadeResult | None:
         """The worker's messages until a handler decides (within the ``timeout`` setting, all of them); for a round
@@ -893,16 +897,19 @@ class _Trial:
                                      backend_name=ev.backend_name)
 
     def keep_for_timing(self) -> None:
-        """Once gates 2 and 3 passed, let go of every record gate 4 does not read: the candidate's runs, the float64
-        truths, and the baseline's runs but on the timing input sets (the timed calls' last outputs are compared
-        with those).  The timed outputs that come next then find the device room those held."""
+        """Once gates 2 and 3 passed, let go of every record gate 4 does not read: the candidate's runs and, where
+        no one keeps this trial's baseline for a later trial (:attr:`baseline_reused`: the clean worker's baseline
+        runs are), the float64 truths and the baseline's runs but on the timing input sets (the timed calls' last
+        outputs are compared with those).  The timed outputs that come next then find the device room those held."""
         baseline, rec = self.baseline, self.rec
         assert baseline is not None and rec is not None
-        timing = set(baseline.plan.timing)
-        baseline.runs = {sd: run for sd, run in baseline.runs.items() if sd in timing}
-        baseline.truths, self.truths = {}, None
+        if not self.baseline_reused:
+            timing = set(baseline.plan.timing)
+            baseline.runs = {sd: run for sd, run in baseline.runs.items() if sd in timing}
+            baseline.truths, self.truths = {}, None
+            self.base_runs, self.round_truths = {}, {}
         rec.runs, rec.again, rec.starts, rec.carried = {}, None, {}, []
-        self.base_runs, self.cand_runs, self.cand_again, self.round_truths = {}, {}, None, {}
+        self.cand_runs, self.cand_again = {}, None
         release_device_memory()
 
     def on_timed_last(self, value: Any) -> None:

@@ -151,3 +151,33 @@ def test_a_candidate_that_is_not_timed_keeps_its_records_for_the_verdict():
     trial.cand_runs = {11: "c11"}
     assert trial.on_runs(CandidateRecord()) == "ok"
     assert sent == [isolate.STOP] and finished == [([11, 21], {11: "c11"})]
+
+
+def test_a_baseline_kept_for_the_clean_workers_next_trial_keeps_its_runs_through_the_timing():
+    """Where the evaluator keeps a trial's baseline for the clean worker's next trial, letting go before the timing
+    leaves that baseline whole: the next trial judges its correctness seeds against it."""
+    from pytest_kernelopt import isolate
+    from pytest_kernelopt.gates.correctness import CorrectnessGate
+    from pytest_kernelopt.gates.seed_plan import SeedPlan
+    from pytest_kernelopt.gates.trial_records import BaselineRecord, CandidateRecord, Run
+    from pytest_kernelopt.config import Settings
+
+    import torch
+
+    def run(v):
+        return Run((torch.full((4,), float(v)),), {}, ())
+
+    plan = SeedPlan(1, (11, 12), (1.0, 1.0), (21,), "os")
+    sent = []
+    trial = _trial([])
+    trial.ev._conn = types.SimpleNamespace(send=sent.append)
+    trial.ev._spent = lambda what: __import__("contextlib").nullcontext()
+    trial.ev.measures_time, trial.perf, trial.baseline_reused = True, True, True
+    trial.judge = types.SimpleNamespace(correct=lambda *a: True)
+    trial.baseline = BaselineRecord(plan, runs={11: run(1), 12: run(2), 21: run(3)})
+    trial.cand_runs, trial.cand_again = {11: run(1), 12: run(2)}, run(1)
+    assert trial.on_runs(CandidateRecord()) is None and sent == [isolate.TIME]
+    kept = trial.baseline  # what IsolatedEvaluator.evaluate keeps for the next trial
+    assert sorted(kept.runs) == [11, 12, 21] and trial.cand_runs == {} and trial.rec.runs == {}
+    nxt = CandidateRecord(runs={11: run(1), 12: run(2)})
+    assert CorrectnessGate().judge(Settings(), kept, nxt).passed
