@@ -106,8 +106,9 @@ class LocalEvaluator:
 
         session = self.session
         plan = session.plan if seeds is None else session.plan.first(seeds)
-        # the float64 truths up front only where the cascade will want every seed's (free-form code): Inductor's own
-        # arithmetic in another order gets them on the seeds that ask (Judge.truth_seeds), most often none
+        # the float64 truths up front only where the cascade will want every seed's (free-form code, longer chains):
+        # Inductor's own arithmetic in another order gets them on the seeds that ask (Judge.truth_seeds), most often
+        # none
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         statics = [static_gate_result(c, session.captured, None, aot=False) for c in cands]
         every = all(g.passed for g in statics) and provenance.runs("fp64_every_seed", provenance.classify(statics))
