@@ -11,25 +11,12 @@ from __future__ import annotations
 
 import itertools
 import json
-import statistics
 import sys
-import time
 
 import torch
+from kernel_cost import _timed  # (benchmarks/, this script's folder, is first on sys.path)
 
 from pytest_kernelopt.gates import compare, decade_kernel, judge_kernels
-
-
-def _timed(fn, reps: int = 3) -> tuple[float, object]:
-    fn()
-    out, times = None, []
-    for _ in range(reps):
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        out = fn()
-        torch.cuda.synchronize()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times), out
 
 
 def _pre_pass(t):
@@ -48,14 +35,14 @@ def main(out: str, gib: float) -> None:
         torch_s, ref = _timed(lambda: compare.decade_sums(truth, x), reps=1)
     rows = [{"what": "torch", "gib": gib, "s": round(torch_s, 5), "device": torch.cuda.get_device_name()}]
     print(json.dumps(rows[0]), flush=True)
-    pre_s, _ = _timed(lambda: _pre_pass(truth))
+    pre_s, _ = _timed(lambda: _pre_pass(truth), reps=3)
     rows.append({"what": "pre-pass over the whole tensor", "s": round(pre_s, 5)})
     print(json.dumps(rows[-1]), flush=True)
     for span, block, warps in itertools.product((1 << 11, 1 << 13, 1 << 15), (64, 256), (4, 8)):
         decade_kernel.SPAN, decade_kernel.BLOCK, decade_kernel.WARPS = span, block, warps
         try:
-            chunked_s, got = _timed(lambda: compare.decade_sums(truth, x))
-            whole_s, _ = _timed(lambda: decade_kernel.launch(truth, (x,), compare.DECADES))
+            chunked_s, got = _timed(lambda: compare.decade_sums(truth, x), reps=3)
+            whole_s, _ = _timed(lambda: decade_kernel.launch(truth, (x,), compare.DECADES), reps=3)
         except Exception as e:  # a shape that does not build (registers, shared memory): said, and the next
             rows.append({"span": span, "block": block, "warps": warps, "error": f"{type(e).__name__}: {e}"[:200]})
             print(json.dumps(rows[-1]), flush=True)

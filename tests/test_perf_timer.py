@@ -79,11 +79,10 @@ def test_checksums_do_not_depend_on_the_chunk_size(monkeypatch):
     assert timing.checksums(other, {})[0][0] != chunked_a[0][0], "a permuted output changes the weighted sum"
 
 
-def test_only_the_final_call_per_input_set_is_copied_to_the_host(fake_cuda, monkeypatch):
-    copies = []
-    real = timing.keep
-    monkeypatch.setattr(timing, "keep", lambda obj: copies.append(obj) or real(obj))
-    calls = []
+def _stand_in_module(monkeypatch):
+    """A kernel swap, a session of 7 timed calls after 2 warmups, and a module whose call on input set ``sd`` gives
+    ``sd`` (plus 0.5 with the candidate swapped in); ``calls`` records (swapped in, input set index) of each call."""
+    calls: list = []
 
     class Swap:
         active = False
@@ -104,6 +103,14 @@ def test_only_the_final_call_per_input_set_is_copied_to_the_host(fake_cuda, monk
         return call
 
     monkeypatch.setattr(timing, "module_call", module_call)
+    return swap, session, calls
+
+
+def test_only_the_final_call_per_input_set_is_copied_to_the_host(fake_cuda, monkeypatch):
+    copies = []
+    real = timing.keep
+    monkeypatch.setattr(timing, "keep", lambda obj: copies.append(obj) or real(obj))
+    swap, session, calls = _stand_in_module(monkeypatch)
     base, cand, outs = timing.measure_with_outputs(session, swap, (11, 12, 13))
     assert len(base) == len(cand) == 7
     assert len(copies) == 3, "one host copy per input set"
@@ -118,27 +125,7 @@ def test_with_a_receiver_each_sets_last_output_goes_to_it_as_its_call_returns_an
     parent copies), whole, and not also copied to the host."""
     copies = []
     monkeypatch.setattr(timing, "keep", lambda obj: copies.append(obj) or obj)
-    calls = []
-
-    class Swap:
-        active = False
-
-        def on(self):
-            self.active = True
-
-        def off(self):
-            self.active = False
-
-    swap = Swap()
-    session = types.SimpleNamespace(settings=Settings(perf_samples=7, perf_warmup=2), inputs=lambda sd: (sd,))
-
-    def module_call(_session, inputs):
-        def call(i):
-            calls.append((swap.active, i))
-            return torch.full((3,), float(inputs[i][0]) + (0.5 if swap.active else 0.0))
-        return call
-
-    monkeypatch.setattr(timing, "module_call", module_call)
+    swap, session, calls = _stand_in_module(monkeypatch)
     emitted = []
     timing.measure_with_outputs(session, swap, (11, 12, 13),
                                 emit_last=lambda sd, out: emitted.append((sd, out.clone(), len(calls))))

@@ -151,21 +151,27 @@ def test_each_class_is_collected_with_the_checks_it_needs(session, kernel):
         "fp64_every_seed", "rerun", "stale_buffers", "read_only_guard", "loops", "structure_probes", "own_worker"}
 
 
+def _truths_counted(monkeypatch) -> list:
+    """The seeds of each float64-truth collection from here on, in order."""
+    from pytest_kernelopt.gates import trials
+
+    computed: list = []
+    real = trials.collect_truths
+    monkeypatch.setattr(trials, "collect_truths", lambda s, plan, *a, **k: computed.append(plan.seeds) or
+                        real(s, plan, *a, **k))
+    return computed
+
+
 def test_inductors_own_arithmetic_within_tolerance_is_judged_without_a_float64_truth(session, kernel, monkeypatch):
     """A launch config or the pipelined loop within tolerance of the baseline on every seed computes no float64
     truth (the same arithmetic in another order differs by rounding alone, which the tolerance bounds); free-form
     code gets the truth on every seed.  Where a launch config differs beyond tolerance, the truth is computed on
     those seeds alone: tests/test_reorder.py::test_a_reorder_on_an_output_that_is_rounding_noise_is_no_coin_flip."""
-    from pytest_kernelopt.gates import trials
-
     graph, name = kernel
     config = _config(graph, name)
     piped = tuner.pipelined_variants(graph, name)[0].candidate(name, dict(config.configs[0]))
     free = Candidate((name,), graph.kernels[name].source + "\n# edited\n", origin="test")
-    computed: list = []
-    real = trials.collect_truths
-    monkeypatch.setattr(trials, "collect_truths", lambda s, plan, *a, **k: computed.append(plan.seeds) or
-                        real(s, plan, *a, **k))
+    computed = _truths_counted(monkeypatch)
     session.drop_records()
     for cand in (config, piped):
         res = session.evaluate(cand, perf=False)
@@ -185,16 +191,12 @@ def test_the_in_process_judge_computes_no_float64_truth_up_front_for_inductors_o
     """The in-process evaluator (verify mode's first check of a cache entry, the optimize run's) collects the
     baseline before the time limit starts: every seed's float64 truth with it only for a candidate whose class needs
     them all (free-form code), none for a launch config within tolerance."""
-    from pytest_kernelopt.gates import trials
     from pytest_kernelopt.optimize import LocalEvaluator
 
     graph, name = kernel
     config = _config(graph, name)
     free = Candidate((name,), graph.kernels[name].source + "\n# edited\n", origin="test")
-    computed: list = []
-    real = trials.collect_truths
-    monkeypatch.setattr(trials, "collect_truths", lambda s, plan, *a, **k: computed.append(plan.seeds) or
-                        real(s, plan, *a, **k))
+    computed = _truths_counted(monkeypatch)
     session.drop_records()
     ev = LocalEvaluator(session)
     res = ev.evaluate(config, perf=False)
