@@ -913,9 +913,13 @@ class _Trial:
         release_device_memory()
 
     def on_timed_last(self, value: Any) -> None:
+        """A timing set's last output in this round: it replaces the set's last output of an earlier round (gate 4
+        compares the last round's), which is let go now, before the round's next output arrives."""
         if self.rec is None:
             raise self.unexpected(TIMED_LAST)
-        self.timed_last[int(value[0])] = value[1]
+        seed = int(value[0])
+        (self.rec.timed_outputs or {}).get("last", {}).pop(seed, None)
+        self.timed_last[seed] = value[1]
 
     def on_timing(self, value: Any) -> CascadeResult | None:
         """A round of timing merged (with the last outputs that came on their own); another round while the

@@ -99,6 +99,7 @@ def test_the_last_outputs_that_came_on_their_own_are_merged_into_their_round_of_
     assert sent == [(isolate.MORE, 3)]
     assert trial.rec.timed_outputs["last"] == {7: "first of set 7", 8: "first of set 8"}
     trial.on_timed_last((7, "second of set 7"))
+    assert 7 not in trial.rec.timed_outputs["last"], "an earlier round's output is let go as its successor arrives"
     assert trial.on_timing({"timing": timing, "outs": {"last": {8: "from TIMING"}, "sums": {}}}) == "verdict"
     assert trial.rec.timed_outputs["last"] == {7: "second of set 7", 8: "from TIMING"}
     assert finished == [trial.rec] and sent[-1] == isolate.STOP

@@ -91,7 +91,7 @@ class CandidateRecord:
     error_seed: int | None = None
     state_changed: dict[str, Any] = field(default_factory=dict)
     timing: dict[str, Any] | None = None  # {"base": [ms], "cand": [ms], "launches": n}
-    timed_outputs: dict[int, Any] = field(default_factory=dict)
+    timed_outputs: dict[str, Any] = field(default_factory=dict)
     device_peak_bytes: int = 0  # the trial's peak device memory (its own baseline runs included; GPU only)
     #: a module whose state some call changed: the first seed's call from the state the candidate's own previous
     #: call left (a loop's next call), and the baseline's call from that same state (:func:`.trials._carried_call`)
