@@ -22,7 +22,7 @@ from . import judge_kernels
 MAX_BINS = 64
 #: elements each program reads, in tiles of ``BLOCK``
 SPAN = 1 << 15
-BLOCK = 64
+BLOCK = 256
 WARPS = 4
 
 _kernel = None
