@@ -145,3 +145,35 @@ def test_a_candidates_own_combine_function_of_the_same_name_is_interpreted_as_wr
     assert interp_combines.twin_for(triton_helpers.welford_combine, table, [tl.float16] * 6) is None
     assert np.array_equal(interp_combines._maximum(np.array([np.nan, 1.0]), np.array([2.0, np.nan]))[0],
                           np.array([np.nan, np.nan]), equal_nan=True)
+
+
+def test_a_launch_patches_every_builtin_the_language_holds_now_whatever_an_earlier_launch_listed(cpu_interpreter,
+                                                                                                  monkeypatch):
+    """Each launch's list of the language's builtins is kept between launches (backends/cpu_interpret.py,
+    ``_cache_builtin_lists``) only while the language holds the same ones: a builtin put in place after a launch
+    (here ``tl.math.exp`` replaced by another builtin that doubles the result) is patched for the next launch, and
+    the result is the new builtin's."""
+    import triton
+    import triton.language as tl
+    from triton.runtime import interpreter as interp
+
+    assert getattr(interp._patch_builtin, "_kernelopt_patched", False), "installed by the CPU backend"
+
+    @triton.jit
+    def k(x_ptr, y_ptr, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(y_ptr + offs, tl.math.exp(tl.load(x_ptr + offs)))
+
+    x = torch.linspace(-2, 2, 16)
+    y = torch.empty_like(x)
+    k[(1,)](x, y, BLOCK=16)
+    assert torch.allclose(y, torch.exp(x))
+    original = tl.math.exp
+
+    @tl.core.builtin
+    def doubled_exp(x, _semantic=None):
+        return original(x, _semantic=_semantic).__mul__(2.0, _semantic=_semantic)
+
+    monkeypatch.setattr(tl.math, "exp", doubled_exp)
+    k[(1,)](x, y, BLOCK=16)
+    assert torch.allclose(y, 2 * torch.exp(x))

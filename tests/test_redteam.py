@@ -53,8 +53,9 @@ PASSING = ("verified", "accepted")
 #: judge cases per batch subprocess, by group, for ~20-40 s a batch on an idle machine: its first case ~6 s (the
 #: judge's worker server imports torch, Inductor and triton), each further one ~1 s; a case that gives the judge a
 #: --timeout (10 s, the smallest that still lets a worker judge an honest candidate on a loaded machine) may run into
-#: it on purpose (60_static_range_unroll: ~17 s with the worker's restart), two such a batch
-JUDGE_CHUNK = {"judge": 14, "judge-timeout": 2}
+#: it on purpose (60_static_range_unroll: ~11 s with the worker's restart, 65_huge_grid_launch ~10 s), the others
+#: of that group ~1 s: its 7 cases in one batch (~35 s idle) pay the batch's start once instead of four times
+JUDGE_CHUNK = {"judge": 14, "judge-timeout": 8}
 
 
 # --------------------------------------------------------------------------- helpers

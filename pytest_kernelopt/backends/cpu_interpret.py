@@ -17,8 +17,10 @@ PyPI triton needs five patches for that to work reliably:
    launch, so a later real ``triton.compile`` in the same process works.
 
 Not a fix but a third of the time: the integer-overflow check that ``debug=False``
-throws away is not computed (:func:`_skip_dead_overflow_checks`), and numpy dtypes
-are looked up in a table built once (:func:`_cache_numpy_dtypes`).
+throws away is not computed (:func:`_skip_dead_overflow_checks`), numpy dtypes
+are looked up in a table built once (:func:`_cache_numpy_dtypes`), and the list of
+the language's builtins each launch patches is kept between launches
+(:func:`_cache_builtin_lists`).
 
 Everything here touches private triton/torch internals; it was written
 against triton 3.3-3.7 and torch 2.7-2.13.  :func:`install` is idempotent.
@@ -91,6 +93,7 @@ def install() -> None:
     _patch_grid_executor()
     _patch_reductions()
     _patch_nested_calls()
+    _cache_builtin_lists()
     _patch_bounds_checks()
     _patch_program_order()
     _skip_dead_overflow_checks()
@@ -571,7 +574,11 @@ def _patch_nested_calls() -> None:
         langs = {id(v) for v in self.fn.__globals__.values() if v is tl or v is tl.core}
         patched = _STATE.patched
         if not langs <= patched:
-            interp._patch_lang(self.fn)
+            _STATE.nested_patch = True  # (the language is partly patched: no list of builtins made from it kept)
+            try:
+                interp._patch_lang(self.fn)
+            finally:
+                _STATE.nested_patch = False
             patched |= langs
         fn = self.rewrite()
         try:
@@ -583,6 +590,55 @@ def _patch_nested_calls() -> None:
 
     fn_cls.__call__ = call
     fn_cls._kernelopt_patched = True
+
+
+def _cache_builtin_lists() -> None:
+    """Each launch patches every builtin of ``triton.language`` (and of its tensor class and math module) and
+    restores them afterwards; which attributes are builtins is found by ``inspect.getmembers``, a third of a small
+    launch's time.  The list, with what each member is replaced by, is kept per package and used while the package
+    holds the same attributes (their number, in the package and each class it inherits from, and every listed
+    member the same object) and the builder is the same; else it is made again.  Only an outermost launch's patch
+    makes or uses a list: a device function's call patches what its launch left unpatched, which the list of a
+    partly patched package would leave out.  A triton whose ``_patch_builtin`` takes other arguments is left as
+    it is."""
+    import inspect
+
+    from triton.runtime import interpreter as interp
+
+    orig = interp._patch_builtin
+    if getattr(orig, "_kernelopt_patched", False) or list(inspect.signature(orig).parameters) != [
+            "pkg", "builder", "scope"]:
+        return
+    import triton.language as tl
+
+    lists: dict[int, tuple] = {}
+
+    def shape(pkg):
+        return tuple(len(vars(c)) for c in (pkg.__mro__ if isinstance(pkg, type) else (pkg,)))
+
+    class Made:  # what triton's _patch_attr puts in place of a member, caught once
+        def set_attr(self, obj, name, value):
+            self.value = value
+
+    def wrapped(pkg, name, member, builder):
+        made = Made()
+        interp._patch_attr(pkg, name, member, builder, made)
+        return made.value
+
+    def patch_builtin(pkg, builder, scope):
+        if getattr(_STATE, "nested_patch", False):
+            return orig(pkg, builder, scope)
+        found = lists.get(id(pkg))
+        if found is None or found[0] is not pkg or found[1] != shape(pkg) or found[3] is not builder or any(
+                getattr(pkg, name, None) is not member for name, member, _ in found[2]):
+            members = [(n, m, wrapped(pkg, n, m, builder)) for n, m in inspect.getmembers(pkg)
+                       if tl.core.is_builtin(m)]
+            found = lists[id(pkg)] = (pkg, shape(pkg), members, builder)
+        for name, _member, new in found[2]:
+            scope.set_attr(pkg, name, new)
+
+    patch_builtin._kernelopt_patched = True  # type: ignore[attr-defined]
+    interp._patch_builtin = patch_builtin
 
 
 # --------------------------------------------------------------------------- reductions
