@@ -4,7 +4,8 @@
 # activity ffprofile modes modecost kernels.
 #   activity  STACKS=SECONDS: sampled stacks of every process (benchmarks/sample_stacks.py), summed up in
 #             stack_summary.txt (benchmarks/stack_summary.py)
-#   modecost  verify mode (a copy of MODECOST_CACHE, default kernels_cache, an empty trust folder) against
+#   modecost  verify mode (a copy of MODECOST_CACHE, default benchmarks/kernels_cache where every one of $PROBS is
+#             under benchmarks/, else kernels_cache; an empty trust folder) against
 #             --kernelopt-mode=off over $PROBS (one or more paths), with workers forked from the forkserver and
 #             spawned (MODECOST_STARTS)
 #   modes     `kernelopt bench --compare-modes` over MODES_PROBS (default benchmarks/problems) into MODES_OUT
@@ -82,7 +83,8 @@ ffprofile) echo "== a free-form candidate's checks under cProfile (benchmarks/fr
   grep -v Warning $W/ffprofile.log | head -120 | tee -a $log ;;
 modecost) echo "== verify mode (the committed cache, a fresh machine's trust) against --kernelopt-mode=off over $PROBS" | tee -a $log
   for start in ${MODECOST_STARTS:-forkserver spawn}; do
-    rm -rf /tmp/kc_v /tmp/trust_v && cp -r ${MODECOST_CACHE:-kernels_cache} /tmp/kc_v
+    MC=benchmarks/kernels_cache; for p in $PROBS; do case $p in benchmarks/*) ;; *) MC=kernels_cache ;; esac; done
+    rm -rf /tmp/kc_v /tmp/trust_v && cp -r ${MODECOST_CACHE:-$MC} /tmp/kc_v && echo "cache: ${MODECOST_CACHE:-$MC}" | tee -a $log
     timed env KERNELOPT_WORKER_START=$start timeout ${T_MODECOST:-200} python3 -m pytest -p no:cacheprovider \
       $PA --kernelopt-mode=off > $W/mode_off_$start.log 2>&1
     tail -1 $W/mode_off_$start.log | tee -a $log

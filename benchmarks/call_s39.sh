@@ -1,0 +1,12 @@
+# The next session's first device call (an H200: the suite's cache was recorded there, so its entries are not
+# stale): the in-process judge's records on the device (benchmarks/patches/inprocess_records_on_device.patch,
+# applied to the device's copy only), its test on the GPU, then verify mode against --kernelopt-mode=off over the
+# 8 problems with accepted entries; log_softmax's verify under cProfile where time is left.  ~6 minutes.
+T0=$(date +%s); left() { echo $(( ${BUDGET:-560} - ($(date +%s) - T0) )); }
+git apply benchmarks/patches/inprocess_records_on_device.patch 2>/dev/null \
+  || patch -p1 < benchmarks/patches/inprocess_records_on_device.patch || { echo "patch did not apply"; exit 1; }
+echo "patch applied"
+STEPS="env tests" T_TESTS=150 TESTS="tests/test_provenance.py tests/test_isolate_protocol.py" \
+  bash benchmarks/gpu_session.sh >/dev/null 2>&1; tail -4 /tmp/w/tests.log; cp /tmp/w/tests.log $OUT/
+T=120 bash benchmarks/call_s38_3.sh
+L=$(left); if [ $L -gt 100 ]; then T=$((L - 20)) bash benchmarks/call_s38_2.sh; fi
