@@ -594,13 +594,13 @@ def _patch_nested_calls() -> None:
 
 def _cache_builtin_lists() -> None:
     """Each launch patches every builtin of ``triton.language`` (and of its tensor class and math module) and
-    restores them afterwards; which attributes are builtins is found by ``inspect.getmembers``, a third of a small
-    launch's time.  The list, with what each member is replaced by, is kept per package and used while the package
-    holds the same attributes (their number, in the package and each class it inherits from, and every listed
-    member the same object) and the builder is the same; else it is made again.  Only an outermost launch's patch
-    makes or uses a list: a device function's call patches what its launch left unpatched, which the list of a
-    partly patched package would leave out.  A triton whose ``_patch_builtin`` takes other arguments is left as
-    it is."""
+    restores them afterwards; which attributes are builtins is found by ``inspect.getmembers`` and each is wrapped
+    anew, about a tenth of a small launch's time.  The list, with what each member is replaced by, is kept per
+    package and used while the package holds the same attributes (their number, in the package and each class it
+    inherits from, and every listed member the same object) and the builder is the same; else it is made again.
+    Only an outermost launch's patch makes or uses a list: a device function's call patches what its launch left
+    unpatched, which the list of a partly patched package would leave out.  A triton whose ``_patch_builtin`` takes
+    other arguments is left as it is."""
     import inspect
 
     from triton.runtime import interpreter as interp
@@ -611,7 +611,7 @@ def _cache_builtin_lists() -> None:
         return
     import triton.language as tl
 
-    lists: dict[int, tuple] = {}
+    lists: dict[Any, tuple] = {}  # package -> (its shape, [(name, member, wrapped)], builder)
 
     def shape(pkg):
         return tuple(len(vars(c)) for c in (pkg.__mro__ if isinstance(pkg, type) else (pkg,)))
@@ -628,13 +628,13 @@ def _cache_builtin_lists() -> None:
     def patch_builtin(pkg, builder, scope):
         if getattr(_STATE, "nested_patch", False):
             return orig(pkg, builder, scope)
-        found = lists.get(id(pkg))
-        if found is None or found[0] is not pkg or found[1] != shape(pkg) or found[3] is not builder or any(
-                getattr(pkg, name, None) is not member for name, member, _ in found[2]):
+        found = lists.get(pkg)
+        if found is None or found[0] != shape(pkg) or found[2] is not builder or any(
+                getattr(pkg, name, None) is not member for name, member, _ in found[1]):
             members = [(n, m, wrapped(pkg, n, m, builder)) for n, m in inspect.getmembers(pkg)
                        if tl.core.is_builtin(m)]
-            found = lists[id(pkg)] = (pkg, shape(pkg), members, builder)
-        for name, _member, new in found[2]:
+            found = lists[pkg] = (shape(pkg), members, builder)
+        for name, _member, new in found[1]:
             scope.set_attr(pkg, name, new)
 
     patch_builtin._kernelopt_patched = True  # type: ignore[attr-defined]
