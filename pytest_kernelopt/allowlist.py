@@ -617,8 +617,9 @@ class _BodyChecker:
                 if path.split(".")[0] in self.modules:
                     if root in MODULE_ATTRS and rest in MODULE_ATTRS[root] and root.split(".")[0] in self.modules:
                         return None
-                    if path in MODULE_ATTRS and path.split(".")[0] in self.modules:  # ``tl.math`` as a prefix
-                        return None
+                    if path in MODULE_ATTRS:  # a module is never a value, by a plain name or a dotted path
+                        return self.fail(e, f"module {path!r} used as a value; only its allowlisted functions may "
+                                            "be used")
                     return self.fail(e, f"{path} is not on the allowlist of Triton functions")
             if e.attr in TENSOR_ATTRS:
                 return self.expr(e.value)
@@ -669,6 +670,11 @@ def check_functions(tree: ast.Module) -> str | None:
     constants = {c for c in (_constant_def(n) for n in tree.body) if c}
     modules = {b for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))
                for _, _, b in import_bindings(node)}
+    # every module-level name is bound once: an import, a constant and a function never share one
+    # (tests/test_allowlist.py::test_a_module_level_name_is_bound_once)
+    clash = (constants & modules) | (set(names) & modules) | (constants & set(names))
+    if clash:
+        return f"module-level names bound twice (an import, a constant or a function): {sorted(clash)}"
     for fn in fns:
         if _private(fn.name):
             return f"function {fn.name!r}: dunder names are not allowed"

@@ -181,6 +181,8 @@ def test_walrus_lambda_comprehension_fstring_are_refused():
     ("x = tl.map_elementwise(k, tmp0)", "tl.map_elementwise is not on the allowlist"),
     ("x = triton_helpers.inline_asm_pack(tmp0)", "triton_helpers.inline_asm_pack is not on the allowlist"),
     ("x = tl", "module 'tl' used as a value"),
+    ("x = (triton.language, 0)[0].dtype", "module 'triton.language' used as a value"),
+    ("x = (tl.math, 0)[0].exp(tmp0)", "module 'tl.math' used as a value"),
     ("tl = 1", "reserved name 'tl'"),
     ("range = 1", "reserved name 'range'"),
     ("x = '" + "a" * 1000 + "'", "string constant of 1000 characters"),
@@ -200,6 +202,14 @@ def test_module_level_is_imports_driver_constants_and_functions():
     refused(GOOD + "\n@triton.jit\ndef __init__():\n    pass\n", "dunder")
     check_source(GOOD + "\nBLOCK = tl.constexpr(128)\nSCALE: tl.constexpr = 0.5\n")
     refused(GOOD + "\nBIG = tl.constexpr(3 ** 30000000)\n", "numeric tl.constexpr constants")  # literals only
+
+
+def test_a_module_level_name_is_bound_once():
+    """A constant or a function may not take the name of an import, nor of each other: the kernel would call what
+    the name is bound to last."""
+    refused(GOOD + "\nlibdevice: tl.constexpr = 0\n", "bound twice", "libdevice")
+    refused(GOOD + "\nk = tl.constexpr(1)\n", "bound twice", "'k'")
+    refused(GOOD.replace("@triton.jit\ndef k(", "@triton.jit\ndef tl_math(", 1), "bound twice", "tl_math")
 
 
 # ----------------------------------------------------------------------------- bounded work
