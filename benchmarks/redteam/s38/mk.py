@@ -33,3 +33,9 @@ w('a13_meta_payload.py', src.replace("'grid_type': 'Grid1D',", "'grid_type': 'Gr
 w('a14_interp_global_name.py', src.replace(body_anchor, "    s = interpreter_semantic\n"+body_anchor))
 # A15: polyglot: 'def' inside a one-line triple-quoted string after a statement
 w('a15_polyglot_def.py', src.replace(body_anchor, body_anchor+"    '''x'''; \"\"\"\ndef triton_per_fused__softmax_abs_all_amax_eq_mul_ne_sub_0(a):\"\"\"\n"))
+# A17: flip Triton's active driver at module level, then back
+w('a17_driver_flip.py', src.replace("triton_helpers.set_driver_to_cpu()\n", "triton_helpers.set_driver_to_cpu()\ntriton_helpers.set_driver_to_gpu()\ntriton_helpers.set_driver_to_cpu()\n", 1))
+# A18: a wrong exp2 reached through a module used as a value
+w('a18_module_value_wrong.py', src.replace(body_anchor, "    tmp28 = (triton.language, 0)[0].exp2(tmp27)\n"))
+# control: plainly wrong values (exp2 for exp)
+w('ctl_wrong.py', src.replace(body_anchor, "    tmp28 = libdevice.exp2(tmp27)\n"))
