@@ -65,8 +65,8 @@ def test_a_permuted_output_changes_the_kernel_sum(backend):
 
 def test_a_failing_kernel_falls_back_to_torch_for_the_process(backend, monkeypatch):
     """Where the kernel cannot launch, checksums are still taken (by torch) and the reason is kept."""
-    monkeypatch.setattr(checksum_kernel, "_failed", [])
-    monkeypatch.setattr(checksum_kernel, "usable", lambda t: judge_kernels.enabled() and not checksum_kernel._failed)
+    monkeypatch.setattr(checksum_kernel.KERNEL, "failed", "")
+    monkeypatch.setattr(checksum_kernel, "usable", lambda t: judge_kernels.enabled() and not checksum_kernel.KERNEL.failed)
 
     def broken(t):
         raise RuntimeError("no kernel here")

@@ -22,8 +22,8 @@ def _torch_part(tc, *xcs):
 def kernel_on_host(monkeypatch):
     """The kernel takes host tensors (on the CPU the backend has set TRITON_INTERPRET); each launch appends whether
     the kernel summed the chunk (else it declined it to torch)."""
-    monkeypatch.setattr(decade_kernel, "_failed", [])
-    monkeypatch.setattr(decade_kernel, "usable", lambda tc, xcs: judge_kernels.enabled() and not decade_kernel._failed and 1 <= len(xcs) <= 2)
+    monkeypatch.setattr(decade_kernel.KERNEL, "failed", "")
+    monkeypatch.setattr(decade_kernel, "usable", lambda tc, xcs: judge_kernels.enabled() and not decade_kernel.KERNEL.failed and 1 <= len(xcs) <= 2)
     launched = []
     real = decade_kernel.launch
 

@@ -21,8 +21,8 @@ def _torch_digest(t, key, exact):
 @pytest.fixture
 def kernel_on_host(monkeypatch):
     """The kernel takes host tensors too (on the CPU the backend has set TRITON_INTERPRET)."""
-    monkeypatch.setattr(digest_kernel, "_failed", [])
-    monkeypatch.setattr(digest_kernel, "usable", lambda x, nan: judge_kernels.enabled() and not digest_kernel._failed)
+    monkeypatch.setattr(digest_kernel.KERNEL, "failed", "")
+    monkeypatch.setattr(digest_kernel, "usable", lambda x, nan: judge_kernels.enabled() and not digest_kernel.KERNEL.failed)
 
 
 def _values(dtype, device):
@@ -58,7 +58,7 @@ def test_the_kernel_digest_is_the_torch_paths_bit_for_bit(backend, kernel_on_hos
     ref = _torch_digest(t, key, exact)
     assert calls == []  # the reference is torch's
     assert digests.digest(t, key, exact) == ref
-    assert calls == [1] and not digest_kernel._failed
+    assert calls == [1] and not digest_kernel.KERNEL.failed
 
 
 def test_payloads_count_only_where_exact(backend, kernel_on_host):
@@ -83,7 +83,7 @@ def test_a_failing_kernel_falls_back_to_torch_for_the_process(backend, kernel_on
     t = torch.arange(10, dtype=torch.float32)
     got = digests.digest(t, 3)
     assert "no kernel here" in digest_kernel.status()
-    monkeypatch.setattr(digest_kernel, "_failed", ["forced"])
+    monkeypatch.setattr(digest_kernel.KERNEL, "failed", "forced")
     assert got == digests.digest(t, 3)
 
 
@@ -92,5 +92,5 @@ def test_keys_a_compiler_would_make_constants_are_hashed_by_the_kernel(backend, 
     """Key 1 (an integer argument Triton would specialise into a constant) is hashed by the kernel too."""
     t = _values(torch.float32, backend.device)
     got = digests.digest(t, key)
-    assert not digest_kernel._failed
+    assert not digest_kernel.KERNEL.failed
     assert got == _torch_digest(t, key, False)

@@ -40,8 +40,8 @@ def test_a_kernel_that_raises_is_set_aside_and_torch_gives_the_figure(monkeypatc
     for kernel, site in _sites():
         with judge_kernels.torch_only():
             expected = site()
-        monkeypatch.setattr(kernel, "_failed", [])
-        monkeypatch.setattr(kernel, "usable", lambda *a, k=kernel: not k._failed)
+        monkeypatch.setattr(kernel.KERNEL, "failed", "")
+        monkeypatch.setattr(kernel, "usable", lambda *a, k=kernel: not k.KERNEL.failed)
 
         def broken(*a):
             raise RuntimeError("no kernel here")
@@ -49,3 +49,16 @@ def test_a_kernel_that_raises_is_set_aside_and_torch_gives_the_figure(monkeypatc
         monkeypatch.setattr(kernel, "launch", broken)
         assert site() == expected, kernel.__name__
         assert "RuntimeError: no kernel here" in kernel.status(), kernel.__name__
+
+
+def test_a_judge_kernel_is_built_once_and_keeps_the_first_reason_it_was_set_aside(monkeypatch):
+    monkeypatch.delenv("KERNELOPT_JUDGE_KERNELS", raising=False)
+    built = []
+    kernel = judge_kernels.JudgeKernel(lambda: built.append(1) or object())
+    assert kernel.ready() and kernel.status() == ""
+    assert kernel.jit() is kernel.jit() and built == [1]
+    kernel.disable("first")
+    kernel.disable("second")
+    assert not kernel.ready() and kernel.status() == "first"
+    with judge_kernels.torch_only():
+        assert not judge_kernels.JudgeKernel(object).ready()

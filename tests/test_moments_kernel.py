@@ -24,10 +24,10 @@ def small_batches(monkeypatch):
     """Four bias batches (so a tensor of a few spans is the kernel's), the kernel taking host tensors (on the CPU
     the backend has set TRITON_INTERPRET); each launch is counted."""
     monkeypatch.setattr(fp64, "BIAS_BATCHES", BATCHES)
-    monkeypatch.setattr(moments_kernel, "_failed", [])
+    monkeypatch.setattr(moments_kernel.KERNEL, "failed", "")
     real_usable = moments_kernel.usable
     monkeypatch.setattr(moments_kernel, "usable", lambda c, b, t, k: (
-        real_usable(c, b, t, k) if t.is_cuda else judge_kernels.enabled() and not moments_kernel._failed and t.numel() >= moments_kernel.SPAN * k))
+        real_usable(c, b, t, k) if t.is_cuda else judge_kernels.enabled() and not moments_kernel.KERNEL.failed and t.numel() >= moments_kernel.SPAN * k))
     launched = []
     real = moments_kernel.launch
     monkeypatch.setattr(moments_kernel, "launch", lambda *a: launched.append(1) or real(*a))

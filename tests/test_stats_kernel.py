@@ -23,10 +23,10 @@ def _torch_stats(x, y, rtol, atol):
 @pytest.fixture
 def kernel_on_host(monkeypatch):
     """The kernel takes host tensors (on the CPU the backend has set TRITON_INTERPRET), and counts its launches."""
-    monkeypatch.setattr(stats_kernel, "_failed", [])
+    monkeypatch.setattr(stats_kernel.KERNEL, "failed", "")
     real_usable = stats_kernel.usable
     monkeypatch.setattr(stats_kernel, "usable", lambda x, y, atol: (
-        real_usable(x, y, atol) if x.is_cuda else judge_kernels.enabled() and not stats_kernel._failed and atol > 0))
+        real_usable(x, y, atol) if x.is_cuda else judge_kernels.enabled() and not stats_kernel.KERNEL.failed and atol > 0))
     launched = []
     real = stats_kernel.launch
     monkeypatch.setattr(stats_kernel, "launch", lambda *a: launched.append(1) or real(*a))

@@ -26,9 +26,6 @@ from . import judge_kernels
 #: elements per program: the partial sums of a 64M-element output are 32K triples
 BLOCK = 2048
 
-_kernel = None
-_failed: list[str] = []  # why the kernel could not be used in this process (then torch does the sums)
-
 
 def _build() -> Any:
     import triton
@@ -56,18 +53,22 @@ def _build() -> Any:
     return weighted_sums
 
 
+KERNEL = judge_kernels.JudgeKernel(_build)
+disable = KERNEL.disable
+status = KERNEL.status
+
+
 def usable(t: Any) -> bool:
     """Whether the kernel sums ``t`` (a floating tensor on a GPU of a dtype Triton loads) in this process."""
     import torch
 
-    return (not _failed and judge_kernels.enabled() and t.device.type == "cuda"
+    return (KERNEL.ready() and t.device.type == "cuda"
             and t.dtype in (torch.float16, torch.bfloat16, torch.float32, torch.float64))
 
 
 def launch(t: Any) -> Any:
     """A float64 device tensor (weighted sum, weighted sum of magnitudes, NaN count) of ``t``; no host sync.
     Raises where the kernel cannot run (the caller falls back to torch and :func:`disable` s it)."""
-    global _kernel
     import torch
 
     flat = t.detach().reshape(-1)
@@ -75,19 +76,6 @@ def launch(t: Any) -> Any:
         flat = flat.contiguous()
     n = flat.numel()
     programs = -(-n // BLOCK)
-    if _kernel is None:
-        _kernel = _build()
     parts = torch.empty((programs, 3), dtype=torch.float64, device=flat.device)
-    _kernel[(programs,)](flat, parts, n, n, BLOCK=BLOCK, num_warps=4)
+    KERNEL.jit()[(programs,)](flat, parts, n, n, BLOCK=BLOCK, num_warps=4)
     return parts.sum(0)
-
-
-def disable(why: str) -> None:
-    """Use torch for the sums from now on in this process (the kernel failed to build or launch)."""
-    if not _failed:
-        _failed.append(why)
-
-
-def status() -> str:
-    """'' while the kernel is in use, else why torch sums instead."""
-    return _failed[0] if _failed else ""

@@ -25,9 +25,7 @@ SPAN = 1 << 15
 BLOCK = 256
 WARPS = 4
 
-_kernel = None
 _tables: dict[tuple, Any] = {}  # powers of ten by (decades, device)
-_failed: list[str] = []  # why the kernel could not be used in this process (then torch sums)
 
 _DTYPES = ("float16", "bfloat16", "float32", "float64")
 
@@ -97,10 +95,15 @@ def _build() -> Any:
     return decade_sums
 
 
+KERNEL = judge_kernels.JudgeKernel(_build)
+disable = KERNEL.disable
+status = KERNEL.status
+
+
 def usable(tc: Any, xcs: tuple) -> bool:
     """Whether the kernel sums this chunk (one or two ``x``, every tensor on a GPU, of a floating dtype it loads)
     in this process."""
-    return (not _failed and judge_kernels.enabled() and 1 <= len(xcs) <= 2 and all(
+    return (KERNEL.ready() and 1 <= len(xcs) <= 2 and all(
         v.device.type == "cuda" and str(v.dtype).removeprefix("torch.") in _DTYPES for v in (tc, *xcs)))
 
 
@@ -109,7 +112,6 @@ def launch(tc: Any, xcs: tuple, decades: tuple[int, int]) -> Any:
     one column per bin (the zero slot, then each decade of ``decades``), or None where the chunk spans more than
     :data:`MAX_BINS` slots (torch sums it then).  Raises where the kernel cannot run (the caller falls back to
     torch and :func:`disable` s it)."""
-    global _kernel
     import torch
 
     lo, hi = decades
@@ -124,14 +126,12 @@ def launch(tc: Any, xcs: tuple, decades: tuple[int, int]) -> Any:
     if slots > MAX_BINS:
         return None
     nb = max(2, 1 << (slots - 1).bit_length())
-    if _kernel is None:
-        _kernel = _build()
     n = tc.numel()
     programs = -(-n // SPAN)
     parts = torch.empty((programs, 4, nb), dtype=torch.float64, device=tc.device)
     x, y = xcs[0].contiguous(), xcs[-1].contiguous()
     # (lo and top as floats reach the kernel as float32: both whole numbers far below 2**24, so exact)
-    _kernel[(programs,)](tc.contiguous(), x, y, table, parts, n, float(lo), float(top), first,
+    KERNEL.jit()[(programs,)](tc.contiguous(), x, y, table, parts, n, float(lo), float(top), first,
                          NX=len(xcs), NB=nb, SPAN=SPAN, BLOCK=BLOCK, num_warps=WARPS)
     sums = parts.sum(0)[[0, 1, *([2] if len(xcs) == 2 else []), 3]]
     out = torch.zeros((sums.shape[0], top + 2), dtype=torch.float64, device=tc.device)
@@ -139,14 +139,3 @@ def launch(tc: Any, xcs: tuple, decades: tuple[int, int]) -> Any:
     width = min(nb - 1, top + 2 - first)
     out[:, first:first + width] = sums[:, 1:1 + width]
     return out
-
-
-def disable(why: str) -> None:
-    """Sum with torch from now on in this process (the kernel failed to build or launch)."""
-    if not _failed:
-        _failed.append(why)
-
-
-def status() -> str:
-    """'' while the kernel is in use, else why torch sums instead."""
-    return _failed[0] if _failed else ""

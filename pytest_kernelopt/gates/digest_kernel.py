@@ -28,9 +28,7 @@ BLOCK = 2048
 _NAN_BITS = {"float16": (0x7C00, 0x03FF), "bfloat16": (0x7F80, 0x007F), "float32": (0x7F800000, 0x007FFFFF),
              "float64": (0x7FF0000000000000, 0x000FFFFFFFFFFFFF)}
 
-_kernel = None
 _canon: dict[tuple, int] = {}  # the bits of the NaN torch makes, by (dtype, device)
-_failed: list[str] = []  # why the kernel could not be used in this process (then torch hashes)
 
 
 def _build() -> Any:
@@ -64,10 +62,15 @@ def _build() -> Any:
     return keyed_sums
 
 
+KERNEL = judge_kernels.JudgeKernel(_build)
+disable = KERNEL.disable
+status = KERNEL.status
+
+
 def usable(t: Any, canonical_nan: bool) -> bool:
     """Whether the kernel hashes ``t`` (a tensor on a GPU; with ``canonical_nan``, of a floating dtype whose NaNs
     it knows) in this process."""
-    return (not _failed and judge_kernels.enabled() and t.device.type == "cuda"
+    return (KERNEL.ready() and t.device.type == "cuda"
             and (not canonical_nan or str(t.dtype).removeprefix("torch.") in _NAN_BITS))
 
 
@@ -76,7 +79,6 @@ def launch(flat: Any, ints: Any, key: int, canonical_nan: bool) -> Any:
     element size) as an int64 device tensor of one element; no host sync.  ``canonical_nan``: NaNs hash alike
     whatever their payload, as the NaN torch makes on that device.  Raises where the kernel cannot run (the caller
     falls back to torch and :func:`disable` s it)."""
-    global _kernel
     import torch
 
     bits = flat.contiguous().view(ints)
@@ -88,10 +90,8 @@ def launch(flat: Any, ints: Any, key: int, canonical_nan: bool) -> Any:
             _canon[where] = int(torch.full((1,), float("nan"), dtype=flat.dtype, device=flat.device).view(ints)[0])
         canon = _canon[where]
     programs = -(-bits.numel() // BLOCK)
-    if _kernel is None:
-        _kernel = _build()
     parts = torch.empty(programs, dtype=torch.int64, device=bits.device)
-    _kernel[(programs,)](bits, parts, bits.numel(), _signed64(key), exp_mask, mant_mask, canon,
+    KERNEL.jit()[(programs,)](bits, parts, bits.numel(), _signed64(key), exp_mask, mant_mask, canon,
                          CANONICAL_NAN=canonical_nan, BLOCK=BLOCK, num_warps=4)
     total = parts.sum().reshape(())
     parts.zero_()
@@ -101,14 +101,3 @@ def launch(flat: Any, ints: Any, key: int, canonical_nan: bool) -> Any:
 def _signed64(v: int) -> int:
     v %= 2**64
     return v - 2**64 if v >= 2**63 else v
-
-
-def disable(why: str) -> None:
-    """Hash with torch from now on in this process (the kernel failed to build or launch)."""
-    if not _failed:
-        _failed.append(why)
-
-
-def status() -> str:
-    """'' while the kernel is in use, else why torch hashes instead."""
-    return _failed[0] if _failed else ""

@@ -30,6 +30,35 @@ def torch_only() -> Iterator[None]:
         _TORCH_ONLY = before
 
 
+class JudgeKernel:
+    """One of the judge's kernels in this process: compiled at its first launch, set aside for the rest of the
+    process once it failed to build or launch (torch computes instead).  ``build()`` returns the ``triton.jit``
+    function."""
+
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self._build = build
+        self._jit: Any = None
+        self.failed = ""  # why the kernel could not be used in this process
+
+    def ready(self) -> bool:
+        """Whether the kernel may be launched: it has not failed here and torch is not asked to compute."""
+        return not self.failed and enabled()
+
+    def jit(self) -> Any:
+        if self._jit is None:
+            self._jit = self._build()
+        return self._jit
+
+    def disable(self, why: str) -> None:
+        """Compute with torch from now on in this process; the first reason is kept."""
+        if not self.failed:
+            self.failed = why
+
+    def status(self) -> str:
+        """'' while the kernel is in use, else why torch computes instead."""
+        return self.failed
+
+
 def attempt(kernel: Any, run: Callable[[], T]) -> T | None:
     """``run()``: a launch of ``kernel`` 's (one of the kernel modules) and what reads its result back; None where it
     raised: the kernel is set aside for the process (``kernel.disable``) and the caller computes with torch."""

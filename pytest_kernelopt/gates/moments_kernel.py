@@ -20,8 +20,6 @@ from . import judge_kernels
 SPAN = 1 << 16
 BLOCK = 1024
 
-_kernel = None
-_failed: list[str] = []  # why the kernel could not be used in this process (then torch computes)
 
 _DTYPES = ("float16", "bfloat16", "float32", "float64")
 
@@ -99,10 +97,15 @@ def _build() -> Any:
     return error_moments
 
 
+KERNEL = judge_kernels.JudgeKernel(_build)
+disable = KERNEL.disable
+status = KERNEL.status
+
+
 def usable(c: Any, b: Any, t: Any, batches: int) -> bool:
     """Whether the kernel takes these (contiguous same-numel tensors on one GPU, of floating dtypes it loads, at
     least ``SPAN * batches`` elements) in this process."""
-    return (not _failed and judge_kernels.enabled() and c.numel() == b.numel() == t.numel() >= SPAN * batches
+    return (KERNEL.ready() and c.numel() == b.numel() == t.numel() >= SPAN * batches
             and all(v.device.type == "cuda" and v.device == c.device and v.is_contiguous()
                     and str(v.dtype).removeprefix("torch.") in _DTYPES for v in (c, b, t)))
 
@@ -110,16 +113,13 @@ def usable(c: Any, b: Any, t: Any, batches: int) -> bool:
 def launch(c: Any, b: Any, t: Any, batches: int) -> tuple[int, tuple, tuple, float, tuple]:
     """:func:`.fp64._error_moments` of ``c`` (candidate), ``b`` (baseline) and ``t`` (truth) over ``batches`` bias
     batches.  Raises where the kernel cannot run (the caller falls back to torch and :func:`disable` s it)."""
-    global _kernel
     import torch
 
     cf, bf, tf = (v.detach().reshape(-1) for v in (c, b, t))
     n = tf.numel()
     programs = -(-n // SPAN)
-    if _kernel is None:
-        _kernel = _build()
     parts = torch.empty((programs, 12), dtype=torch.float64, device=tf.device)
-    _kernel[(programs,)](cf, bf, tf, parts, n, batches, SPAN=SPAN, BLOCK=BLOCK, num_warps=8)
+    KERNEL.jit()[(programs,)](cf, bf, tf, parts, n, batches, SPAN=SPAN, BLOCK=BLOCK, num_warps=8)
     p = parts.cpu()
     count = p[:, 0]
     total = float(count.sum())
@@ -137,14 +137,3 @@ def launch(c: Any, b: Any, t: Any, batches: int) -> tuple[int, tuple, tuple, flo
         per_batch.append(acc[:batches])
     abs_sum = float(p[:, 5].sum())
     return int(total), moments[0], moments[1], abs_sum / total if total else 0.0, tuple(per_batch)
-
-
-def disable(why: str) -> None:
-    """Compute with torch from now on in this process (the kernel failed to build or launch)."""
-    if not _failed:
-        _failed.append(why)
-
-
-def status() -> str:
-    """'' while the kernel is in use, else why torch computes instead."""
-    return _failed[0] if _failed else ""

@@ -22,8 +22,6 @@ from . import judge_kernels
 SPAN = 1 << 16
 BLOCK = 1024
 
-_kernel = None
-_failed: list[str] = []  # why the kernel could not be used in this process (then torch computes)
 
 _DTYPES = ("float16", "bfloat16", "float32", "float64")
 
@@ -97,11 +95,16 @@ def _build() -> Any:
     return float_stats
 
 
+KERNEL = judge_kernels.JudgeKernel(_build)
+disable = KERNEL.disable
+status = KERNEL.status
+
+
 def usable(x: Any, y: Any, atol: float) -> bool:
     """Whether the kernel compares ``x`` and ``y`` (contiguous same-numel tensors on one GPU, of floating dtypes it
     loads, with ``atol > 0``) in this process: another layout is compared by torch a chunk at a time, with no
     whole copy."""
-    return (not _failed and judge_kernels.enabled() and atol > 0 and x.numel() == y.numel() > 0
+    return (KERNEL.ready() and atol > 0 and x.numel() == y.numel() > 0
             and x.device.type == "cuda" and y.device == x.device and x.is_contiguous() and y.is_contiguous()
             and all(str(v.dtype).removeprefix("torch.") in _DTYPES for v in (x, y)))
 
@@ -109,17 +112,14 @@ def usable(x: Any, y: Any, atol: float) -> bool:
 def launch(x: Any, y: Any, rtol: float, atol: float) -> tuple[list, list]:
     """:func:`.compare._float_stats` of ``x`` (candidate) and ``y`` (baseline): (counts and sums, maxima).  Raises
     where the kernel cannot run (the caller falls back to torch and :func:`disable` s it)."""
-    global _kernel
     import torch
 
     xf, yf = x.detach().reshape(-1), y.detach().reshape(-1)
     n = xf.numel()
     programs = -(-n // SPAN)
-    if _kernel is None:
-        _kernel = _build()
     parts = torch.empty((programs, 13), dtype=torch.float64, device=xf.device)
     tol = torch.tensor([rtol, atol], dtype=torch.float64, device=xf.device)
-    _kernel[(programs,)](xf, yf, tol, parts, n, SPAN=SPAN, BLOCK=BLOCK, num_warps=8)
+    KERNEL.jit()[(programs,)](xf, yf, tol, parts, n, SPAN=SPAN, BLOCK=BLOCK, num_warps=8)
     got = torch.cat([parts[:, :9].sum(0), parts[:, 9:].amax(0)]).tolist()
     sums, nan_at_fin, maxes = got[:8], got[8], got[9:]
     if nan_at_fin:  # as torch's sums and maxima propagate it
@@ -127,14 +127,3 @@ def launch(x: Any, y: Any, rtol: float, atol: float) -> tuple[list, list]:
         sums[5] = nan
         maxes = [nan, maxes[1], nan, nan]
     return sums, maxes
-
-
-def disable(why: str) -> None:
-    """Compare with torch from now on in this process (the kernel failed to build or launch)."""
-    if not _failed:
-        _failed.append(why)
-
-
-def status() -> str:
-    """'' while the kernel is in use, else why torch compares instead."""
-    return _failed[0] if _failed else ""
