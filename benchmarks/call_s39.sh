@@ -6,7 +6,7 @@ T0=$(date +%s); left() { echo $(( ${BUDGET:-560} - ($(date +%s) - T0) )); }
 git apply benchmarks/patches/inprocess_records_on_device.patch 2>/dev/null \
   || patch -p1 < benchmarks/patches/inprocess_records_on_device.patch || { echo "patch did not apply"; exit 1; }
 echo "patch applied"
-STEPS="env tests" T_TESTS=150 TESTS="tests/test_provenance.py tests/test_isolate_protocol.py" \
+STEPS="env tests" T_TESTS=150 TESTS="tests/test_provenance.py tests/test_isolate_protocol.py tests/test_judge_kernels.py tests/test_checksum_kernel.py tests/test_digest_kernel.py tests/test_decade_kernel.py tests/test_stats_kernel.py tests/test_moments_kernel.py" \
   bash benchmarks/gpu_session.sh >/dev/null 2>&1; tail -4 /tmp/w/tests.log; cp /tmp/w/tests.log $OUT/
 T=120 bash benchmarks/call_s38_3.sh
 L=$(left); if [ $L -gt 100 ]; then T=$((L - 20)) bash benchmarks/call_s38_2.sh; fi
