@@ -8,12 +8,15 @@ written to OUT.json: seconds and calls per step, and the wall time, of the secon
 
     python benchmarks/truth_cost.py OUT.json benchmarks/problems/softmax_rows_big.py ...
 
+``TC_TORCH_LEVELS=1``: torch raises the levels instead of the level kernel (its A/B in one environment).
+
 On the CPU it runs too (the problems' sizes, the interpreter; performance not measured).
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import json
 import sys
 import time
@@ -28,13 +31,13 @@ import torch  # noqa: E402
 
 from pytest_kernelopt.backends import select_backend  # noqa: E402
 from pytest_kernelopt.config import Settings  # noqa: E402
-from pytest_kernelopt.gates import compare, fp64_place, trials  # noqa: E402
+from pytest_kernelopt.gates import compare, fp64_place, level_kernel, trials  # noqa: E402
 from pytest_kernelopt.gates.cascade import EvaluationSession  # noqa: E402
 from pytest_kernelopt.gates.digests import records_on_device  # noqa: E402
 from pytest_kernelopt.problems import ProblemSpec, build_problem  # noqa: E402
 
 STEPS = {fp64_place: ("place", "truth_on", "_module", "_native_module", "run_once", "keep", "noise_floor",
-                      "_floor_runs", "_perturbed", "_distances", "decade_part", "level_codes",
+                      "_floor_runs", "_perturbed", "_distances", "decade_part", "raise_levels",
                       "release_device_memory"),
          compare: ("decade_part",),
          trials: ("place", "truth_on", "_truth_run")}
@@ -61,6 +64,8 @@ def _timed(table: dict, name: str, fn):
 
 
 def main(out_path: Path, paths: list[Path]) -> None:
+    if os.environ.get("TC_TORCH_LEVELS") == "1":
+        level_kernel.KERNEL.disable("TC_TORCH_LEVELS=1")
     table: dict = defaultdict(lambda: [0.0, 0])
     for module, names in STEPS.items():
         for name in names:
@@ -73,7 +78,7 @@ def main(out_path: Path, paths: list[Path]) -> None:
         session = EvaluationSession(build_problem(ProblemSpec.from_file(path), backend.device), Settings(), backend)
         row = {"problem": path.stem, "backend": backend.name,
                "device": torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu",
-               "seeds": list(session.plan.seeds)}
+               "seeds": list(session.plan.seeds), "level_kernel": level_kernel.status() or "in use"}
         for label in ("first", "second"):
             table.clear()
             t0 = time.perf_counter()

@@ -24,14 +24,26 @@ def test_the_kernels_are_on_unless_the_environment_or_a_block_says_torch(monkeyp
 def _sites():
     import torch
 
-    from pytest_kernelopt.gates import compare, decade_kernel, digest_kernel, digests, fp64, moments_kernel, stats_kernel
+    from pytest_kernelopt.gates import (compare, decade_kernel, digest_kernel, digests, fp64, level_kernel,
+                                        moments_kernel, stats_kernel)
 
     t = torch.linspace(-3.0, 5.0, 1000, dtype=torch.float64)
     x = t.float() + 1e-3
     return [(digest_kernel, lambda: digests.digest(x, 5)),
             (decade_kernel, lambda: compare.decade_dict(compare.decade_part(t, x))),
             (stats_kernel, lambda: compare._float_stats(x, t.float(), 1e-4, 1e-5)),
-            (moments_kernel, lambda: fp64._error_moments(x, x * 1.0001, t)[:4])]
+            (moments_kernel, lambda: fp64._error_moments(x, x * 1.0001, t)[:4]),
+            (level_kernel, lambda: _levels(x, t))]
+
+
+def _levels(x, t):
+    import torch
+
+    from pytest_kernelopt.gates import compare
+
+    m = torch.zeros(t.numel(), dtype=torch.uint8)
+    compare.raise_levels(m, x, t, 1.3e-6, 1e-5)
+    return m.tolist()
 
 
 def test_a_kernel_that_raises_is_set_aside_and_torch_gives_the_figure(monkeypatch):

@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import decade_kernel, judge_kernels, stats_kernel
+from . import decade_kernel, judge_kernels, level_kernel, stats_kernel
 from .chunked import chunks, compute_device, piece, spans
 
 
@@ -411,10 +411,8 @@ def error_vs_truth(out: Any, truth: Any) -> list[float]:
 
 #: the honest runs' distance from the truth at a position, in tolerances, is kept as a byte: 0 up to CALM_FRACTION
 #: (a *calm* position: rounding cannot move it there), then LEVEL_STEPS codes per doubling, up to 255
-CALM_FRACTION = 0.1
-
-
-LEVEL_STEPS = 8
+CALM_FRACTION = level_kernel.CALM_FRACTION
+LEVEL_STEPS = level_kernel.LEVEL_STEPS
 
 
 def level_codes(err_in_tol: Any) -> Any:
@@ -422,15 +420,31 @@ def level_codes(err_in_tol: Any) -> Any:
     :func:`level_bound` is at least the distance (255 for anything larger or not finite)."""
     import torch
 
-    r = err_in_tol.double() / CALM_FRACTION
-    code = torch.ceil(LEVEL_STEPS * torch.log2(r.clamp_min(1.0)))
-    code = torch.where(torch.isfinite(code), code, torch.full_like(code, 255.0))
-    return code.clamp_(0, 255).to(torch.uint8)
+    d = err_in_tol.double()
+    table = level_kernel.bounds(d.device)
+    code = torch.bucketize(d, table)  # the number of bounds below the distance
+    return torch.where(d <= table[-1], code, 255).to(torch.uint8)  # (NaN compares false: 255)
+
+
+def raise_levels(m: Any, q: Any, t: Any, rtol: float, atol: float) -> None:
+    """``m`` (uint8, one per position) raised in place to :func:`level_codes` of ``q`` 's distance from the truth
+    ``t`` in tolerances ``atol + rtol * |t|`` (255 where ``q`` is not finite): aligned flat tensors, ``m`` on any
+    device.  On a GPU the judge's Triton kernel does it in one pass (:mod:`.level_kernel`), elsewhere torch does."""
+    import torch
+
+    if level_kernel.usable(m, q, t):
+        if judge_kernels.attempt(level_kernel, lambda: level_kernel.launch(m, q, t, rtol, atol)) is not None:
+            return
+    td = t.double()
+    dist = (q.double() - td).abs() / (atol + rtol * td.abs())
+    code = level_codes(torch.where(torch.isfinite(q), dist, torch.full_like(dist, float("inf"))))
+    torch.maximum(m, code.to(m.device), out=m)
 
 
 def level_bound(code: Any) -> Any:
     """The largest distance in tolerances a code stands for (float64; 255 reads as unbounded)."""
     import torch
 
-    bound = CALM_FRACTION * torch.exp2(code.double() / LEVEL_STEPS)
-    return torch.where(code >= 255, torch.full_like(bound, float("inf")), bound)
+    table = torch.cat([level_kernel.bounds(code.device), torch.full((1,), float("inf"), dtype=torch.float64,
+                                                                    device=code.device)])
+    return table[code.long()]

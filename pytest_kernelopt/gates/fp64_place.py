@@ -15,7 +15,7 @@ import os
 from typing import Any
 
 from .chunked import chunks, piece, put, spans
-from .compare import add_decade_part, any_order, decade_dict, decade_part, level_codes, values
+from .compare import add_decade_part, any_order, decade_dict, decade_part, raise_levels, values
 from .digests import keep, release_device_memory
 from .gate_session import GateSession, target_for
 from .module_state import ModuleState
@@ -216,11 +216,7 @@ def _distances(got: Any, truth: list, levels: list | None = None, tolerance: Any
             for (lo, hi), (tc, qc) in zip(spans(t.numel()), chunks(t, q)):
                 acc = add_decade_part(acc, decade_part(tc, qc))
                 if coded:
-                    td = tc.double()
-                    dist = (qc.double() - td).abs() / (atol + rtol * td.abs())
-                    code = level_codes(torch.where(torch.isfinite(qc), dist, torch.full_like(dist, float("inf"))))
-                    torch.maximum(m[lo:hi], code.to(m.device), out=m[lo:hi])
-                    del td, dist, code
+                    raise_levels(m[lo:hi], qc.contiguous(), tc.contiguous(), rtol, atol)
                 del tc, qc
         per = {d: r[1] for d, r in decade_dict(acc).items()}
         out.append((sum(per.values()), per))
