@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 from .candidate import Candidate
 from .config import Settings
@@ -106,14 +106,39 @@ class LocalEvaluator:
 
         session = self.session
         plan = session.plan if seeds is None else session.plan.first(seeds)
-        # the float64 truths up front only where the cascade will want every seed's (free-form code, longer chains):
-        # Inductor's own arithmetic in another order gets them on the seeds that ask (Judge.truth_seeds), most often
-        # none
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         statics = [static_gate_result(c, session.captured, None, aot=False) for c in cands]
-        every = all(g.passed for g in statics) and provenance.runs("fp64_every_seed", provenance.classify(statics))
-        if session.seeds_per_round(plan, truths=every)[0] >= len(plan.seeds):
-            session.baseline_record(plan, truths=every)
+        passed = all(g.passed for g in statics)
+        code_free = passed and provenance.classify(statics) != provenance.FREE_FORM
+        with self._records_where(code_free):
+            # the float64 truths up front only where the cascade will want every seed's (free-form code, longer
+            # chains): Inductor's own arithmetic in another order gets them on the seeds that ask
+            # (Judge.truth_seeds), most often none
+            every = passed and provenance.runs("fp64_every_seed", provenance.classify(statics))
+            if session.seeds_per_round(plan, truths=every)[0] >= len(plan.seeds):
+                session.baseline_record(plan, truths=every)
+            return self._cascade(candidate, cands, perf, seeds, aot)
+
+    def _records_where(self, code_free: bool) -> Any:
+        """Where this judgement keeps its records: for candidates that carry no code of their own (Inductor's
+        kernel under another launch config, its certified edits: :mod:`.gates.provenance`), where they are made
+        (on a GPU, the device: compared there, nothing copied to the host), as the clean worker's judge does; for
+        free-form code, host copies no kernel of the candidate's can reach, with any device records an earlier
+        judgement kept let go first
+        (tests/test_provenance.py::test_the_in_process_judge_keeps_records_on_the_device_only_for_code_free_candidates)."""
+        import contextlib
+
+        from .gates.digests import records_on_device
+
+        if code_free:
+            return records_on_device()
+        if self.session.holds_device_records():
+            self.session.drop_records()
+        return contextlib.nullcontext()
+
+    def _cascade(self, candidate: Candidate | list[Candidate], cands: list[Candidate], perf: bool,
+                 seeds: int | None, aot: bool) -> CascadeResult:
+        session = self.session
         stage = ["static"]
 
         def seen(msg: str) -> None:

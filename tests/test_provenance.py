@@ -207,6 +207,40 @@ def test_the_in_process_judge_computes_no_float64_truth_up_front_for_inductors_o
     assert computed == [session.plan.seeds]
 
 
+def test_the_in_process_judge_keeps_records_on_the_device_only_for_code_free_candidates(session, kernel,
+                                                                                        monkeypatch):
+    """The in-process judge keeps a code-free candidate's records where they are made (on a GPU, the device), as the
+    clean worker does; a free-form candidate's records are host copies, and device records an earlier judgement
+    kept are let go before its code runs."""
+    from pytest_kernelopt.gates import digests
+    from pytest_kernelopt.optimize import LocalEvaluator
+
+    graph, name = kernel
+    config = _config(graph, name)
+    free = Candidate((name,), graph.kernels[name].source + "\n# edited\n", origin="test")
+    where: list[tuple[str, bool]] = []
+    real = type(session).evaluate
+
+    def evaluate(self, candidate, *args, **kwargs):
+        where.append((candidate.origin, digests.kept_on_device()))
+        return real(self, candidate, *args, **kwargs)
+
+    monkeypatch.setattr(type(session), "evaluate", evaluate)
+    session.drop_records()
+    ev = LocalEvaluator(session)
+    assert ev.evaluate(config, perf=False).decision == "verified"
+    assert ev.evaluate(free, perf=False).decision == "verified"
+    assert where == [(config.origin, True), (free.origin, False)]
+    held = session._baseline_record
+    assert held is not None
+    monkeypatch.setattr(type(session), "holds_device_records", lambda self: True)  # as on a GPU
+    ev._records_where(False)
+    assert session._baseline_record is None
+    session._baseline_record = held
+    ev._records_where(True)
+    assert session._baseline_record is held  # (a code-free judgement keeps them)
+
+
 def test_a_record_without_a_check_its_class_needs_is_refused():
     cands = [Candidate(("k",), "src", origin="agents")]
     judge = Judge(Settings(), cands, 0.0)

@@ -512,6 +512,15 @@ class EvaluationSession:
         """Let go of the baseline's records this session holds (device memory a judge in this process kept)."""
         self._baseline_record = None
 
+    def holds_device_records(self) -> bool:
+        """Whether the baseline's records this session holds keep any tensor on a GPU (a code-free judgement's,
+        :func:`.digests.records_on_device`)."""
+        rec = self._baseline_record
+        if rec is None:
+            return False
+        runs = [*rec.runs.values(), *(t for t in rec.truths.values() if t is not None)]
+        return any(_on_gpu((r.outputs, r.grads, r.noise)) for r in runs)
+
     def rank(self, candidates: Sequence[Candidate], samples: int = 10) -> tuple[float | None, list[float | None]]:
         """Quick interleaved timing of candidates against the baseline (ms; None = failed to load).
 
@@ -521,3 +530,16 @@ class EvaluationSession:
         if not self.backend.measures_time:
             return None, [None] * len(candidates)
         return rank_candidates(self, candidates, samples)
+
+
+def _on_gpu(obj: Any) -> bool:
+    """Whether a nested value (tuples, lists, dicts) holds a tensor on a GPU."""
+    import torch
+
+    if isinstance(obj, torch.Tensor):
+        return obj.is_cuda
+    if isinstance(obj, dict):
+        return any(_on_gpu(v) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(_on_gpu(v) for v in obj)
+    return False
