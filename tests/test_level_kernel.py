@@ -48,7 +48,7 @@ def test_the_kernels_codes_are_the_torch_paths(backend, kernel_on_host, qdtype):
     t[:3] = torch.tensor([float("nan"), float("inf"), 0.0], dtype=torch.float64)
     # distances over the whole range of codes, and each bound with the float64 numbers either side of it
     dist = 10.0 ** (torch.rand(n, generator=gen, dtype=torch.float64) * 6 - 2)
-    bounds = level_kernel.bounds("cpu")
+    bounds = level_kernel.bounds("cpu")[:255]
     edges = torch.cat([bounds, torch.nextafter(bounds, torch.zeros_like(bounds)),
                        torch.nextafter(bounds, torch.full_like(bounds, math.inf))])
     dist[100:100 + edges.numel()] = edges
@@ -70,7 +70,7 @@ def test_the_kernels_codes_are_the_torch_paths(backend, kernel_on_host, qdtype):
 
 def test_a_code_is_the_smallest_whose_bound_holds_the_distance():
     """The torch path's definition, at each bound and the numbers either side of it."""
-    b = level_kernel.bounds("cpu")
+    b = level_kernel.bounds("cpu")[:255]
     below = torch.nextafter(b, torch.zeros_like(b))
     above = torch.nextafter(b, torch.full_like(b, math.inf))
     codes = torch.arange(255)

@@ -421,7 +421,7 @@ def level_codes(err_in_tol: Any) -> Any:
     import torch
 
     d = err_in_tol.double()
-    table = level_kernel.bounds(d.device)
+    table = level_kernel.bounds(d.device)[:255]
     code = torch.bucketize(d, table)  # the number of bounds below the distance
     return torch.where(d <= table[-1], code, 255).to(torch.uint8)  # (NaN compares false: 255)
 
@@ -443,8 +443,4 @@ def raise_levels(m: Any, q: Any, t: Any, rtol: float, atol: float) -> None:
 
 def level_bound(code: Any) -> Any:
     """The largest distance in tolerances a code stands for (float64; 255 reads as unbounded)."""
-    import torch
-
-    table = torch.cat([level_kernel.bounds(code.device), torch.full((1,), float("inf"), dtype=torch.float64,
-                                                                    device=code.device)])
-    return table[code.long()]
+    return level_kernel.bounds(code.device)[code.long()]

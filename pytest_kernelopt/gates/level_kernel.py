@@ -33,14 +33,16 @@ _DTYPES = ("float16", "bfloat16", "float32", "float64")
 
 
 def bounds(device: Any) -> Any:
-    """The distance each code 0..254 stands for, float64 on ``device`` (computed on the host: the same numbers on
-    every device)."""
+    """The distance each code stands for, float64 on ``device``: 0..254 their bounds, 255 infinite (computed on the
+    host: the same numbers on every device)."""
     import torch
 
     key = str(device)
     if key not in _bounds:
-        codes = torch.arange(255, dtype=torch.float64)
-        _bounds[key] = (CALM_FRACTION * torch.exp2(codes / LEVEL_STEPS)).to(device)
+        codes = torch.arange(256, dtype=torch.float64)
+        table = CALM_FRACTION * torch.exp2(codes / LEVEL_STEPS)
+        table[255] = float("inf")
+        _bounds[key] = table.to(device)
     return _bounds[key]
 
 
