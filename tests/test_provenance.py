@@ -233,6 +233,7 @@ def test_the_in_process_judge_keeps_records_on_the_device_only_for_code_free_can
     assert where == [(config.origin, True), (free.origin, False)]
     held = session._baseline_record
     assert held is not None
+    assert not session.holds_device_records()  # the free-form judgement's records: host copies
     monkeypatch.setattr(type(session), "holds_device_records", lambda self: True)  # as on a GPU
     ev._records_where(False)
     assert session._baseline_record is None

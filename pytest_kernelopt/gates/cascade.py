@@ -518,8 +518,11 @@ class EvaluationSession:
         rec = self._baseline_record
         if rec is None:
             return False
+        import torch
+
         runs = [*rec.runs.values(), *(t for t in rec.truths.values() if t is not None)]
-        return any(_on_gpu((r.outputs, r.grads, r.noise)) for r in runs)
+        return any(isinstance(t, torch.Tensor) and t.is_cuda
+                   for r in runs for t in flatten((r.outputs, r.grads, r.inputs_after, r.levels)))
 
     def rank(self, candidates: Sequence[Candidate], samples: int = 10) -> tuple[float | None, list[float | None]]:
         """Quick interleaved timing of candidates against the baseline (ms; None = failed to load).
@@ -531,15 +534,3 @@ class EvaluationSession:
             return None, [None] * len(candidates)
         return rank_candidates(self, candidates, samples)
 
-
-def _on_gpu(obj: Any) -> bool:
-    """Whether a nested value (tuples, lists, dicts) holds a tensor on a GPU."""
-    import torch
-
-    if isinstance(obj, torch.Tensor):
-        return obj.is_cuda
-    if isinstance(obj, dict):
-        return any(_on_gpu(v) for v in obj.values())
-    if isinstance(obj, (list, tuple)):
-        return any(_on_gpu(v) for v in obj)
-    return False
