@@ -109,12 +109,12 @@ class LocalEvaluator:
         cands = [candidate] if isinstance(candidate, Candidate) else list(candidate)
         statics = [static_gate_result(c, session.captured, None, aot=False) for c in cands]
         passed = all(g.passed for g in statics)
-        code_free = passed and provenance.classify(statics) != provenance.FREE_FORM
-        with self._records_where(code_free):
+        kind = provenance.classify(statics)
+        with self._records_where(passed and kind != provenance.FREE_FORM):
             # the float64 truths up front only where the cascade will want every seed's (free-form code, longer
             # chains): Inductor's own arithmetic in another order gets them on the seeds that ask
             # (Judge.truth_seeds), most often none
-            every = passed and provenance.runs("fp64_every_seed", provenance.classify(statics))
+            every = passed and provenance.runs("fp64_every_seed", kind)
             if session.seeds_per_round(plan, truths=every)[0] >= len(plan.seeds):
                 session.baseline_record(plan, truths=every)
             return self._cascade(candidate, cands, perf, seeds, aot)

@@ -533,4 +533,3 @@ class EvaluationSession:
         if not self.backend.measures_time:
             return None, [None] * len(candidates)
         return rank_candidates(self, candidates, samples)
-
